@@ -1,0 +1,136 @@
+/* The complementarity layer: event problems of the contacts, built from the
+ * engine's Delassus quantities and solved by Lemke (Siconos Numerics, with
+ * nsed's own robust lexicographic Lemke as fallback) or by Siconos' fc3d for
+ * the exact Coulomb cone. See docs/complementarity.md for the derivations.
+ *
+ * Interface with the engine (DESIGN.md §7). For nc contacts the engine gives
+ *   G  (3nc x 3nc, column-major) and b (3nc)
+ * with rows/columns ordered per contact i as (3i: normal n, 3i+1: t1, 3i+2: t2),
+ * such that the relative quantity (acceleration for the acceleration problem,
+ * post-impact velocity for the impact problem) of the contact points is
+ *   a = G * lambda + b,
+ * lambda being the contact force (or impulse) in the same (n, t1, t2) basis,
+ * with bilateral-joint multipliers already eliminated. G is symmetric positive
+ * semidefinite (it may be singular: redundant contacts).
+ *
+ * The solver object holds all workspace and the Siconos options, created once
+ * and reused across events; no allocation happens per solve once it has seen
+ * its largest problem. One solver per simulation data object (not thread-safe
+ * to share). */
+#ifndef NSED_COMPLEMENTARITY_H
+#define NSED_COMPLEMENTARITY_H
+
+#include "nsed/status.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* How friction is represented in the event problem. */
+typedef enum {
+  NSED_FRICTION_POLYGON_FACE = 0,   /* circumscribed 4n*-gon, face (saturation) form, Xu et al. §4.2 */
+  NSED_FRICTION_POLYGON_VERTEX = 1, /* inscribed polygon, vertex form lambda_T = D beta (Stewart-Trinkle) */
+  NSED_FRICTION_EXACT_CONE = 2      /* exact circle, Siconos fc3d */
+} nsed_friction_model;
+
+/* Which LCP path(s) may be used. AUTO: Siconos Lemke, verified; on failure
+ * nsed's robust lexicographic Lemke, then regularised retries, then (small n)
+ * enumeration. The others force one path (for benchmarking and tests). */
+typedef enum {
+  NSED_LCP_PATH_AUTO = 0,
+  NSED_LCP_PATH_SICONOS_LEMKE = 1,
+  NSED_LCP_PATH_NSED_LEMKE = 2,
+  NSED_LCP_PATH_ENUM = 3
+} nsed_lcp_path;
+
+/* Settings of the complementarity layer (nsed_complementarity_default_settings). */
+typedef struct {
+  nsed_friction_model model; /* default NSED_FRICTION_POLYGON_FACE */
+  int sides;                 /* polygon sides 4n*, a multiple of 4, >= 4 (default 8: the octagon) */
+  nsed_lcp_path path;        /* default NSED_LCP_PATH_AUTO */
+  double tol;                /* relative residual accepted for an LCP solution (default 1e-10) */
+  int max_pivots;            /* Lemke pivot limit (default 10000) */
+  double cone_tol;           /* fc3d tolerance for the exact cone (default 1e-12) */
+} nsed_complementarity_settings;
+
+/* Fill s with the defaults documented above. */
+void nsed_complementarity_default_settings(nsed_complementarity_settings *s);
+
+/* Friction state of one contact as the engine knows it before the event. */
+typedef enum {
+  NSED_CP_STICK_CANDIDATE = 0, /* tangential relative velocity ~ 0: may stick or start slipping */
+  NSED_CP_SLIPPING = 1,        /* slipping with known direction: force -mu*lambda_n*slip_dir */
+  NSED_CP_FRICTIONLESS = 2     /* mu = mu0 = 0 */
+} nsed_cp_kind;
+
+typedef struct {
+  nsed_cp_kind kind;
+  double mu;          /* kinetic friction coefficient (SLIPPING) */
+  double mu0;         /* static friction coefficient (STICK_CANDIDATE), mu0 >= mu */
+  double slip_dir[2]; /* SLIPPING: unit 2-vector in (t1, t2), the slip velocity's direction */
+  double restitution; /* impact problem only: Newton's e_N in [0, 1] */
+} nsed_cp_contact;
+
+typedef struct {
+  int nc;                          /* number of contacts (>= 0) */
+  const double *G;                 /* 3nc x 3nc column-major */
+  const double *b;                 /* 3nc */
+  const nsed_cp_contact *contacts; /* nc */
+} nsed_contact_problem;
+
+/* The new mode of a contact decided by the event problem. */
+typedef enum { NSED_CP_OPEN = 0, NSED_CP_STICK = 1, NSED_CP_SLIP = 2 } nsed_cp_mode;
+
+/* Results; arrays are owned by the caller and sized for nc contacts. */
+typedef struct {
+  double *lambda;       /* 3nc: force (impulse) (n, t1, t2) per contact */
+  double *a;            /* 3nc: G*lambda + b, the resulting relative acceleration (velocity) */
+  nsed_cp_mode *mode;   /* nc: OPEN (lambda_n = 0, a_n > 0), STICK (a_t = 0) or SLIP */
+  double *slip_dir;     /* 2nc: SLIP: unit direction of the tangential relative
+                           acceleration (onset) or of the given slip; else 0 */
+} nsed_contact_solution;
+
+/* What was solved and how: for the event log and the LCP report. */
+typedef struct {
+  int lcp_size;        /* dimension of the LCP (0 when no LCP was needed) */
+  int pivots;          /* Lemke pivots of the path that succeeded */
+  double residual;     /* verified complementarity residual (relative) */
+  const char *path;    /* static string naming the path that solved it, e.g. "siconos-lemke", "nsed-lemke", "nsed-lemke+reg", "enum", "fc3d-nsgs" */
+  int siconos_failed;  /* 1 if Siconos' Lemke was tried and its answer rejected */
+} nsed_lcp_stats;
+
+typedef struct nsed_contact_solver nsed_contact_solver;
+
+/* Create a solver for problems of up to max_contacts contacts (it grows if a
+ * larger one comes). Returns NSED_OK or an error code with err set. */
+int nsed_contact_solver_create(const nsed_complementarity_settings *s, int max_contacts,
+                               nsed_contact_solver **out, nsed_error *err);
+
+/* Free the solver and everything it owns; *s is set to NULL. */
+void nsed_contact_solver_free(nsed_contact_solver **s);
+
+/* Acceleration-level problem: normal complementarity 0 <= lambda_n _|_ a_n >= 0,
+ * kinetic friction for SLIPPING contacts, polygonal (or exact) static friction
+ * with maximal dissipation for STICK_CANDIDATE contacts. Every solution is
+ * verified before it is returned. Returns NSED_OK, NSED_LCP_INFEASIBLE (no
+ * solution: e.g. Painleve), or NSED_ERR_LCP / NSED_ERR_INPUT with err saying
+ * why and giving the problem's size and residuals. */
+int nsed_contact_solve_accel(nsed_contact_solver *s, const nsed_contact_problem *p,
+                             nsed_contact_solution *sol, nsed_lcp_stats *stats, nsed_error *err);
+
+/* Impact problem at velocity level: b is the pre-impact relative velocity,
+ * lambda the impulses; 0 <= Lambda_n _|_ v_n+ + e v_n- >= 0 with the same
+ * polygonal friction at impulse level (every contact a stick candidate unless
+ * FRICTIONLESS). sol->a receives the post-impact relative velocity. */
+int nsed_contact_solve_impact(nsed_contact_solver *s, const nsed_contact_problem *p,
+                              nsed_contact_solution *sol, nsed_lcp_stats *stats, nsed_error *err);
+
+/* A plain LCP w = M z + q, 0 <= z _|_ w >= 0 (M n x n column-major), solved by
+ * the solver's path with verification; used by `nsed lcp` and the tests. */
+int nsed_lcp_solve(nsed_contact_solver *s, int n, const double *M, const double *q, double *z,
+                   double *w, nsed_lcp_stats *stats, nsed_error *err);
+
+#ifdef __cplusplus
+}
+#endif
+#endif
