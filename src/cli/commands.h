@@ -7,4 +7,13 @@
 /* nsed lcp FILE...: solve LCPs in Siconos' text format and report each. */
 int nsedi_cmd_lcp(int argc, char **argv);
 
+/* nsed run PROBLEM.yaml [-o OUTDIR] [--set key=value ...] [--quiet]. */
+int nsedi_cmd_run(int argc, char **argv);
+
+/* nsed validate PROBLEM.yaml [--set key=value ...]: check and print the expanded model. */
+int nsedi_cmd_validate(int argc, char **argv);
+
+/* nsed info: version, linked library versions, build options. */
+int nsedi_cmd_info(int argc, char **argv);
+
 #endif

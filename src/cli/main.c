@@ -1,3 +1,47 @@
+/* nsed: the command-line door to the library. Dispatches to one file per
+ * subcommand (src/cli/cmd_*.c). Exit status: 0 success, 1 a computation
+ * failed, 2 bad input or usage. */
 #include <stdio.h>
+#include <string.h>
+
+#include "commands.h"
 #include "nsed_config.h"
-int main(void) { printf("nsed %s\n", NSED_VERSION); return 0; }
+
+typedef struct {
+  const char *name;
+  int (*run)(int argc, char **argv);
+  const char *summary;
+} nsed_command;
+
+static const nsed_command commands[] = {
+    {"run", nsedi_cmd_run, "simulate a problem file, write trajectory, contacts, events, summary"},
+    {"validate", nsedi_cmd_validate, "check a problem file and print the expanded model"},
+    {"lcp", nsedi_cmd_lcp, "solve LCP files (Siconos text format) and report each solve"},
+    {"info", nsedi_cmd_info, "version, linked libraries and build options"},
+};
+
+static void usage(FILE *f) {
+  fprintf(f, "usage: nsed COMMAND [ARGS]   (nsed COMMAND --help for details)\n\ncommands:\n");
+  for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+    fprintf(f, "  %-9s %s\n", commands[i].name, commands[i].summary);
+}
+
+int main(int argc, char **argv) {
+  if (argc < 2) {
+    usage(stderr);
+    return 2;
+  }
+  if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {
+    usage(stdout);
+    return 0;
+  }
+  if (!strcmp(argv[1], "--version")) {
+    printf("nsed %s\n", NSED_VERSION);
+    return 0;
+  }
+  for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+    if (!strcmp(argv[1], commands[i].name)) return commands[i].run(argc - 1, argv + 1);
+  fprintf(stderr, "nsed: unknown command '%s'\n", argv[1]);
+  usage(stderr);
+  return 2;
+}

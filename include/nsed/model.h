@@ -1,0 +1,241 @@
+/* The static model: what the user described. Built once from definition
+ * structs (each with a default function, after Box2D's b2DefaultBodyDef),
+ * validated by nsed_model_finalize, and never written by the simulation, so
+ * one model serves any number of nsed_data objects (threads, sweeps).
+ *
+ * Units are SI. Frames: "world" is right-handed, z up unless the floor normal
+ * says otherwise; "body" is the body's principal central axes. Quaternions
+ * are scalar first (q0, q1, q2, q3) and need not be normalised on input
+ * (they are normalised by nsed_model_add_body). */
+#ifndef NSED_MODEL_H
+#define NSED_MODEL_H
+
+#include "nsed/complementarity.h"
+#include "nsed/status.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define NSED_NAME_MAX 64
+
+/* ---- time laws: scalar functions of time used by forces, torques, servos ---- */
+
+typedef enum {
+  NSED_LAW_CONSTANT = 0,  /* value */
+  NSED_LAW_SINE = 1,      /* offset + amplitude * sin(omega * t + phase)  (omega rad/s, phase rad) */
+  NSED_LAW_PIECEWISE = 2  /* piecewise linear through (times[i], values[i]); constant outside */
+} nsed_law_type;
+
+#define NSED_LAW_MAX_POINTS 64
+
+typedef struct {
+  nsed_law_type type;
+  double value;                         /* CONSTANT */
+  double offset, amplitude, omega, phase; /* SINE */
+  int npoints;                          /* PIECEWISE: 2..NSED_LAW_MAX_POINTS, times strictly increasing */
+  double times[NSED_LAW_MAX_POINTS];
+  double values[NSED_LAW_MAX_POINTS];
+} nsed_law;
+
+/* A constant law of the given value. */
+nsed_law nsed_law_constant(double value);
+
+/* Evaluate a law at time t. */
+double nsed_law_eval(const nsed_law *law, double t);
+
+/* ---- bodies ---- */
+
+typedef enum {
+  NSED_SHAPE_NONE = 0,     /* no geometry (inertia must be given) */
+  NSED_SHAPE_SPHERE = 1,   /* radius */
+  NSED_SHAPE_DISK = 2,     /* thin disk: radius; axis = body z; contacts on its rim (a circle) */
+  NSED_SHAPE_CYLINDER = 3, /* solid cylinder: radius, length along body z (inertia only) */
+  NSED_SHAPE_BOX = 4,      /* half extents along body x, y, z (inertia only) */
+  NSED_SHAPE_POINT = 5     /* a contact point at the centre of mass (a sliding block, a particle);
+                              inertia must be given */
+} nsed_shape_type;
+
+typedef struct {
+  nsed_shape_type type;
+  double radius;
+  double length;   /* CYLINDER */
+  double half[3];  /* BOX */
+} nsed_shape;
+
+typedef struct {
+  char name[NSED_NAME_MAX];
+  double mass;                /* kg, > 0 */
+  double inertia[3];          /* principal central moments J1 J2 J3 (kg m^2); all 0: computed from shape */
+  nsed_shape shape;
+  double position[3];         /* centre of mass, world (m) */
+  double quat[4];             /* orientation, scalar first */
+  double velocity[3];         /* centre-of-mass velocity, world (m/s) */
+  double angular_velocity[3]; /* body axes (rad/s) */
+} nsed_body_def;
+
+/* Defaults: unnamed, mass 1, inertia from shape (none), at the origin,
+ * identity orientation, at rest. */
+void nsed_body_def_default(nsed_body_def *def);
+
+/* ---- joints (bilateral constraints, imposed at acceleration level with
+ * Baumgarte stabilisation; see docs/engine.md for each type's equations) ---- */
+
+typedef enum {
+  NSED_JOINT_SPHERICAL = 0,   /* anchors coincide (3 rows) */
+  NSED_JOINT_REVOLUTE = 1,    /* anchors coincide, axes aligned (5 rows) */
+  NSED_JOINT_CYLINDRICAL = 2, /* anchor_b on A's axis line, axes aligned (4 rows): slides and turns */
+  NSED_JOINT_PRISMATIC = 3,   /* as cylindrical and no relative rotation about the axis (5 rows) */
+  NSED_JOINT_UNIVERSAL = 4,   /* anchors coincide, axis_a (on A) perpendicular to axis_b (on B) (4 rows) */
+  NSED_JOINT_WELD = 5,        /* no relative motion (6 rows) */
+  NSED_JOINT_SERVO = 6,       /* revolute with prescribed relative angle servo_angle(t) (6 rows) */
+  NSED_JOINT_ALIGN = 7        /* servo-constraint: body B's axis_b perpendicular to the floor normal
+                                 (seed 000 §4.2; 1 row; body A unused): its multiplier is the balancing torque */
+} nsed_joint_type;
+
+typedef struct {
+  char name[NSED_NAME_MAX];
+  nsed_joint_type type;
+  char body_a[NSED_NAME_MAX]; /* "" or "ground": the fixed world */
+  char body_b[NSED_NAME_MAX];
+  double anchor_a[3];         /* joint point in A's frame (world if ground) */
+  double anchor_b[3];         /* joint point in B's frame */
+  double axis_a[3];           /* joint axis in A's frame (unit after normalisation) */
+  double axis_b[3];           /* joint axis in B's frame; UNIVERSAL: B's cross axis */
+  /* Force laws along / about the joint axis (applied equal and opposite to
+   * A and B). Translational spring-damper along the axis (cylindrical,
+   * prismatic): f = -k (s - rest_length) - c ds/dt, s the coordinate of
+   * anchor_b along axis_a from anchor_a. */
+  double spring_k, spring_c, rest_length;
+  int has_torque;             /* a torque law tau(t) about the axis acting on B (and -tau on A) */
+  nsed_law torque;
+  nsed_law servo_angle;       /* SERVO: prescribed relative angle (rad) */
+} nsed_joint_def;
+
+/* Defaults: revolute, ground to "", anchors at origins, axes along z, no laws. */
+void nsed_joint_def_default(nsed_joint_def *def);
+
+/* ---- forces ---- */
+
+typedef enum {
+  NSED_FORCE_BODY_FORCE = 0,   /* force magnitude(t) * direction, at a point of the body */
+  NSED_FORCE_BODY_TORQUE = 1,  /* torque magnitude(t) * direction */
+  NSED_FORCE_SPRING = 2        /* spring-damper between point_a on body and point_b on body_b (or ground) */
+} nsed_force_type;
+
+typedef struct {
+  char name[NSED_NAME_MAX];
+  nsed_force_type type;
+  char body[NSED_NAME_MAX];
+  char body_b[NSED_NAME_MAX]; /* SPRING: second body, "" or "ground" for the world */
+  double direction[3];        /* BODY_FORCE / BODY_TORQUE: unit after normalisation */
+  int direction_in_body;      /* 1: direction is in body axes; 0: world (default) */
+  double point[3];            /* BODY_FORCE: application point, body frame; SPRING: point on body */
+  double point_b[3];          /* SPRING: point on body_b (world if ground) */
+  nsed_law magnitude;         /* BODY_FORCE / BODY_TORQUE (N or N m) */
+  double k, c, rest_length;   /* SPRING */
+} nsed_force_def;
+
+void nsed_force_def_default(nsed_force_def *def);
+
+/* ---- contacts ---- */
+
+typedef struct {
+  char name[NSED_NAME_MAX];
+  char body[NSED_NAME_MAX];   /* its shape (sphere, disk rim) touches */
+  char other[NSED_NAME_MAX];  /* "" or "floor": the floor plane; else a sphere body */
+  double mu;                  /* kinetic friction coefficient >= 0 */
+  double mu0;                 /* static friction coefficient >= mu */
+  double restitution;         /* Newton's e_N in [0, 1] */
+} nsed_contact_def;
+
+/* Defaults: floor contact, mu = mu0 = 0.3, restitution 0. */
+void nsed_contact_def_default(nsed_contact_def *def);
+
+/* ---- settings ---- */
+
+typedef enum {
+  NSED_INTEGRATOR_ARKODE_DP5 = 0, /* ARKODE ERKStep, Dormand-Prince 5(4) (default) */
+  NSED_INTEGRATOR_ARKODE_VERNER = 1, /* ARKODE ERKStep, Verner 8(7) */
+  NSED_INTEGRATOR_CVODE_ADAMS = 2, /* CVODE Adams-Moulton, fixed-point iteration */
+  NSED_INTEGRATOR_CVODE_BDF = 3    /* CVODE BDF, dense Newton (stiff settings) */
+} nsed_integrator;
+
+typedef struct {
+  double gravity[3];          /* m/s^2, default (0, 0, -9.81) */
+  double floor_normal[3];     /* unit normal of the floor plane, default (0, 0, 1) */
+  double floor_point[3];      /* a point of the floor, default origin */
+  double floor_velocity[3];   /* tangential velocity of the floor surface (a belt), default 0 */
+  nsed_complementarity_settings friction; /* friction model, polygon sides, LCP path */
+  nsed_integrator integrator;
+  double t_end;               /* s, > 0 (default 1) */
+  double rtol, atol;          /* integrator tolerances (default 1e-10, 1e-12) */
+  double max_step;            /* s, 0 = no limit */
+  double output_dt;           /* s, interval of trajectory samples (default 0.01) */
+  double baumgarte_eta, baumgarte_xi, baumgarte_gamma; /* DESIGN.md §4 (default 0, 0, 0) */
+  double contact_tol;         /* m: a gap below it counts as touching (default 1e-9) */
+  double slip_tol;            /* m/s: slip speed below it counts as rolling/sticking (default 1e-9) */
+  int zeno_events;            /* Zeno guard: this many events ... (default 50) */
+  double zeno_window;         /* ... on one contact within this time (s) (default 1e-3) */
+  double zeno_velocity;       /* close/stick when relative speed is below this (m/s) (default 1e-3) */
+  int max_events;             /* stop with an error past this many events (default 1000000) */
+} nsed_options;
+
+/* Fill o with the defaults documented above. */
+void nsed_options_default(nsed_options *o);
+
+/* ---- the model ---- */
+
+typedef struct nsed_model nsed_model;
+
+/* Create an empty model with default options. */
+int nsed_model_create(nsed_model **out, nsed_error *err);
+
+/* Free a model (and set *m to NULL). Data objects must be freed first. */
+void nsed_model_free(nsed_model **m);
+
+/* Add a body / joint / force / contact. Each returns its index (>= 0) or a
+ * negative status with err naming the offending field. Names must be unique
+ * within their kind; references are resolved by name at add time, so bodies
+ * come first. Not allowed after nsed_model_finalize. */
+int nsed_model_add_body(nsed_model *m, const nsed_body_def *def, nsed_error *err);
+int nsed_model_add_joint(nsed_model *m, const nsed_joint_def *def, nsed_error *err);
+int nsed_model_add_force(nsed_model *m, const nsed_force_def *def, nsed_error *err);
+int nsed_model_add_contact(nsed_model *m, const nsed_contact_def *def, nsed_error *err);
+
+/* The options, writable until the model is finalized. */
+nsed_options *nsed_model_options(nsed_model *m);
+
+/* Read-only options of a model. */
+const nsed_options *nsed_model_get_options(const nsed_model *m);
+
+/* Validate everything (options included) and freeze the model. */
+int nsed_model_finalize(nsed_model *m, nsed_error *err);
+
+/* Sizes and names. */
+int nsed_model_nbody(const nsed_model *m);
+int nsed_model_njoint(const nsed_model *m);
+int nsed_model_ncontact(const nsed_model *m);
+int nsed_model_nforce(const nsed_model *m);
+int nsed_model_nstate(const nsed_model *m);        /* 13 per body (+ extra states) */
+int nsed_model_nconstraint_rows(const nsed_model *m); /* bilateral rows */
+const char *nsed_model_body_name(const nsed_model *m, int i);
+const char *nsed_model_joint_name(const nsed_model *m, int i);
+const char *nsed_model_contact_name(const nsed_model *m, int i);
+/* Index of a body by name, or -1. */
+int nsed_model_find_body(const nsed_model *m, const char *name);
+/* Definitions as stored (normalised), for printing the expanded model. */
+const nsed_body_def *nsed_model_body_def(const nsed_model *m, int i);
+const nsed_joint_def *nsed_model_joint_def(const nsed_model *m, int i);
+const nsed_contact_def *nsed_model_contact_def(const nsed_model *m, int i);
+const nsed_force_def *nsed_model_force_def(const nsed_model *m, int i);
+
+/* Names of enum values as used in problem files ("revolute", "face", ...). */
+const char *nsed_joint_type_name(nsed_joint_type t);
+const char *nsed_integrator_name(nsed_integrator i);
+const char *nsed_friction_model_name(nsed_friction_model f);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

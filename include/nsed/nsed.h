@@ -1,0 +1,9 @@
+/* nsed: event-driven nonsmooth multibody dynamics with complementarity.
+ * Include this one header to use the library (link with `pkg-config nsed`). */
+#ifndef NSED_NSED_H
+#define NSED_NSED_H
+#include "nsed/complementarity.h"
+#include "nsed/model.h"
+#include "nsed/simulate.h"
+#include "nsed/status.h"
+#endif

@@ -1,0 +1,110 @@
+/* The dynamic side: simulation data (state, modes, multipliers, caches,
+ * workspace) created from a finalized model, and the event-driven loop.
+ *
+ *   smooth phase (SUNDIALS with root-finding on the modes' indicators)
+ *   -> event: classify -> impact problem -> acceleration problem (Lemke)
+ *   -> new modes, verified -> reinitialise -> resume.
+ *
+ * Each nsed_data belongs to one thread; a model may be shared read-only. */
+#ifndef NSED_SIMULATE_H
+#define NSED_SIMULATE_H
+
+#include <signal.h>
+
+#include "nsed/model.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct nsed_data nsed_data;
+
+/* Contact modes during smooth phases. */
+typedef enum { NSED_MODE_OPEN = 0, NSED_MODE_STICK = 1, NSED_MODE_SLIP = 2 } nsed_mode;
+
+/* Event kinds, as written to events.csv. */
+typedef enum {
+  NSED_EVENT_STICK = 0,  /* slip -> stick (or rolling) */
+  NSED_EVENT_SLIP = 1,   /* stick -> slip */
+  NSED_EVENT_CLOSE = 2,  /* open -> closed without impact (grazing) */
+  NSED_EVENT_OPEN = 3,   /* closed -> open (lambda_n reached zero) */
+  NSED_EVENT_IMPACT = 4, /* open -> closed with approaching velocity */
+  NSED_EVENT_ZENO = 5,   /* the Zeno guard closed or stuck a contact */
+  NSED_EVENT_TIME = 6    /* a breakpoint of a time law */
+} nsed_event_kind;
+
+typedef struct {
+  double t;
+  nsed_event_kind kind;
+  int contact;           /* contact index, -1 for none (time events) */
+  nsed_mode from, to;
+  int lcp_size, pivots;
+  double residual;
+  const char *path;      /* LCP path that solved the event problem (static string) or "" */
+} nsed_event;
+
+/* Per-contact snapshot. */
+typedef struct {
+  nsed_mode mode;
+  double gap;            /* m */
+  double lambda[3];      /* force (n, t1, t2) in N */
+  double slip_speed;     /* |tangential relative velocity| m/s */
+  double point[3];       /* contact point on the body (world) */
+} nsed_contact_info;
+
+typedef struct {
+  long events, lcp_solves, rhs_evals, steps, root_evals;
+  long events_by_kind[7];
+  double max_constraint_violation; /* max |phi| of bilateral position constraints and closed gaps */
+  double max_lcp_residual;
+  double wall_seconds;
+} nsed_stats;
+
+/* Why the sample callback is called. */
+typedef enum { NSED_SAMPLE_OUTPUT = 0, NSED_SAMPLE_EVENT = 1, NSED_SAMPLE_INITIAL = 2, NSED_SAMPLE_FINAL = 3 } nsed_sample_reason;
+
+/* Observer of a run; any callback may be NULL. A non-zero return from a
+ * callback stops the run with NSED_ERR_IO (e.g. a write failed). */
+typedef struct {
+  void *ctx;
+  int (*sample)(void *ctx, const nsed_model *m, const nsed_data *d, nsed_sample_reason why);
+  int (*event)(void *ctx, const nsed_model *m, const nsed_data *d, const nsed_event *ev);
+  /* Progress, called about every 0.1 s of wall time. */
+  void (*progress)(void *ctx, double t, double t_end, long events, double wall_seconds);
+  volatile sig_atomic_t *interrupt; /* if non-NULL and set non-zero, the run stops with NSED_ERR_INTERRUPTED */
+} nsed_observer;
+
+/* Create simulation data for a finalized model, at the model's initial state. */
+int nsed_data_create(const nsed_model *m, nsed_data **out, nsed_error *err);
+
+/* Free data (set *d to NULL). */
+void nsed_data_free(nsed_data **d);
+
+/* Run from the current state to the model's t_end. On failure the data keeps
+ * the last consistent state and err says at what time, which contact or body,
+ * and why. */
+int nsed_simulate(const nsed_model *m, nsed_data *d, const nsed_observer *obs, nsed_error *err);
+
+/* Current time. */
+double nsed_data_time(const nsed_data *d);
+
+/* Body i's state: r[3], q[4] (scalar first, normalised), v[3] world, w[3] body. */
+void nsed_data_body_state(const nsed_data *d, int i, double out[13]);
+
+/* Contact i's snapshot at the current time. */
+void nsed_data_contact(const nsed_data *d, int i, nsed_contact_info *out);
+
+/* Total mechanical energy: kinetic + gravity + spring potentials (J). */
+double nsed_data_energy(const nsed_model *m, const nsed_data *d);
+
+/* Statistics so far. */
+const nsed_stats *nsed_data_stats(const nsed_data *d);
+
+/* Names as written to the output files ("stick", "impact", ...). */
+const char *nsed_mode_name(nsed_mode mode);
+const char *nsed_event_kind_name(nsed_event_kind kind);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,37 @@
+/* Accelerations and multipliers for a given set of active rows, by the
+ * Schur complement on the block-diagonal mass matrix:
+ *
+ *   M du = f + C^T lambda,   J du = target          (J: rows, C: force columns)
+ *   (J M^-1 C^T) lambda = target - J M^-1 f
+ *
+ * C differs from J only for slipping contacts, whose normal column carries
+ * the kinetic friction -mu s (nonsymmetric). Redundant rows (a singular
+ * Schur complement) are solved in the minimum-norm least-squares sense. */
+#ifndef NSED_DYNAMICS_ACCEL_H
+#define NSED_DYNAMICS_ACCEL_H
+
+#include "rows.h"
+
+typedef struct nsedi_dyn_ws nsedi_dyn_ws;
+
+/* Workspace for up to max_rows rows of model m. NULL on allocation failure. */
+nsedi_dyn_ws *nsedi_dyn_ws_create(const nsed_model *m, int max_rows);
+void nsedi_dyn_ws_free(nsedi_dyn_ws **ws);
+
+/* Solve for du (nv) and lambda (nr). Returns NSED_OK, or NSED_ERR_SINGULAR
+ * when even the least-squares solve fails or leaves a residual (inconsistent
+ * rows). *rank_deficient is set when the least-squares path was taken. */
+int nsedi_solve_constrained(const nsed_model *m, nsedi_dyn_ws *ws, int nr, const nsedi_row *rows,
+                            const nsedi_row *cols, const double *target, const double *f,
+                            double *du, double *lambda, int *rank_deficient);
+
+/* Event quantities for nc contacts with rows W (3nc, ordered n t1 t2 per
+ * contact), bilateral rows J (nj) with targets: G = W P W^T (3nc x 3nc,
+ * column-major), b = W du_free + bias_W, and PWt = P W^T (nv x 3nc,
+ * column-major) so that an impulse Lambda changes u by PWt Lambda.
+ * P = M^-1 - M^-1 J^T (J M^-1 J^T)^+ J M^-1. */
+int nsedi_delassus(const nsed_model *m, nsedi_dyn_ws *ws, int nj, const nsedi_row *J,
+                   const double *target_j, const double *f, int nw, const nsedi_row *W,
+                   double *G, double *b, double *PWt);
+
+#endif

@@ -1,0 +1,37 @@
+/* Constraint rows: the one representation shared by joints and contacts.
+ *
+ * A row is a scalar relative velocity  vel = J u  (plus known terms) between
+ * at most two bodies, with  d(vel)/dt = J du + bias.  Joints are built from
+ * three holonomic primitives (point along a world direction, perpendicular
+ * body axes, point on a body-fixed plane) and the servo angle row; contacts
+ * give three rows (normal, t1, t2). Derivations: docs/engine.md. */
+#ifndef NSED_DYNAMICS_ROWS_H
+#define NSED_DYNAMICS_ROWS_H
+
+#include "kinematics.h"
+
+typedef struct {
+  int a, b;            /* bodies, NSEDI_GROUND for none */
+  double ja[6], jb[6]; /* d vel / d u_a and d u_b, u = (v world, w body) */
+  double vel;          /* row velocity */
+  double bias;         /* d vel/dt = J du + bias */
+  double pos;          /* position error phi (holonomic rows; 0 for velocity rows) */
+} nsedi_row;
+
+/* Geometry and rows of one contact at the current state. */
+typedef struct {
+  double gap;     /* signed distance (m) */
+  double p[3];    /* contact point on the body (world) */
+  double n[3], t1[3], t2[3]; /* frame: n points from the other surface into the body */
+  nsedi_row row[3]; /* (n, t1, t2): relative velocity of the body's material point
+                       with respect to the other surface */
+} nsedi_contact_geom;
+
+/* Rows of joint j (m->joint[j].nrow of them) at time t. */
+int nsedi_joint_rows(const nsed_model *m, int j, const nsedi_kin *kin, double t, nsedi_row *rows);
+
+/* Geometry and rows of contact c; returns NSED_OK or NSED_ERR_EVENT when the
+ * geometry is degenerate (a disk lying flat, coincident sphere centres). */
+int nsedi_contact_eval(const nsed_model *m, int c, const nsedi_kin *kin, nsedi_contact_geom *g);
+
+#endif

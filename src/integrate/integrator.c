@@ -1,0 +1,238 @@
+#include "integrator.h"
+
+#include <arkode/arkode_erkstep.h>
+#include <cvode/cvode.h>
+#include <nvector/nvector_serial.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sundials/sundials_context.h>
+#include <sunlinsol/sunlinsol_dense.h>
+#include <sunmatrix/sunmatrix_dense.h>
+#include <sunnonlinsol/sunnonlinsol_fixedpoint.h>
+
+struct nsedi_integrator {
+  nsed_integrator kind;
+  SUNContext ctx;
+  N_Vector y;
+  void *mem;
+  SUNNonlinearSolver nls;
+  SUNMatrix A;
+  SUNLinearSolver LS;
+  int n, nroot;
+  nsedi_rhs_fn f;
+  nsedi_root_fn g;
+  void *ud;
+  long steps, rhs, roots; /* accumulated over reinitialisations */
+  double t_stop_set;
+};
+
+static int rhs_tramp(realtype t, N_Vector y, N_Vector yd, void *p) {
+  nsedi_integrator *it = p;
+  return it->f(t, NV_DATA_S(y), NV_DATA_S(yd), it->ud);
+}
+
+static int root_tramp(realtype t, N_Vector y, realtype *g, void *p) {
+  nsedi_integrator *it = p;
+  return it->g(t, NV_DATA_S(y), g, it->ud);
+}
+
+static int is_cvode(const nsedi_integrator *it) {
+  return it->kind == NSED_INTEGRATOR_CVODE_ADAMS || it->kind == NSED_INTEGRATOR_CVODE_BDF;
+}
+
+static void harvest(nsedi_integrator *it) {
+  long a = 0, b = 0, c = 0, e = 0;
+  if (!it->mem) return;
+  if (is_cvode(it)) {
+    CVodeGetNumSteps(it->mem, &a);
+    CVodeGetNumRhsEvals(it->mem, &b);
+    CVodeGetNumGEvals(it->mem, &c);
+  } else {
+    ERKStepGetNumSteps(it->mem, &a);
+    ERKStepGetNumRhsEvals(it->mem, &b);
+    ERKStepGetNumGEvals(it->mem, &c);
+  }
+  (void)e;
+  it->steps += a;
+  it->rhs += b;
+  it->roots += c;
+}
+
+void nsedi_integrator_counts(const nsedi_integrator *it, long *steps, long *rhs, long *roots) {
+  long a = 0, b = 0, c = 0;
+  if (it->mem) {
+    if (is_cvode(it)) {
+      CVodeGetNumSteps(it->mem, &a);
+      CVodeGetNumRhsEvals(it->mem, &b);
+      CVodeGetNumGEvals(it->mem, &c);
+    } else {
+      ERKStepGetNumSteps(it->mem, &a);
+      ERKStepGetNumRhsEvals(it->mem, &b);
+      ERKStepGetNumGEvals(it->mem, &c);
+    }
+  }
+  *steps = it->steps + a;
+  *rhs = it->rhs + b;
+  *roots = it->roots + c;
+}
+
+#define SUN_TRY(call, what)                                                                   \
+  do {                                                                                        \
+    int flag_ = (call);                                                                       \
+    if (flag_ < 0) {                                                                          \
+      nsed_error_set(err, NSED_ERR_INTEGRATOR, "SUNDIALS %s failed (flag %d)", what, flag_); \
+      goto fail;                                                                              \
+    }                                                                                         \
+  } while (0)
+
+int nsedi_integrator_create(const nsed_options *o, int n, int nroot, nsedi_rhs_fn f,
+                            nsedi_root_fn g, void *ud, double t0, const double *y0,
+                            nsedi_integrator **out, nsed_error *err) {
+  nsedi_integrator *it = calloc(1, sizeof *it);
+  int *dir = NULL;
+  if (!it) return nsed_error_set(err, NSED_ERR_NOMEM, "out of memory (integrator)");
+  it->kind = o->integrator;
+  it->n = n;
+  it->nroot = nroot;
+  it->f = f;
+  it->g = g;
+  it->ud = ud;
+  it->t_stop_set = -1;
+  if (SUNContext_Create(NULL, &it->ctx)) {
+    free(it);
+    return nsed_error_set(err, NSED_ERR_INTEGRATOR, "SUNContext_Create failed");
+  }
+  it->y = N_VNew_Serial(n, it->ctx);
+  if (!it->y) {
+    nsed_error_set(err, NSED_ERR_NOMEM, "out of memory (N_Vector of %d states)", n);
+    goto fail;
+  }
+  memcpy(NV_DATA_S(it->y), y0, sizeof(double) * (size_t)n);
+  dir = malloc(sizeof(int) * (size_t)(nroot > 0 ? nroot : 1));
+  if (!dir) {
+    nsed_error_set(err, NSED_ERR_NOMEM, "out of memory (root directions)");
+    goto fail;
+  }
+  for (int i = 0; i < nroot; i++) dir[i] = -1;
+  if (is_cvode(it)) {
+    it->mem = CVodeCreate(it->kind == NSED_INTEGRATOR_CVODE_BDF ? CV_BDF : CV_ADAMS, it->ctx);
+    if (!it->mem) {
+      nsed_error_set(err, NSED_ERR_INTEGRATOR, "CVodeCreate failed");
+      goto fail;
+    }
+    SUN_TRY(CVodeInit(it->mem, rhs_tramp, t0, it->y), "CVodeInit");
+    SUN_TRY(CVodeSetUserData(it->mem, it), "CVodeSetUserData");
+    SUN_TRY(CVodeSStolerances(it->mem, o->rtol, o->atol), "CVodeSStolerances");
+    if (it->kind == NSED_INTEGRATOR_CVODE_BDF) {
+      it->A = SUNDenseMatrix(n, n, it->ctx);
+      it->LS = SUNLinSol_Dense(it->y, it->A, it->ctx);
+      if (!it->A || !it->LS) {
+        nsed_error_set(err, NSED_ERR_NOMEM, "out of memory (CVODE dense linear solver)");
+        goto fail;
+      }
+      SUN_TRY(CVodeSetLinearSolver(it->mem, it->LS, it->A), "CVodeSetLinearSolver");
+    } else {
+      it->nls = SUNNonlinSol_FixedPoint(it->y, 0, it->ctx);
+      if (!it->nls) {
+        nsed_error_set(err, NSED_ERR_NOMEM, "out of memory (fixed-point solver)");
+        goto fail;
+      }
+      SUN_TRY(CVodeSetNonlinearSolver(it->mem, it->nls), "CVodeSetNonlinearSolver");
+    }
+    SUN_TRY(CVodeSetMaxNumSteps(it->mem, 1000000), "CVodeSetMaxNumSteps");
+    if (o->max_step > 0) SUN_TRY(CVodeSetMaxStep(it->mem, o->max_step), "CVodeSetMaxStep");
+    if (nroot > 0) {
+      SUN_TRY(CVodeRootInit(it->mem, nroot, root_tramp), "CVodeRootInit");
+      SUN_TRY(CVodeSetRootDirection(it->mem, dir), "CVodeSetRootDirection");
+      SUN_TRY(CVodeSetNoInactiveRootWarn(it->mem), "CVodeSetNoInactiveRootWarn");
+    }
+  } else {
+    it->mem = ERKStepCreate(rhs_tramp, t0, it->y, it->ctx);
+    if (!it->mem) {
+      nsed_error_set(err, NSED_ERR_INTEGRATOR, "ERKStepCreate failed");
+      goto fail;
+    }
+    SUN_TRY(ERKStepSetUserData(it->mem, it), "ERKStepSetUserData");
+    SUN_TRY(ERKStepSetTableNum(it->mem, it->kind == NSED_INTEGRATOR_ARKODE_VERNER
+                                            ? ARKODE_VERNER_8_5_6
+                                            : ARKODE_DORMAND_PRINCE_7_4_5),
+            "ERKStepSetTableNum");
+    SUN_TRY(ERKStepSStolerances(it->mem, o->rtol, o->atol), "ERKStepSStolerances");
+    SUN_TRY(ERKStepSetMaxNumSteps(it->mem, 1000000), "ERKStepSetMaxNumSteps");
+    if (o->max_step > 0) SUN_TRY(ERKStepSetMaxStep(it->mem, o->max_step), "ERKStepSetMaxStep");
+    if (nroot > 0) {
+      SUN_TRY(ERKStepRootInit(it->mem, nroot, root_tramp), "ERKStepRootInit");
+      SUN_TRY(ERKStepSetRootDirection(it->mem, dir), "ERKStepSetRootDirection");
+      SUN_TRY(ERKStepSetNoInactiveRootWarn(it->mem), "ERKStepSetNoInactiveRootWarn");
+    }
+  }
+  free(dir);
+  *out = it;
+  return NSED_OK;
+fail:
+  free(dir);
+  nsedi_integrator_free(&it);
+  return err ? err->status : NSED_ERR_INTEGRATOR;
+}
+
+void nsedi_integrator_free(nsedi_integrator **pit) {
+  if (!pit || !*pit) return;
+  nsedi_integrator *it = *pit;
+  if (it->mem) {
+    if (is_cvode(it))
+      CVodeFree(&it->mem);
+    else
+      ERKStepFree(&it->mem);
+  }
+  if (it->nls) SUNNonlinSolFree(it->nls);
+  if (it->LS) SUNLinSolFree(it->LS);
+  if (it->A) SUNMatDestroy(it->A);
+  if (it->y) N_VDestroy(it->y);
+  if (it->ctx) SUNContext_Free(&it->ctx);
+  free(it);
+  *pit = NULL;
+}
+
+int nsedi_integrator_reinit(nsedi_integrator *it, double t, const double *y, nsed_error *err) {
+  harvest(it);
+  memcpy(NV_DATA_S(it->y), y, sizeof(double) * (size_t)it->n);
+  int flag = is_cvode(it) ? CVodeReInit(it->mem, t, it->y) : ERKStepReInit(it->mem, rhs_tramp, t, it->y);
+  it->t_stop_set = -1;
+  if (flag < 0)
+    return nsed_error_set(err, NSED_ERR_INTEGRATOR, "SUNDIALS reinitialisation at t = %.17g failed (flag %d)", t, flag);
+  return NSED_OK;
+}
+
+int nsedi_integrator_advance(nsedi_integrator *it, double tout, double t_stop, double *y,
+                             double *t, nsedi_step_result *result, nsed_error *err) {
+  int flag;
+  realtype tret = 0;
+  if (it->t_stop_set != t_stop) {
+    flag = is_cvode(it) ? CVodeSetStopTime(it->mem, t_stop) : ERKStepSetStopTime(it->mem, t_stop);
+    if (flag < 0) return nsed_error_set(err, NSED_ERR_INTEGRATOR, "setting the stop time failed (flag %d)", flag);
+    it->t_stop_set = t_stop;
+  }
+  if (is_cvode(it)) {
+    flag = CVode(it->mem, tout, it->y, &tret, CV_NORMAL);
+  } else {
+    flag = ERKStepEvolve(it->mem, tout, it->y, &tret, ARK_NORMAL);
+  }
+  memcpy(y, NV_DATA_S(it->y), sizeof(double) * (size_t)it->n);
+  *t = tret;
+  if (flag < 0) {
+    char *name = is_cvode(it) ? CVodeGetReturnFlagName(flag) : ERKStepGetReturnFlagName(flag);
+    nsed_error_set(err, NSED_ERR_INTEGRATOR, "the integrator failed at t = %.17g: %s (flag %d)",
+                   tret, name ? name : "?", flag);
+    free(name);
+    return NSED_ERR_INTEGRATOR;
+  }
+  /* ARK_ROOT_RETURN == CV_ROOT_RETURN == 2 */
+  *result = flag == 2 ? NSEDI_STEP_ROOT : NSEDI_STEP_TOUT;
+  /* The stop time is enforced again at each call; SUNDIALS clears it once reached. */
+  if (flag == 1) it->t_stop_set = -1; /* ARK_TSTOP_RETURN / CV_TSTOP_RETURN */
+  return NSED_OK;
+}
+
+int nsedi_integrator_roots(nsedi_integrator *it, int *rf) {
+  return is_cvode(it) ? CVodeGetRootInfo(it->mem, rf) : ERKStepGetRootInfo(it->mem, rf);
+}

@@ -1,0 +1,43 @@
+/* The ODE stepper adapter: the only file that includes SUNDIALS. ARKODE's
+ * explicit ERKStep (Dormand-Prince 5(4) or Verner 8(7)) or CVODE (Adams with
+ * fixed-point iteration, or BDF with a dense Newton solver), with
+ * root-finding on the engine's indicator functions; reinitialised (never
+ * reallocated) after every event. */
+#ifndef NSED_INTEGRATE_INTEGRATOR_H
+#define NSED_INTEGRATE_INTEGRATOR_H
+
+#include "nsed/model.h"
+
+typedef struct nsedi_integrator nsedi_integrator;
+
+/* ydot = f(t, y); return 0 ok, > 0 recoverable (step retried smaller), < 0 fatal. */
+typedef int (*nsedi_rhs_fn)(double t, const double *y, double *ydot, void *ud);
+/* g[0..nroot-1] at (t, y); return 0 ok, non-zero fatal. */
+typedef int (*nsedi_root_fn)(double t, const double *y, double *g, void *ud);
+
+typedef enum { NSEDI_STEP_TOUT = 0, NSEDI_STEP_ROOT = 1 } nsedi_step_result;
+
+/* Create for n states and nroot root functions (all detected only when
+ * decreasing through zero: every indicator is positive inside its mode). */
+int nsedi_integrator_create(const nsed_options *o, int n, int nroot, nsedi_rhs_fn f,
+                            nsedi_root_fn g, void *ud, double t0, const double *y0,
+                            nsedi_integrator **out, nsed_error *err);
+void nsedi_integrator_free(nsedi_integrator **it);
+
+/* Restart at (t, y) after an event (same tolerances and root functions). */
+int nsedi_integrator_reinit(nsedi_integrator *it, double t, const double *y, nsed_error *err);
+
+/* Advance towards tout (never past t_stop). On return *t and y hold the
+ * reached point; *result says whether a root (event) or tout was reached.
+ * Returns NSED_OK or NSED_ERR_INTEGRATOR with err naming SUNDIALS' flag. */
+int nsedi_integrator_advance(nsedi_integrator *it, double tout, double t_stop, double *y,
+                             double *t, nsedi_step_result *result, nsed_error *err);
+
+/* Which root functions fired at the last root return: rf[i] != 0. */
+int nsedi_integrator_roots(nsedi_integrator *it, int *rf);
+
+/* Cumulative counters (across reinitialisations). */
+void nsedi_integrator_counts(const nsedi_integrator *it, long *steps, long *rhs_evals,
+                             long *root_evals);
+
+#endif

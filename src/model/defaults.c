@@ -1,0 +1,66 @@
+/* Default definitions and options, and the names used in problem files. */
+#include <string.h>
+
+#include "nsed/model.h"
+
+void nsed_body_def_default(nsed_body_def *def) {
+  memset(def, 0, sizeof *def);
+  def->mass = 1.0;
+  def->quat[0] = 1.0;
+}
+
+void nsed_joint_def_default(nsed_joint_def *def) {
+  memset(def, 0, sizeof *def);
+  def->type = NSED_JOINT_REVOLUTE;
+  def->axis_a[2] = 1.0;
+  def->axis_b[2] = 1.0;
+  def->torque = nsed_law_constant(0.0);
+  def->servo_angle = nsed_law_constant(0.0);
+}
+
+void nsed_force_def_default(nsed_force_def *def) {
+  memset(def, 0, sizeof *def);
+  def->type = NSED_FORCE_BODY_FORCE;
+  def->direction[2] = 1.0;
+  def->magnitude = nsed_law_constant(0.0);
+}
+
+void nsed_contact_def_default(nsed_contact_def *def) {
+  memset(def, 0, sizeof *def);
+  def->mu = 0.3;
+  def->mu0 = 0.3;
+}
+
+void nsed_options_default(nsed_options *o) {
+  memset(o, 0, sizeof *o);
+  o->gravity[2] = -9.81;
+  o->floor_normal[2] = 1.0;
+  nsed_complementarity_default_settings(&o->friction);
+  o->integrator = NSED_INTEGRATOR_ARKODE_DP5;
+  o->t_end = 1.0;
+  o->rtol = 1e-10;
+  o->atol = 1e-12;
+  o->output_dt = 0.01;
+  o->contact_tol = 1e-9;
+  o->slip_tol = 1e-9;
+  o->zeno_events = 50;
+  o->zeno_window = 1e-3;
+  o->zeno_velocity = 1e-3;
+  o->max_events = 1000000;
+}
+
+const char *nsed_joint_type_name(nsed_joint_type t) {
+  static const char *names[] = {"spherical", "revolute",  "cylindrical", "prismatic",
+                                "universal", "weld",      "servo",       "align"};
+  return (unsigned)t < sizeof names / sizeof names[0] ? names[t] : "unknown";
+}
+
+const char *nsed_integrator_name(nsed_integrator i) {
+  static const char *names[] = {"arkode_dp5", "arkode_verner", "cvode_adams", "cvode_bdf"};
+  return (unsigned)i < sizeof names / sizeof names[0] ? names[i] : "unknown";
+}
+
+const char *nsed_friction_model_name(nsed_friction_model f) {
+  static const char *names[] = {"polygon_face", "polygon_vertex", "exact_cone"};
+  return (unsigned)f < sizeof names / sizeof names[0] ? names[f] : "unknown";
+}

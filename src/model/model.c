@@ -1,0 +1,411 @@
+/* Model builder: add definitions, validate, freeze. Every check names the
+ * object and the field so that a problem-file loader can prefix the location. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "math3.h"
+#include "model_impl.h"
+
+int nsedi_joint_nrows(nsed_joint_type type) {
+  switch (type) {
+    case NSED_JOINT_SPHERICAL: return 3;
+    case NSED_JOINT_REVOLUTE: return 5;
+    case NSED_JOINT_CYLINDRICAL: return 4;
+    case NSED_JOINT_PRISMATIC: return 5;
+    case NSED_JOINT_UNIVERSAL: return 4;
+    case NSED_JOINT_WELD: return 6;
+    case NSED_JOINT_SERVO: return 6;
+    case NSED_JOINT_ALIGN: return 1;
+  }
+  return 0;
+}
+
+int nsed_model_create(nsed_model **out, nsed_error *err) {
+  nsed_model *m = calloc(1, sizeof *m);
+  if (!m) return nsed_error_set(err, NSED_ERR_NOMEM, "out of memory creating a model");
+  nsed_options_default(&m->opt);
+  *out = m;
+  return NSED_OK;
+}
+
+void nsed_model_free(nsed_model **pm) {
+  if (!pm || !*pm) return;
+  nsed_model *m = *pm;
+  free(m->body);
+  free(m->joint);
+  free(m->force);
+  free(m->contact);
+  free(m);
+  *pm = NULL;
+}
+
+/* Grow an array of elements of size sz to hold n+1. */
+static int grow(void **arr, int *cap, int n, size_t sz) {
+  if (n < *cap) return 0;
+  int nc = *cap ? 2 * *cap : 8;
+  void *p = realloc(*arr, (size_t)nc * sz);
+  if (!p) return -1;
+  *arr = p;
+  *cap = nc;
+  return 0;
+}
+
+static int finite3(const double v[3]) { return isfinite(v[0]) && isfinite(v[1]) && isfinite(v[2]); }
+
+static int check_name(const char *kind, const char *name, nsed_error *err) {
+  if (!name[0]) return nsed_error_set(err, NSED_ERR_INPUT, "%s: a name is required", kind);
+  if (!memchr(name, '\0', NSED_NAME_MAX))
+    return nsed_error_set(err, NSED_ERR_INPUT, "%s: name too long", kind);
+  return NSED_OK;
+}
+
+int nsed_model_find_body(const nsed_model *m, const char *name) {
+  for (int i = 0; i < m->nbody; i++)
+    if (!strcmp(m->body[i].def.name, name)) return i;
+  return -1;
+}
+
+/* Body reference: "" or "ground" is the world. */
+static int resolve_body(const nsed_model *m, const char *name, int allow_ground, const char *what,
+                        const char *owner, nsed_error *err) {
+  if (!name[0] || !strcmp(name, "ground")) {
+    if (allow_ground) return NSEDI_GROUND;
+    nsed_error_set(err, NSED_ERR_INPUT, "%s: %s must name a body", owner, what);
+    return -1000;
+  }
+  int i = nsed_model_find_body(m, name);
+  if (i < 0) {
+    nsed_error_set(err, NSED_ERR_INPUT, "%s: %s '%s' is not a body of this model", owner, what,
+                   name);
+    return -1000;
+  }
+  return i;
+}
+
+static void shape_inertia(const nsed_shape *s, double mass, double J[3]) {
+  double r = s->radius;
+  switch (s->type) {
+    case NSED_SHAPE_SPHERE:
+      J[0] = J[1] = J[2] = 0.4 * mass * r * r;
+      break;
+    case NSED_SHAPE_DISK: /* thin disk, axis z */
+      J[0] = J[1] = 0.25 * mass * r * r;
+      J[2] = 0.5 * mass * r * r;
+      break;
+    case NSED_SHAPE_CYLINDER:
+      J[0] = J[1] = mass * (3 * r * r + s->length * s->length) / 12.0;
+      J[2] = 0.5 * mass * r * r;
+      break;
+    case NSED_SHAPE_BOX: {
+      double a = 2 * s->half[0], b = 2 * s->half[1], c = 2 * s->half[2];
+      J[0] = mass * (b * b + c * c) / 12.0;
+      J[1] = mass * (a * a + c * c) / 12.0;
+      J[2] = mass * (a * a + b * b) / 12.0;
+      break;
+    }
+    default:
+      J[0] = J[1] = J[2] = 0.0;
+  }
+}
+
+int nsed_model_add_body(nsed_model *m, const nsed_body_def *def, nsed_error *err) {
+  if (m->finalized) return nsed_error_set(err, NSED_ERR_INPUT, "the model is already finalized");
+  int rc = check_name("body", def->name, err);
+  if (rc) return rc;
+  const char *n = def->name;
+  if (nsed_model_find_body(m, n) >= 0 || !strcmp(n, "ground") || !strcmp(n, "floor"))
+    return nsed_error_set(err, NSED_ERR_INPUT, "body '%s': duplicate or reserved name", n);
+  if (!(def->mass > 0) || !isfinite(def->mass))
+    return nsed_error_set(err, NSED_ERR_INPUT, "body '%s': mass must be a positive number, got %g",
+                          n, def->mass);
+  if (!finite3(def->position) || !finite3(def->velocity) || !finite3(def->angular_velocity) ||
+      !finite3(def->inertia))
+    return nsed_error_set(err, NSED_ERR_INPUT, "body '%s': non-finite initial state or inertia", n);
+  double qn = sqrt(def->quat[0] * def->quat[0] + def->quat[1] * def->quat[1] +
+                   def->quat[2] * def->quat[2] + def->quat[3] * def->quat[3]);
+  if (!(qn > 1e-12) || !isfinite(qn))
+    return nsed_error_set(err, NSED_ERR_INPUT,
+                          "body '%s': orientation quaternion must be finite and non-zero", n);
+  const nsed_shape *s = &def->shape;
+  int needs_radius = s->type == NSED_SHAPE_SPHERE || s->type == NSED_SHAPE_DISK ||
+                     s->type == NSED_SHAPE_CYLINDER;
+  if (needs_radius && !(s->radius > 0 && isfinite(s->radius)))
+    return nsed_error_set(err, NSED_ERR_INPUT, "body '%s': shape radius must be positive, got %g",
+                          n, s->radius);
+  if (s->type == NSED_SHAPE_CYLINDER && !(s->length > 0 && isfinite(s->length)))
+    return nsed_error_set(err, NSED_ERR_INPUT, "body '%s': cylinder length must be positive", n);
+  if (s->type == NSED_SHAPE_BOX &&
+      !(s->half[0] > 0 && s->half[1] > 0 && s->half[2] > 0 && finite3(s->half)))
+    return nsed_error_set(err, NSED_ERR_INPUT, "body '%s': box half extents must be positive", n);
+
+  nsedi_body b;
+  b.def = *def;
+  for (int i = 0; i < 4; i++) b.def.quat[i] /= qn;
+  int given = def->inertia[0] != 0 || def->inertia[1] != 0 || def->inertia[2] != 0;
+  if (!given) {
+    if (s->type == NSED_SHAPE_NONE || s->type == NSED_SHAPE_POINT)
+      return nsed_error_set(err, NSED_ERR_INPUT,
+                            "body '%s': inertia is required when the shape does not define it", n);
+    shape_inertia(s, def->mass, b.def.inertia);
+  }
+  const double *J = b.def.inertia;
+  if (!(J[0] > 0 && J[1] > 0 && J[2] > 0))
+    return nsed_error_set(err, NSED_ERR_INPUT,
+                          "body '%s': inertia must be positive definite, got (%g, %g, %g)", n, J[0],
+                          J[1], J[2]);
+  /* Principal moments of a rigid body obey the triangle inequality. */
+  double tol = 1e-12 * (J[0] + J[1] + J[2]);
+  if (J[0] > J[1] + J[2] + tol || J[1] > J[0] + J[2] + tol || J[2] > J[0] + J[1] + tol)
+    return nsed_error_set(err, NSED_ERR_INPUT,
+                          "body '%s': inertia (%g, %g, %g) violates the triangle inequality "
+                          "J_i <= J_j + J_k of a rigid body",
+                          n, J[0], J[1], J[2]);
+  if (grow((void **)&m->body, &m->cap_body, m->nbody, sizeof *m->body))
+    return nsed_error_set(err, NSED_ERR_NOMEM, "out of memory adding body '%s'", n);
+  m->body[m->nbody] = b;
+  return m->nbody++;
+}
+
+/* Unit vectors p1, p2 with (axis, p1, p2) right-handed orthonormal. */
+static void perp_frame(const double axis[3], double p1[3], double p2[3]) {
+  nsedi_v3_tangents(p1, p2, axis);
+}
+
+static int check_law(const nsed_law *law, const char *owner, const char *what, nsed_error *err) {
+  switch (law->type) {
+    case NSED_LAW_CONSTANT:
+      if (!isfinite(law->value)) break;
+      return NSED_OK;
+    case NSED_LAW_SINE:
+      if (!isfinite(law->offset) || !isfinite(law->amplitude) || !isfinite(law->omega) ||
+          !isfinite(law->phase))
+        break;
+      return NSED_OK;
+    case NSED_LAW_PIECEWISE:
+      if (law->npoints < 2 || law->npoints > NSED_LAW_MAX_POINTS)
+        return nsed_error_set(err, NSED_ERR_INPUT, "%s: %s needs 2 to %d points, got %d", owner,
+                              what, NSED_LAW_MAX_POINTS, law->npoints);
+      for (int i = 0; i < law->npoints; i++) {
+        if (!isfinite(law->times[i]) || !isfinite(law->values[i])) goto bad;
+        if (i > 0 && !(law->times[i] > law->times[i - 1]))
+          return nsed_error_set(err, NSED_ERR_INPUT,
+                                "%s: %s times must increase strictly (t[%d] = %g after %g)", owner,
+                                what, i, law->times[i], law->times[i - 1]);
+      }
+      return NSED_OK;
+    default:
+      return nsed_error_set(err, NSED_ERR_INPUT, "%s: %s has an unknown law type", owner, what);
+  }
+bad:
+  return nsed_error_set(err, NSED_ERR_INPUT, "%s: %s has a non-finite parameter", owner, what);
+}
+
+int nsed_model_add_joint(nsed_model *m, const nsed_joint_def *def, nsed_error *err) {
+  if (m->finalized) return nsed_error_set(err, NSED_ERR_INPUT, "the model is already finalized");
+  int rc = check_name("joint", def->name, err);
+  if (rc) return rc;
+  char owner[NSED_NAME_MAX + 16];
+  snprintf(owner, sizeof owner, "joint '%s'", def->name);
+  for (int i = 0; i < m->njoint; i++)
+    if (!strcmp(m->joint[i].def.name, def->name))
+      return nsed_error_set(err, NSED_ERR_INPUT, "%s: duplicate name", owner);
+  if ((unsigned)def->type > NSED_JOINT_ALIGN)
+    return nsed_error_set(err, NSED_ERR_INPUT, "%s: unknown joint type %d", owner, (int)def->type);
+  nsedi_joint j;
+  memset(&j, 0, sizeof j);
+  j.def = *def;
+  j.a = resolve_body(m, def->body_a, 1, "body_a", owner, err);
+  if (j.a == -1000) return err ? err->status : NSED_ERR_INPUT;
+  j.b = resolve_body(m, def->body_b, 0, "body_b", owner, err);
+  if (j.b == -1000) return err ? err->status : NSED_ERR_INPUT;
+  if (j.a == j.b) return nsed_error_set(err, NSED_ERR_INPUT, "%s: joins a body to itself", owner);
+  if (!finite3(def->anchor_a) || !finite3(def->anchor_b) || !finite3(def->axis_a) ||
+      !finite3(def->axis_b))
+    return nsed_error_set(err, NSED_ERR_INPUT, "%s: non-finite anchor or axis", owner);
+  if (nsedi_v3_normalize(j.def.axis_a) < 1e-12 || nsedi_v3_normalize(j.def.axis_b) < 1e-12)
+    return nsed_error_set(err, NSED_ERR_INPUT, "%s: axis_a and axis_b must be non-zero", owner);
+  if (def->type == NSED_JOINT_UNIVERSAL) {
+    /* The cross axis of B is the second axis of the cardan: it must be
+     * perpendicular to axis_a in the initial configuration; checked at
+     * data creation where the orientations are known. */
+  }
+  if (!(def->spring_k >= 0) || !(def->spring_c >= 0) || !isfinite(def->spring_k) ||
+      !isfinite(def->spring_c) || !isfinite(def->rest_length))
+    return nsed_error_set(err, NSED_ERR_INPUT,
+                          "%s: spring k and c must be finite and non-negative", owner);
+  if ((def->spring_k > 0 || def->spring_c > 0) && def->type != NSED_JOINT_CYLINDRICAL &&
+      def->type != NSED_JOINT_PRISMATIC)
+    return nsed_error_set(err, NSED_ERR_INPUT,
+                          "%s: a spring along the axis needs a cylindrical or prismatic joint",
+                          owner);
+  if (def->has_torque && (rc = check_law(&def->torque, owner, "torque", err))) return rc;
+  if (def->type == NSED_JOINT_SERVO && (rc = check_law(&def->servo_angle, owner, "servo_angle", err)))
+    return rc;
+  if (def->type == NSED_JOINT_ALIGN && j.a != NSEDI_GROUND)
+    return nsed_error_set(err, NSED_ERR_INPUT,
+                          "%s: the align servo-constraint acts between the floor normal and "
+                          "body_b; body_a must be ground",
+                          owner);
+  perp_frame(j.def.axis_a, j.pa1, j.pa2);
+  perp_frame(j.def.axis_b, j.pb1, j.pb2);
+  j.nrow = nsedi_joint_nrows(def->type);
+  j.row0 = m->nrow;
+  if (grow((void **)&m->joint, &m->cap_joint, m->njoint, sizeof *m->joint))
+    return nsed_error_set(err, NSED_ERR_NOMEM, "out of memory adding %s", owner);
+  m->joint[m->njoint] = j;
+  m->nrow += j.nrow;
+  return m->njoint++;
+}
+
+int nsed_model_add_force(nsed_model *m, const nsed_force_def *def, nsed_error *err) {
+  if (m->finalized) return nsed_error_set(err, NSED_ERR_INPUT, "the model is already finalized");
+  int rc = check_name("force", def->name, err);
+  if (rc) return rc;
+  char owner[NSED_NAME_MAX + 16];
+  snprintf(owner, sizeof owner, "force '%s'", def->name);
+  for (int i = 0; i < m->nforce; i++)
+    if (!strcmp(m->force[i].def.name, def->name))
+      return nsed_error_set(err, NSED_ERR_INPUT, "%s: duplicate name", owner);
+  nsedi_force f;
+  f.def = *def;
+  f.body = resolve_body(m, def->body, 0, "body", owner, err);
+  if (f.body == -1000) return err ? err->status : NSED_ERR_INPUT;
+  f.body_b = NSEDI_GROUND;
+  if (!finite3(def->direction) || !finite3(def->point) || !finite3(def->point_b))
+    return nsed_error_set(err, NSED_ERR_INPUT, "%s: non-finite direction or point", owner);
+  switch (def->type) {
+    case NSED_FORCE_BODY_FORCE:
+    case NSED_FORCE_BODY_TORQUE:
+      if (nsedi_v3_normalize(f.def.direction) < 1e-12)
+        return nsed_error_set(err, NSED_ERR_INPUT, "%s: direction must be non-zero", owner);
+      if ((rc = check_law(&def->magnitude, owner, "magnitude", err))) return rc;
+      break;
+    case NSED_FORCE_SPRING:
+      f.body_b = resolve_body(m, def->body_b, 1, "body_b", owner, err);
+      if (f.body_b == -1000) return err ? err->status : NSED_ERR_INPUT;
+      if (!(def->k >= 0) || !(def->c >= 0) || !isfinite(def->k) || !isfinite(def->c) ||
+          !(def->rest_length >= 0) || !isfinite(def->rest_length))
+        return nsed_error_set(err, NSED_ERR_INPUT,
+                              "%s: k, c and rest_length must be finite and non-negative", owner);
+      break;
+    default:
+      return nsed_error_set(err, NSED_ERR_INPUT, "%s: unknown force type %d", owner,
+                            (int)def->type);
+  }
+  if (grow((void **)&m->force, &m->cap_force, m->nforce, sizeof *m->force))
+    return nsed_error_set(err, NSED_ERR_NOMEM, "out of memory adding %s", owner);
+  m->force[m->nforce] = f;
+  return m->nforce++;
+}
+
+int nsed_model_add_contact(nsed_model *m, const nsed_contact_def *def, nsed_error *err) {
+  if (m->finalized) return nsed_error_set(err, NSED_ERR_INPUT, "the model is already finalized");
+  int rc = check_name("contact", def->name, err);
+  if (rc) return rc;
+  char owner[NSED_NAME_MAX + 16];
+  snprintf(owner, sizeof owner, "contact '%s'", def->name);
+  for (int i = 0; i < m->ncontact; i++)
+    if (!strcmp(m->contact[i].def.name, def->name))
+      return nsed_error_set(err, NSED_ERR_INPUT, "%s: duplicate name", owner);
+  nsedi_contact c;
+  c.def = *def;
+  c.body = resolve_body(m, def->body, 0, "body", owner, err);
+  if (c.body == -1000) return err ? err->status : NSED_ERR_INPUT;
+  nsed_shape_type st = m->body[c.body].def.shape.type;
+  if (st != NSED_SHAPE_SPHERE && st != NSED_SHAPE_DISK && st != NSED_SHAPE_POINT)
+    return nsed_error_set(err, NSED_ERR_INPUT,
+                          "%s: body '%s' has no contact geometry (its shape must be sphere, disk "
+                          "or point)",
+                          owner, def->body);
+  if (!def->other[0] || !strcmp(def->other, "floor")) {
+    c.other = NSEDI_GROUND;
+  } else {
+    c.other = nsed_model_find_body(m, def->other);
+    if (c.other < 0)
+      return nsed_error_set(err, NSED_ERR_INPUT,
+                            "%s: 'with' must be floor or a body, '%s' is neither", owner,
+                            def->other);
+    if (c.other == c.body)
+      return nsed_error_set(err, NSED_ERR_INPUT, "%s: a body cannot touch itself", owner);
+    if (st != NSED_SHAPE_SPHERE || m->body[c.other].def.shape.type != NSED_SHAPE_SPHERE)
+      return nsed_error_set(err, NSED_ERR_INPUT,
+                            "%s: body-body contacts are supported between spheres only", owner);
+  }
+  if (!(def->mu >= 0) || !isfinite(def->mu))
+    return nsed_error_set(err, NSED_ERR_INPUT, "%s: mu must be a finite number >= 0, got %g",
+                          owner, def->mu);
+  if (!(def->mu0 >= def->mu) || !isfinite(def->mu0))
+    return nsed_error_set(err, NSED_ERR_INPUT,
+                          "%s: static friction mu0 (%g) must be >= kinetic friction mu (%g)",
+                          owner, def->mu0, def->mu);
+  if (!(def->restitution >= 0 && def->restitution <= 1))
+    return nsed_error_set(err, NSED_ERR_INPUT, "%s: restitution must be in [0, 1], got %g",
+                          owner, def->restitution);
+  if (grow((void **)&m->contact, &m->cap_contact, m->ncontact, sizeof *m->contact))
+    return nsed_error_set(err, NSED_ERR_NOMEM, "out of memory adding %s", owner);
+  m->contact[m->ncontact] = c;
+  return m->ncontact++;
+}
+
+nsed_options *nsed_model_options(nsed_model *m) { return m->finalized ? NULL : &m->opt; }
+const nsed_options *nsed_model_get_options(const nsed_model *m) { return &m->opt; }
+
+int nsed_model_finalize(nsed_model *m, nsed_error *err) {
+  if (m->finalized) return NSED_OK;
+  nsed_options *o = &m->opt;
+  if (m->nbody == 0) return nsed_error_set(err, NSED_ERR_INPUT, "the model has no bodies");
+  if (!finite3(o->gravity)) return nsed_error_set(err, NSED_ERR_INPUT, "gravity must be finite");
+  if (!finite3(o->floor_normal) || nsedi_v3_normalize(o->floor_normal) < 1e-12)
+    return nsed_error_set(err, NSED_ERR_INPUT, "floor.normal must be a finite non-zero vector");
+  if (!finite3(o->floor_point) || !finite3(o->floor_velocity))
+    return nsed_error_set(err, NSED_ERR_INPUT, "floor.point and floor.velocity must be finite");
+  if (fabs(nsedi_v3_dot(o->floor_velocity, o->floor_normal)) > 1e-12 * (1 + nsedi_v3_norm(o->floor_velocity)))
+    return nsed_error_set(err, NSED_ERR_INPUT,
+                          "floor.velocity must be tangential (perpendicular to floor.normal)");
+  if (!(o->t_end > 0) || !isfinite(o->t_end))
+    return nsed_error_set(err, NSED_ERR_INPUT, "solver.t_end must be a positive number, got %g",
+                          o->t_end);
+  if (!(o->rtol > 0 && o->rtol < 1) || !(o->atol > 0) || !isfinite(o->atol))
+    return nsed_error_set(err, NSED_ERR_INPUT,
+                          "solver tolerances must satisfy 0 < rtol < 1 and atol > 0 (got %g, %g)",
+                          o->rtol, o->atol);
+  if (!(o->max_step >= 0) || !isfinite(o->max_step))
+    return nsed_error_set(err, NSED_ERR_INPUT, "solver.max_step must be >= 0");
+  if (!(o->output_dt > 0) || !isfinite(o->output_dt))
+    return nsed_error_set(err, NSED_ERR_INPUT, "output.dt must be a positive number, got %g",
+                          o->output_dt);
+  if (!(o->baumgarte_eta >= 0) || !(o->baumgarte_xi >= 0) || !(o->baumgarte_gamma >= 0) ||
+      !isfinite(o->baumgarte_eta + o->baumgarte_xi + o->baumgarte_gamma))
+    return nsed_error_set(err, NSED_ERR_INPUT, "Baumgarte eta, xi, gamma must be >= 0");
+  if (!(o->contact_tol > 0) || !(o->slip_tol > 0) || !(o->zeno_velocity >= 0) ||
+      !(o->zeno_window >= 0) || o->zeno_events < 2 || o->max_events < 1)
+    return nsed_error_set(err, NSED_ERR_INPUT,
+                          "solver: contact_tol, slip_tol must be > 0, zeno.events >= 2, "
+                          "max_events >= 1");
+  if (o->friction.sides < 4 || o->friction.sides % 4)
+    return nsed_error_set(err, NSED_ERR_INPUT,
+                          "friction.sides must be a multiple of 4 (4n*), >= 4; got %d",
+                          o->friction.sides);
+  if ((unsigned)o->integrator > NSED_INTEGRATOR_CVODE_BDF)
+    return nsed_error_set(err, NSED_ERR_INPUT, "unknown integrator %d", (int)o->integrator);
+  m->nstate = 13 * m->nbody;
+  m->nv = 6 * m->nbody;
+  m->finalized = 1;
+  return NSED_OK;
+}
+
+int nsed_model_nbody(const nsed_model *m) { return m->nbody; }
+int nsed_model_njoint(const nsed_model *m) { return m->njoint; }
+int nsed_model_ncontact(const nsed_model *m) { return m->ncontact; }
+int nsed_model_nforce(const nsed_model *m) { return m->nforce; }
+int nsed_model_nstate(const nsed_model *m) { return 13 * m->nbody; }
+int nsed_model_nconstraint_rows(const nsed_model *m) { return m->nrow; }
+const char *nsed_model_body_name(const nsed_model *m, int i) { return m->body[i].def.name; }
+const char *nsed_model_joint_name(const nsed_model *m, int i) { return m->joint[i].def.name; }
+const char *nsed_model_contact_name(const nsed_model *m, int i) { return m->contact[i].def.name; }
+const nsed_body_def *nsed_model_body_def(const nsed_model *m, int i) { return &m->body[i].def; }
+const nsed_joint_def *nsed_model_joint_def(const nsed_model *m, int i) { return &m->joint[i].def; }
+const nsed_contact_def *nsed_model_contact_def(const nsed_model *m, int i) { return &m->contact[i].def; }
+const nsed_force_def *nsed_model_force_def(const nsed_model *m, int i) { return &m->force[i].def; }

@@ -1,0 +1,211 @@
+/* The smooth phase: for the current modes, the equations of motion with the
+ * bilateral rows and the closed contacts' rows held at acceleration level
+ * (Baumgarte-stabilised), and the indicator functions whose sign change ends
+ * the phase (DESIGN.md §6). */
+#include <math.h>
+#include <string.h>
+
+#include "forces.h"
+#include "math3.h"
+#include "sim_impl.h"
+
+int nsedi_nroot(const nsed_model *m) { return NSEDI_ROOTS_PER_CONTACT * m->ncontact + 1; }
+
+/* Unit slip direction (t1, t2) from the tangential velocity, or the
+ * phase's reference direction while the slip speed is still ~0 (onset). */
+static void slip_direction(const nsed_model *m, const nsed_data *d, int c, double s[2]) {
+  const nsedi_contact_geom *g = &d->geom[c];
+  double v1 = g->row[1].vel, v2 = g->row[2].vel, sp = hypot(v1, v2);
+  if (sp > 1e-3 * m->opt.slip_tol) {
+    s[0] = v1 / sp;
+    s[1] = v2 / sp;
+  } else {
+    s[0] = d->slip_dir0[2 * c];
+    s[1] = d->slip_dir0[2 * c + 1];
+  }
+}
+
+int nsedi_eval(const nsed_model *m, nsed_data *d, double t, const double *x, double *xdot,
+               nsed_error *err) {
+  const nsed_options *o = &m->opt;
+  double eta = o->baumgarte_eta, xi = o->baumgarte_xi, gam = o->baumgarte_gamma;
+  for (int i = 0; i < m->nstate; i++)
+    if (!isfinite(x[i]))
+      return nsed_error_set(err, NSED_ERR_NONFINITE,
+                            "non-finite state at t = %.17g: body '%s', state component %d", t,
+                            m->body[i / 13].def.name, i % 13);
+  nsedi_kin_eval(m, x, d->kin);
+  nsedi_applied_forces(m, d->kin, t, d->f);
+  int nr = 0;
+  for (int j = 0; j < m->njoint; j++) {
+    int n = nsedi_joint_rows(m, j, d->kin, t, d->rows + nr);
+    for (int k = 0; k < n; k++, nr++) {
+      nsedi_row *r = &d->rows[nr];
+      d->cols[nr] = *r;
+      d->target[nr] = -(r->bias + 2 * eta * r->vel + xi * xi * r->pos);
+      d->row_contact[nr] = -1;
+    }
+  }
+  for (int c = 0; c < m->ncontact; c++) {
+    nsedi_contact_geom *g = &d->geom[c];
+    int rc = nsedi_contact_eval(m, c, d->kin, g);
+    d->geom_ok[c] = rc == NSED_OK;
+    d->lambda_c[3 * c] = d->lambda_c[3 * c + 1] = d->lambda_c[3 * c + 2] = 0;
+    if (d->mode[c] == NSED_MODE_OPEN) continue;
+    if (rc)
+      return nsed_error_set(err, NSED_ERR_EVENT,
+                            "t = %.17g: contact '%s' has a degenerate geometry (a disk lying flat "
+                            "or coincident sphere centres)",
+                            t, m->contact[c].def.name);
+    nsedi_row *rn = &d->rows[nr];
+    *rn = g->row[0];
+    d->cols[nr] = *rn;
+    d->target[nr] = -(rn->bias + 2 * eta * rn->vel + xi * xi * g->gap);
+    d->row_contact[nr] = c;
+    if (d->mode[c] == NSED_MODE_SLIP) {
+      /* Kinetic friction -mu*lambda_n*s rides on the normal column. */
+      double s[2], mu = m->contact[c].def.mu;
+      slip_direction(m, d, c, s);
+      nsedi_row *col = &d->cols[nr];
+      for (int k = 0; k < 6; k++) {
+        col->ja[k] -= mu * (s[0] * g->row[1].ja[k] + s[1] * g->row[2].ja[k]);
+        col->jb[k] -= mu * (s[0] * g->row[1].jb[k] + s[1] * g->row[2].jb[k]);
+      }
+      nr++;
+    } else {
+      nr++;
+      for (int k = 1; k <= 2; k++, nr++) {
+        d->rows[nr] = g->row[k];
+        d->cols[nr] = g->row[k];
+        d->target[nr] = -(g->row[k].bias + gam * g->row[k].vel);
+        d->row_contact[nr] = c;
+      }
+    }
+  }
+  int deficient = 0;
+  int rc = nsedi_solve_constrained(m, d->ws, nr, d->rows, d->cols, d->target, d->f, d->du, d->lam,
+                                   &deficient);
+  if (rc)
+    return nsed_error_set(err, rc,
+                          "t = %.17g: the constrained equations of motion are inconsistent "
+                          "(%d rows; redundant constraints that contradict each other?)",
+                          t, nr);
+  /* Scatter multipliers. */
+  for (int i = 0; i < m->nrow && i < nr; i++) d->lambda_j[i] = d->lam[i];
+  for (int i = m->nrow; i < nr; i++) {
+    int c = d->row_contact[i];
+    if (d->mode[c] == NSED_MODE_SLIP) {
+      double s[2], mu = m->contact[c].def.mu, ln = d->lam[i];
+      slip_direction(m, d, c, s);
+      d->lambda_c[3 * c] = ln;
+      d->lambda_c[3 * c + 1] = -mu * ln * s[0];
+      d->lambda_c[3 * c + 2] = -mu * ln * s[1];
+    } else {
+      d->lambda_c[3 * c] = d->lam[i];
+      d->lambda_c[3 * c + 1] = d->lam[i + 1];
+      d->lambda_c[3 * c + 2] = d->lam[i + 2];
+      i += 2;
+    }
+  }
+  if (xdot) {
+    for (int b = 0; b < m->nbody; b++) {
+      const double *s = x + 13 * b;
+      double *sd = xdot + 13 * b;
+      nsedi_v3_copy(sd, s + 7);
+      nsedi_quat_deriv(sd + 3, s + 3, s + 10);
+      for (int k = 0; k < 3; k++) {
+        sd[7 + k] = d->du[6 * b + k];
+        sd[10 + k] = d->du[6 * b + 3 + k];
+      }
+    }
+    for (int i = 0; i < m->nstate; i++)
+      if (!isfinite(xdot[i]))
+        return nsed_error_set(err, NSED_ERR_NONFINITE,
+                              "non-finite acceleration at t = %.17g: body '%s', component %d "
+                              "(a force law returned NaN or Inf?)",
+                              t, m->body[i / 13].def.name, i % 13);
+  }
+  return NSED_OK;
+}
+
+/* Distance of the tangential force lam_t inside the friction polygon (or
+ * circle) of radius mu0*lam_n: positive inside, zero on the boundary. */
+static double friction_margin(const nsed_options *o, double mu0, double ln, double l1, double l2) {
+  if (o->friction.model == NSED_FRICTION_EXACT_CONE) return mu0 * ln - hypot(l1, l2);
+  int m = o->friction.sides;
+  /* Face form: faces at th_j = 2 pi j/m, circumscribed. Vertex form:
+   * vertices at th_j (inscribed), so faces at th_j + pi/m with distance
+   * mu0 cos(pi/m). */
+  double off = 0, scale = 1;
+  if (o->friction.model == NSED_FRICTION_POLYGON_VERTEX) {
+    off = M_PI / m;
+    scale = cos(M_PI / m);
+  }
+  double worst = INFINITY;
+  for (int j = 0; j < m; j++) {
+    double th = 2 * M_PI * j / m + off;
+    double s = scale * mu0 * ln - (cos(th) * l1 + sin(th) * l2);
+    if (s < worst) worst = s;
+  }
+  return worst;
+}
+
+/* Next breakpoint of any piecewise law after t (INFINITY if none). */
+static double next_breakpoint(const nsed_model *m, double t) {
+  double best = INFINITY;
+  const nsed_law *laws[2];
+  for (int i = 0; i < m->nforce + m->njoint; i++) {
+    int n = 0;
+    if (i < m->nforce) {
+      laws[n++] = &m->force[i].def.magnitude;
+    } else {
+      const nsed_joint_def *jd = &m->joint[i - m->nforce].def;
+      if (jd->has_torque) laws[n++] = &jd->torque;
+      if (jd->type == NSED_JOINT_SERVO) laws[n++] = &jd->servo_angle;
+    }
+    for (int k = 0; k < n; k++) {
+      if (laws[k]->type != NSED_LAW_PIECEWISE) continue;
+      for (int p = 0; p < laws[k]->npoints; p++)
+        if (laws[k]->times[p] > t && laws[k]->times[p] < best) best = laws[k]->times[p];
+    }
+  }
+  return best;
+}
+
+int nsedi_indicators(const nsed_model *m, nsed_data *d, double t, const double *x, double *g) {
+  nsed_error err;
+  int rc = nsedi_eval(m, d, t, x, NULL, &err);
+  if (rc) {
+    d->rhs_err = err;
+    return rc;
+  }
+  const nsed_options *o = &m->opt;
+  for (int c = 0; c < m->ncontact; c++) {
+    double *gc = g + NSEDI_ROOTS_PER_CONTACT * c;
+    const nsedi_contact_geom *geo = &d->geom[c];
+    const double *l = d->lambda_c + 3 * c;
+    gc[0] = gc[1] = 1.0;
+    switch (d->mode[c]) {
+      case NSED_MODE_OPEN:
+        if (d->geom_ok[c]) gc[0] = geo->gap - d->open_offset[c];
+        break;
+      case NSED_MODE_STICK:
+        gc[0] = l[0];
+        gc[1] = friction_margin(o, m->contact[c].def.mu0, l[0], l[1], l[2]);
+        break;
+      case NSED_MODE_SLIP:
+        gc[0] = l[0];
+        /* |v_t| does not change sign; its projection on the phase's initial
+         * slip direction does, at the instant the slip stops (1D) or turns
+         * by 90 degrees (2D, then the event re-anchors the direction). */
+        gc[1] = geo->row[1].vel * d->slip_dir0[2 * c] + geo->row[2].vel * d->slip_dir0[2 * c + 1];
+        break;
+    }
+  }
+  double bp = d->t_next_breakpoint;
+  g[NSEDI_ROOTS_PER_CONTACT * m->ncontact] = isfinite(bp) ? bp - t : 1.0;
+  (void)next_breakpoint;
+  return NSED_OK;
+}
+
+double nsedi_next_breakpoint(const nsed_model *m, double t) { return next_breakpoint(m, t); }

@@ -1,0 +1,306 @@
+/* Event resolution (DESIGN.md §7, §8).
+ *
+ * At a root of the indicators (or at the start) the contacts' modes are
+ * decided anew, never patched one at a time:
+ *   1. touching contacts: closed ones and open ones whose gap is ~0;
+ *   2. impact problem (velocity level, Newton restitution, polygonal
+ *      friction at impulse level) if one of them approaches;
+ *   3. acceleration problem for those touching with ~0 normal velocity:
+ *      kinetic friction where slipping, the friction polygon where the slip
+ *      velocity is ~0; its solution gives the new modes and slip directions;
+ *   4. the Zeno guard: many events on one contact within a short window at
+ *      small velocities make its impacts plastic (it closes), otherwise the
+ *      run stops with an "event storm" error;
+ *   5. the new modes are checked by evaluating the smooth phase once.
+ * Every mode change is recorded as an event with the LCP's statistics. */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "forces.h"
+#include "math3.h"
+#include "sim_impl.h"
+
+static int emit(const nsed_model *m, nsed_data *d, const nsed_observer *obs, nsed_event_kind kind,
+                int c, nsed_mode from, nsed_mode to, const nsed_lcp_stats *st) {
+  nsed_event ev = {.t = d->t, .kind = kind, .contact = c, .from = from, .to = to,
+                   .lcp_size = st ? st->lcp_size : 0, .pivots = st ? st->pivots : 0,
+                   .residual = st ? st->residual : 0.0, .path = st && st->path ? st->path : ""};
+  d->stats.events++;
+  d->stats.events_by_kind[kind]++;
+  if (obs && obs->event && obs->event(obs->ctx, m, d, &ev)) return NSED_ERR_IO;
+  return NSED_OK;
+}
+
+/* Bilateral rows with their Baumgarte targets into d->rows[0..nrow). */
+static int joint_rows(const nsed_model *m, nsed_data *d) {
+  const nsed_options *o = &m->opt;
+  int nr = 0;
+  for (int j = 0; j < m->njoint; j++) {
+    int n = nsedi_joint_rows(m, j, d->kin, d->t, d->rows + nr);
+    for (int k = 0; k < n; k++, nr++) {
+      const nsedi_row *r = &d->rows[nr];
+      d->target[nr] = -(r->bias + 2 * o->baumgarte_eta * r->vel +
+                        o->baumgarte_xi * o->baumgarte_xi * r->pos);
+    }
+  }
+  return nr;
+}
+
+static void refresh_geometry(const nsed_model *m, nsed_data *d) {
+  nsedi_kin_eval(m, d->x, d->kin);
+  for (int c = 0; c < m->ncontact; c++)
+    d->geom_ok[c] = nsedi_contact_eval(m, c, d->kin, &d->geom[c]) == NSED_OK;
+}
+
+static double slip_speed(const nsedi_contact_geom *g) { return hypot(g->row[1].vel, g->row[2].vel); }
+
+/* Describe an event problem for an error message. */
+static void describe(const nsed_model *m, const nsed_data *d, int n, char *buf, size_t len) {
+  size_t used = 0;
+  buf[0] = '\0';
+  for (int i = 0; i < n && used + 80 < len; i++) {
+    int c = d->cand[i];
+    used += (size_t)snprintf(buf + used, len - used, "%s%s (gap %.3g, v_n %.3g, slip %.3g)",
+                             i ? ", " : "", m->contact[c].def.name, d->geom[c].gap,
+                             d->geom[c].row[0].vel, slip_speed(&d->geom[c]));
+  }
+}
+
+/* Fill the event problem for the candidates cand[0..n): W rows, G, b, PWt. */
+static int build_problem(const nsed_model *m, nsed_data *d, int n) {
+  int nj = joint_rows(m, d);
+  for (int i = 0; i < n; i++)
+    for (int k = 0; k < 3; k++) d->W[3 * i + k] = d->geom[d->cand[i]].row[k];
+  nsedi_applied_forces(m, d->kin, d->t, d->f);
+  return nsedi_delassus(m, d->ws, nj, d->rows, d->target, d->f, 3 * n, d->W, d->G, d->b, d->PWt);
+}
+
+static int impact(const nsed_model *m, nsed_data *d, int n, nsed_lcp_stats *st, nsed_error *err) {
+  const nsed_options *o = &m->opt;
+  int rc = build_problem(m, d, n);
+  if (rc)
+    return nsed_error_set(err, rc, "t = %.17g: the impact problem could not be assembled (%s)",
+                          d->t, nsed_status_text(rc));
+  for (int i = 0; i < n; i++) {
+    int c = d->cand[i];
+    const nsed_contact_def *cd = &m->contact[c].def;
+    for (int k = 0; k < 3; k++) d->b[3 * i + k] = d->W[3 * i + k].vel;
+    nsed_cp_contact *p = &d->cpc[i];
+    memset(p, 0, sizeof *p);
+    p->kind = cd->mu0 > 0 ? NSED_CP_STICK_CANDIDATE : NSED_CP_FRICTIONLESS;
+    p->mu = cd->mu;
+    p->mu0 = cd->mu0;
+    double vn = d->geom[c].row[0].vel;
+    p->restitution = (d->plastic[c] || -vn < o->zeno_velocity) ? 0.0 : cd->restitution;
+  }
+  nsed_contact_problem prob = {.nc = n, .G = d->G, .b = d->b, .contacts = d->cpc};
+  nsed_contact_solution sol = {.lambda = d->cl, .a = d->ca, .mode = d->cmode, .slip_dir = d->cdir};
+  nsed_error lerr;
+  nsed_error_clear(&lerr);
+  rc = nsed_contact_solve_impact(d->cs, &prob, &sol, st, &lerr);
+  d->stats.lcp_solves++;
+  if (rc) {
+    char buf[512];
+    describe(m, d, n, buf, sizeof buf);
+    return nsed_error_set(err, rc < 0 ? rc : NSED_ERR_LCP,
+                          "t = %.17g: impact problem of %d contact(s) not solved: %s; contacts: %s",
+                          d->t, n, lerr.message, buf);
+  }
+  if (st->residual > d->stats.max_lcp_residual) d->stats.max_lcp_residual = st->residual;
+  int nv = m->nv;
+  memset(d->du_imp, 0, sizeof(double) * (size_t)nv);
+  for (int k = 0; k < 3 * n; k++)
+    for (int q = 0; q < nv; q++) d->du_imp[q] += d->PWt[(size_t)k * nv + q] * d->cl[k];
+  for (int b = 0; b < m->nbody; b++)
+    for (int k = 0; k < 3; k++) {
+      d->x[13 * b + 7 + k] += d->du_imp[6 * b + k];
+      d->x[13 * b + 10 + k] += d->du_imp[6 * b + 3 + k];
+    }
+  for (int i = 0; i < n; i++) d->impacted[d->cand[i]] = d->b[3 * i] < -o->slip_tol;
+  return NSED_OK;
+}
+
+static int accel_problem(const nsed_model *m, nsed_data *d, int n, nsed_lcp_stats *st,
+                         nsed_error *err) {
+  const nsed_options *o = &m->opt;
+  int rc = build_problem(m, d, n);
+  if (rc)
+    return nsed_error_set(err, rc, "t = %.17g: the contact problem could not be assembled (%s)",
+                          d->t, nsed_status_text(rc));
+  for (int i = 0; i < n; i++) {
+    int c = d->cand[i];
+    const nsed_contact_def *cd = &m->contact[c].def;
+    const nsedi_contact_geom *g = &d->geom[c];
+    nsed_cp_contact *p = &d->cpc[i];
+    memset(p, 0, sizeof *p);
+    p->mu = cd->mu;
+    p->mu0 = cd->mu0;
+    double sp = slip_speed(g);
+    if (cd->mu0 == 0 && cd->mu == 0) {
+      p->kind = NSED_CP_FRICTIONLESS;
+    } else if (sp <= o->slip_tol) {
+      p->kind = NSED_CP_STICK_CANDIDATE;
+    } else {
+      p->kind = NSED_CP_SLIPPING;
+      p->slip_dir[0] = g->row[1].vel / sp;
+      p->slip_dir[1] = g->row[2].vel / sp;
+    }
+  }
+  nsed_contact_problem prob = {.nc = n, .G = d->G, .b = d->b, .contacts = d->cpc};
+  nsed_contact_solution sol = {.lambda = d->cl, .a = d->ca, .mode = d->cmode, .slip_dir = d->cdir};
+  nsed_error lerr;
+  nsed_error_clear(&lerr);
+  rc = nsed_contact_solve_accel(d->cs, &prob, &sol, st, &lerr);
+  d->stats.lcp_solves++;
+  if (rc) {
+    char buf[512];
+    describe(m, d, n, buf, sizeof buf);
+    return nsed_error_set(err, rc < 0 ? rc : NSED_ERR_LCP,
+                          "t = %.17g: contact problem of %d contact(s) not solved%s: %s; "
+                          "contacts: %s",
+                          d->t, n, rc == NSED_LCP_INFEASIBLE ? " (no solution: Painleve?)" : "",
+                          lerr.message, buf);
+  }
+  if (st->residual > d->stats.max_lcp_residual) d->stats.max_lcp_residual = st->residual;
+  return NSED_OK;
+}
+
+/* Zeno guard bookkeeping for an event on contact c; returns 1 when the
+ * contact has had zeno_events events within zeno_window. */
+static int zeno_storm(const nsed_model *m, nsed_data *d, int c) {
+  int ze = m->opt.zeno_events;
+  double *ring = d->zeno_t + (size_t)c * ze;
+  int k = d->zeno_n[c]++ % ze;
+  ring[k] = d->t;
+  if (d->zeno_n[c] < ze) return 0;
+  int oldest = d->zeno_n[c] % ze;
+  return d->t - ring[oldest] <= m->opt.zeno_window;
+}
+
+static nsed_event_kind transition_kind(nsed_mode from, nsed_mode to, int impacted) {
+  if (impacted) return NSED_EVENT_IMPACT;
+  if (from == NSED_MODE_OPEN) return NSED_EVENT_CLOSE;
+  if (to == NSED_MODE_OPEN) return NSED_EVENT_OPEN;
+  return to == NSED_MODE_STICK ? NSED_EVENT_STICK : NSED_EVENT_SLIP;
+}
+
+int nsedi_resolve(const nsed_model *m, nsed_data *d, const int *fired, const nsed_observer *obs,
+                  nsed_error *err) {
+  const nsed_options *o = &m->opt;
+  int nc = m->ncontact;
+  double vtol = o->slip_tol;
+  nsedi_normalize_quats(m, d->x);
+  refresh_geometry(m, d);
+  memcpy(d->prev_mode, d->mode, sizeof(nsed_mode) * (size_t)nc);
+  memset(d->impacted, 0, sizeof(int) * (size_t)nc);
+
+  /* Time events first: they change no mode. */
+  if (fired && fired[NSEDI_ROOTS_PER_CONTACT * nc]) {
+    int rc = emit(m, d, obs, NSED_EVENT_TIME, -1, NSED_MODE_OPEN, NSED_MODE_OPEN, NULL);
+    if (rc) return nsed_error_set(err, rc, "writing the event log failed");
+  }
+  d->t_next_breakpoint = nsedi_next_breakpoint(m, d->t);
+
+  int n = 0;
+  for (int c = 0; c < nc; c++) {
+    if (!d->geom_ok[c]) {
+      if (d->mode[c] != NSED_MODE_OPEN)
+        return nsed_error_set(err, NSED_ERR_EVENT,
+                              "t = %.17g: contact '%s' has a degenerate geometry", d->t,
+                              m->contact[c].def.name);
+      continue;
+    }
+    if (d->mode[c] != NSED_MODE_OPEN || d->geom[c].gap <= o->contact_tol) d->cand[n++] = c;
+  }
+  nsed_lcp_stats ist = {0}, ast = {0};
+  int approaching = 0;
+  for (int i = 0; i < n; i++) approaching |= d->geom[d->cand[i]].row[0].vel < -vtol;
+  if (approaching) {
+    int rc = impact(m, d, n, &ist, err);
+    if (rc) return rc;
+    refresh_geometry(m, d);
+  }
+  /* Acceleration problem for those touching without separating velocity. */
+  int na = 0;
+  for (int i = 0; i < n; i++) {
+    int c = d->cand[i];
+    if (d->geom[c].row[0].vel <= vtol) d->cand[na++] = c;
+  }
+  for (int c = 0; c < nc; c++) d->mode[c] = NSED_MODE_OPEN;
+  if (na > 0) {
+    int rc = accel_problem(m, d, na, &ast, err);
+    if (rc) return rc;
+    for (int i = 0; i < na; i++) {
+      int c = d->cand[i];
+      nsed_cp_mode cm = d->cmode[i];
+      d->mode[c] = cm == NSED_CP_OPEN ? NSED_MODE_OPEN
+                   : cm == NSED_CP_STICK ? NSED_MODE_STICK
+                                         : NSED_MODE_SLIP;
+      if (d->mode[c] == NSED_MODE_SLIP) {
+        double s1 = d->cdir[2 * i], s2 = d->cdir[2 * i + 1], sn = hypot(s1, s2);
+        if (!(sn > 0.5)) {
+          /* A slipping contact keeps its own direction. */
+          const nsedi_contact_geom *g = &d->geom[c];
+          double sp = slip_speed(g);
+          s1 = sp > 0 ? g->row[1].vel / sp : 1.0;
+          s2 = sp > 0 ? g->row[2].vel / sp : 0.0;
+          sn = hypot(s1, s2);
+        }
+        d->slip_dir0[2 * c] = s1 / sn;
+        d->slip_dir0[2 * c + 1] = s2 / sn;
+      }
+    }
+  }
+  for (int c = 0; c < nc; c++)
+    d->open_offset[c] = d->mode[c] == NSED_MODE_OPEN && d->geom_ok[c] ? fmin(0.0, d->geom[c].gap) : 0.0;
+
+  /* Record the changes; run the Zeno guard. */
+  for (int c = 0; c < nc; c++) {
+    nsed_mode from = d->prev_mode[c], to = d->mode[c];
+    if (from == to && !d->impacted[c]) continue;
+    if (from == NSED_MODE_SLIP && to == NSED_MODE_SLIP && !d->impacted[c]) continue;
+    if (!fired && !d->impacted[c]) continue; /* initial modes are not events */
+    nsed_event_kind kind = transition_kind(from, to, d->impacted[c]);
+    int plastic_now = d->impacted[c] && (d->plastic[c] || fabs(d->geom[c].row[0].vel) <= vtol);
+    if (d->impacted[c] && plastic_now && !d->plastic[c] && m->contact[c].def.restitution > 0)
+      kind = NSED_EVENT_ZENO; /* below the Zeno velocity: the guard closed it */
+    int rc = emit(m, d, obs, kind, c, from, to, d->impacted[c] ? &ist : &ast);
+    if (rc) return nsed_error_set(err, rc, "writing the event log failed");
+    if (kind == NSED_EVENT_ZENO) d->plastic[c] = 1;
+    if (zeno_storm(m, d, c)) {
+      const nsedi_contact_geom *g = &d->geom[c];
+      double speed = fmax(fabs(g->row[0].vel), slip_speed(g));
+      if (speed <= o->zeno_velocity && !d->plastic[c]) {
+        d->plastic[c] = 1;
+        rc = emit(m, d, obs, NSED_EVENT_ZENO, c, to, to, NULL);
+        if (rc) return nsed_error_set(err, rc, "writing the event log failed");
+      } else if (speed > o->zeno_velocity) {
+        return nsed_error_set(err, NSED_ERR_EVENT,
+                              "t = %.17g: event storm on contact '%s': %d events within %g s "
+                              "at relative speed %.3g m/s (above the Zeno guard's %.3g m/s); "
+                              "last transition %s -> %s",
+                              d->t, m->contact[c].def.name, o->zeno_events, o->zeno_window, speed,
+                              o->zeno_velocity, nsed_mode_name(from), nsed_mode_name(to));
+      }
+    }
+    if (d->stats.events >= o->max_events)
+      return nsed_error_set(err, NSED_ERR_EVENT, "t = %.17g: more than %d events (solver.max_events)",
+                            d->t, o->max_events);
+  }
+  /* Check the new modes once in the smooth-phase equations. */
+  int rc = nsedi_eval(m, d, d->t, d->x, NULL, err);
+  if (rc) return rc;
+  double fscale = 1e-300;
+  for (int k = 0; k < m->nv; k++) fscale = fmax(fscale, fabs(d->f[k]));
+  for (int c = 0; c < nc; c++) {
+    if (d->mode[c] == NSED_MODE_OPEN) continue;
+    const double *l = d->lambda_c + 3 * c;
+    if (l[0] < -1e-8 * fscale)
+      return nsed_error_set(err, NSED_ERR_EVENT,
+                            "t = %.17g: contact '%s' was closed by the contact problem but its "
+                            "normal force is %.6g N < 0 in the smooth phase (inconsistent mode)",
+                            d->t, m->contact[c].def.name, l[0]);
+  }
+  return NSED_OK;
+}

@@ -1,0 +1,83 @@
+/* The simulation data's private layout: dynamic state, modes, caches and
+ * workspace, all sized from the model at creation and owned here. */
+#ifndef NSED_SIMULATE_SIM_IMPL_H
+#define NSED_SIMULATE_SIM_IMPL_H
+
+#include "accel.h"
+#include "integrator.h"
+#include "nsed/simulate.h"
+#include "rows.h"
+
+#define NSEDI_ROOTS_PER_CONTACT 2
+
+struct nsed_data {
+  const nsed_model *m;
+  double t;
+  double *x;              /* nstate */
+  nsed_mode *mode;        /* ncontact */
+  double *slip_dir0;      /* 2 nc: slip direction (t1, t2) at the start of a slip phase */
+  double *open_offset;    /* nc: gap of an open contact when it opened, if negative */
+
+  /* caches of the last evaluation at (t, x) */
+  nsedi_kin *kin;         /* nbody */
+  nsedi_contact_geom *geom; /* nc */
+  int *geom_ok;           /* nc */
+  double *lambda_c;       /* 3 nc: contact forces (n, t1, t2) */
+  double *lambda_j;       /* nrow: joint multipliers */
+
+  /* smooth-phase workspace */
+  int maxr;
+  nsedi_row *rows, *cols; /* maxr */
+  double *target, *lam;   /* maxr */
+  int *row_contact;       /* maxr: contact of a row, -1 for joints */
+  double *f, *du;         /* nv */
+  nsedi_dyn_ws *ws;
+
+  /* event workspace */
+  nsed_contact_solver *cs;
+  int *cand;              /* nc: candidate contact indices */
+  nsedi_row *W;           /* 3 nc */
+  double *G, *b, *PWt, *cl, *ca, *cdir; /* (3nc)^2, 3nc, nv*3nc, 3nc, 3nc, 2nc */
+  nsed_cp_contact *cpc;   /* nc */
+  nsed_cp_mode *cmode;    /* nc */
+  nsed_mode *prev_mode;   /* nc: modes before the event */
+  int *impacted;          /* nc: took part in this event's impact */
+  int *plastic;           /* nc: the Zeno guard made its impacts plastic */
+  double *du_imp;         /* nv: velocity jump of an impact */
+
+  /* Zeno guard: recent event times per contact */
+  double *zeno_t;         /* nc * zeno_events ring */
+  int *zeno_n;            /* nc */
+
+  nsedi_integrator *integ;
+  nsed_stats stats;
+  nsed_error rhs_err;     /* set when the rhs fails, reported by the loop */
+  double energy_initial;
+  double t_next_breakpoint; /* next breakpoint of a piecewise law (INFINITY if none) */
+};
+
+/* Evaluate everything at (t, x) for the current modes: kinematics, contact
+ * geometry, accelerations (into xdot if not NULL) and multipliers. */
+int nsedi_eval(const nsed_model *m, nsed_data *d, double t, const double *x, double *xdot,
+               nsed_error *err);
+
+/* Root functions at (t, x) for the current modes (nroot values). */
+int nsedi_indicators(const nsed_model *m, nsed_data *d, double t, const double *x, double *g);
+
+/* Number of root functions of the model. */
+int nsedi_nroot(const nsed_model *m);
+
+/* Decide the contacts' modes at the current state: impact problem if a
+ * touching contact approaches, then the acceleration problem. Records
+ * events through the observer. fired: which root functions triggered
+ * (NULL at the start). */
+int nsedi_resolve(const nsed_model *m, nsed_data *d, const int *fired, const nsed_observer *obs,
+                  nsed_error *err);
+
+/* Next breakpoint of any piecewise time law strictly after t (INFINITY if none). */
+double nsedi_next_breakpoint(const nsed_model *m, double t);
+
+/* Renormalise the quaternions of the state (only at events). */
+void nsedi_normalize_quats(const nsed_model *m, double *x);
+
+#endif

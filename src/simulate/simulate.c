@@ -1,0 +1,124 @@
+/* The event-driven loop: integrate the smooth phase until an indicator's
+ * root or the next output instant, resolve events, reinitialise, repeat. */
+#include <math.h>
+#include <stdlib.h>
+#include <time.h>
+
+#include "forces.h"
+#include "sim_impl.h"
+
+static double wall_now(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return ts.tv_sec + 1e-9 * ts.tv_nsec;
+}
+
+static int rhs_cb(double t, const double *y, double *ydot, void *ud) {
+  nsed_data *d = ud;
+  nsed_error err;
+  int rc = nsedi_eval(d->m, d, t, y, ydot, &err);
+  if (rc) {
+    d->rhs_err = err;
+    /* A non-finite or inconsistent state is fatal: retrying smaller steps
+     * cannot cure a force law that returns NaN. */
+    return -1;
+  }
+  return 0;
+}
+
+static int root_cb(double t, const double *y, double *g, void *ud) {
+  nsed_data *d = ud;
+  return nsedi_indicators(d->m, d, t, y, g) ? -1 : 0;
+}
+
+static void track_violation(const nsed_model *m, nsed_data *d) {
+  double v = d->stats.max_constraint_violation;
+  for (int i = 0; i < m->nrow; i++) v = fmax(v, fabs(d->rows[i].pos));
+  for (int c = 0; c < m->ncontact; c++)
+    if (d->mode[c] != NSED_MODE_OPEN) v = fmax(v, fabs(d->geom[c].gap));
+  d->stats.max_constraint_violation = v;
+}
+
+static int sample(const nsed_model *m, nsed_data *d, const nsed_observer *obs,
+                  nsed_sample_reason why, nsed_error *err) {
+  int rc = nsedi_eval(m, d, d->t, d->x, NULL, err);
+  if (rc) return rc;
+  track_violation(m, d);
+  if (obs && obs->sample && obs->sample(obs->ctx, m, d, why))
+    return nsed_error_set(err, NSED_ERR_IO, "writing the results failed at t = %.17g", d->t);
+  return NSED_OK;
+}
+
+static void update_counts(nsed_data *d) {
+  if (d->integ)
+    nsedi_integrator_counts(d->integ, &d->stats.steps, &d->stats.rhs_evals, &d->stats.root_evals);
+}
+
+static int integrator_error(nsed_data *d, nsed_error *err) {
+  /* Prefer the engine's own reason (NaN, inconsistent modes) over SUNDIALS'. */
+  if (d->rhs_err.status != NSED_OK) {
+    *err = d->rhs_err;
+    return d->rhs_err.status;
+  }
+  return err->status;
+}
+
+int nsed_simulate(const nsed_model *m, nsed_data *d, const nsed_observer *obs, nsed_error *err) {
+  const nsed_options *o = &m->opt;
+  double w0 = wall_now(), last_progress = w0, wall_before = d->stats.wall_seconds;
+  nsed_error_clear(err);
+  nsed_error_clear(&d->rhs_err);
+  int rc = NSED_OK;
+  int nroot = nsedi_nroot(m);
+  int *fired = calloc((size_t)nroot, sizeof *fired);
+  if (!fired) return nsed_error_set(err, NSED_ERR_NOMEM, "out of memory");
+  if (!d->integ) {
+    rc = nsedi_resolve(m, d, NULL, obs, err);
+    if (rc) goto done;
+    rc = nsedi_integrator_create(o, m->nstate, nroot, rhs_cb, root_cb, d, d->t, d->x, &d->integ,
+                                 err);
+    if (rc) goto done;
+    rc = sample(m, d, obs, NSED_SAMPLE_INITIAL, err);
+    if (rc) goto done;
+  }
+  long k_out = (long)floor(d->t / o->output_dt + 1e-9) + 1;
+  while (d->t < o->t_end) {
+    double next_out = fmin(k_out * o->output_dt, o->t_end);
+    nsedi_step_result res;
+    double t;
+    rc = nsedi_integrator_advance(d->integ, next_out, o->t_end, d->x, &t, &res, err);
+    if (rc) {
+      rc = integrator_error(d, err);
+      goto done;
+    }
+    d->t = t;
+    if (res == NSEDI_STEP_ROOT) {
+      nsedi_integrator_roots(d->integ, fired);
+      rc = nsedi_resolve(m, d, fired, obs, err);
+      if (rc) goto done;
+      rc = sample(m, d, obs, NSED_SAMPLE_EVENT, err);
+      if (rc) goto done;
+      rc = nsedi_integrator_reinit(d->integ, d->t, d->x, err);
+      if (rc) goto done;
+    } else {
+      int final = d->t >= o->t_end;
+      rc = sample(m, d, obs, final ? NSED_SAMPLE_FINAL : NSED_SAMPLE_OUTPUT, err);
+      if (rc) goto done;
+      if (d->t >= k_out * o->output_dt - 1e-12 * fmax(1.0, d->t)) k_out++;
+    }
+    if (obs && obs->interrupt && *obs->interrupt) {
+      rc = nsed_error_set(err, NSED_ERR_INTERRUPTED, "interrupted at t = %.17g", d->t);
+      goto done;
+    }
+    double now = wall_now();
+    if (obs && obs->progress && now - last_progress > 0.1) {
+      last_progress = now;
+      obs->progress(obs->ctx, d->t, o->t_end, d->stats.events, now - w0);
+    }
+  }
+done:
+  update_counts(d);
+  d->stats.wall_seconds = wall_before + wall_now() - w0;
+  free(fired);
+  return rc;
+}

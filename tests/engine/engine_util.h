@@ -1,0 +1,65 @@
+/* Helpers for engine tests: build small models through the public API and
+ * run them while recording events and the last state. */
+#ifndef NSED_TESTS_ENGINE_UTIL_H
+#define NSED_TESTS_ENGINE_UTIL_H
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "nsed/nsed.h"
+
+#define MAX_EVENTS 4096
+
+typedef struct {
+  int nev;
+  nsed_event ev[MAX_EVENTS];
+  int nsamples;
+  double (*probe)(const nsed_model *m, const nsed_data *d); /* optional */
+  double probe_min, probe_max;
+} recorder;
+
+static int rec_event(void *ctx, const nsed_model *m, const nsed_data *d, const nsed_event *e) {
+  (void)m;
+  (void)d;
+  recorder *r = ctx;
+  if (r->nev < MAX_EVENTS) r->ev[r->nev++] = *e;
+  return 0;
+}
+
+static int rec_sample(void *ctx, const nsed_model *m, const nsed_data *d, nsed_sample_reason why) {
+  (void)why;
+  recorder *r = ctx;
+  if (r->probe) {
+    double v = r->probe(m, d);
+    if (r->nsamples == 0 || v < r->probe_min) r->probe_min = v;
+    if (r->nsamples == 0 || v > r->probe_max) r->probe_max = v;
+  }
+  r->nsamples++;
+  return 0;
+}
+
+/* Run m from its initial state; returns the status, prints the error. */
+static int run_model(const nsed_model *m, nsed_data **dout, recorder *r) {
+  nsed_error err;
+  nsed_data *d = NULL;
+  int rc = nsed_data_create(m, &d, &err);
+  if (rc) {
+    fprintf(stderr, "nsed_data_create: %s\n", err.message);
+    return rc;
+  }
+  nsed_observer obs = {.ctx = r, .sample = rec_sample, .event = rec_event};
+  rc = nsed_simulate(m, d, &obs, &err);
+  if (rc) fprintf(stderr, "nsed_simulate: %s (%s)\n", err.message, nsed_status_name(rc));
+  *dout = d;
+  return rc;
+}
+
+static void must(int rc, const nsed_error *err) {
+  if (rc < 0) {
+    fprintf(stderr, "model building failed: %s\n", err->message);
+    exit(2);
+  }
+}
+
+#endif
