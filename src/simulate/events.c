@@ -121,8 +121,15 @@ static int impact(const nsed_model *m, nsed_data *d, int n, nsed_lcp_stats *st, 
   return NSED_OK;
 }
 
-static int accel_problem(const nsed_model *m, nsed_data *d, int n, nsed_lcp_stats *st,
-                         nsed_error *err) {
+/* At a root of a sticking contact's friction indicator the force sits on the
+ * polygon's boundary and is still moving outwards; the acceleration-level
+ * LCP cannot see that trend (stick is consistent to round-off), so it is
+ * asked with mu0 shrunk by this relative margin, which lets it choose the
+ * slip-onset direction by maximal dissipation. */
+#define NSEDI_SATURATION_SHRINK 1e-7
+
+static int accel_problem(const nsed_model *m, nsed_data *d, int n, const int *fired,
+                         nsed_lcp_stats *st, nsed_error *err) {
   const nsed_options *o = &m->opt;
   int rc = build_problem(m, d, n);
   if (rc)
@@ -136,6 +143,8 @@ static int accel_problem(const nsed_model *m, nsed_data *d, int n, nsed_lcp_stat
     memset(p, 0, sizeof *p);
     p->mu = cd->mu;
     p->mu0 = cd->mu0;
+    if (fired && d->prev_mode[c] == NSED_MODE_STICK && fired[NSEDI_ROOTS_PER_CONTACT * c + 1])
+      p->mu0 = fmax(cd->mu, cd->mu0 * (1 - NSEDI_SATURATION_SHRINK));
     double sp = slip_speed(g);
     if (cd->mu0 == 0 && cd->mu == 0) {
       p->kind = NSED_CP_FRICTIONLESS;
@@ -228,15 +237,23 @@ int nsedi_resolve(const nsed_model *m, nsed_data *d, const int *fired, const nse
     if (d->geom[c].row[0].vel <= vtol) d->cand[na++] = c;
   }
   for (int c = 0; c < nc; c++) d->mode[c] = NSED_MODE_OPEN;
+  double fscale = 1e-300;
   if (na > 0) {
-    int rc = accel_problem(m, d, na, &ast, err);
+    int rc = accel_problem(m, d, na, fired, &ast, err);
     if (rc) return rc;
+    for (int k = 0; k < m->nv; k++) fscale = fmax(fscale, fabs(d->f[k]));
     for (int i = 0; i < na; i++) {
       int c = d->cand[i];
       nsed_cp_mode cm = d->cmode[i];
       d->mode[c] = cm == NSED_CP_OPEN ? NSED_MODE_OPEN
                    : cm == NSED_CP_STICK ? NSED_MODE_STICK
                                          : NSED_MODE_SLIP;
+      /* The normal force reached zero (its indicator fired) and the LCP
+       * keeps it at ~0: the contact opens, otherwise the force would keep
+       * decreasing below zero without another sign change. */
+      if (fired && d->prev_mode[c] != NSED_MODE_OPEN && fired[NSEDI_ROOTS_PER_CONTACT * c] &&
+          d->cl[3 * i] <= 1e-9 * fscale)
+        d->mode[c] = NSED_MODE_OPEN;
       if (d->mode[c] == NSED_MODE_SLIP) {
         double s1 = d->cdir[2 * i], s2 = d->cdir[2 * i + 1], sn = hypot(s1, s2);
         if (!(sn > 0.5)) {
@@ -291,7 +308,6 @@ int nsedi_resolve(const nsed_model *m, nsed_data *d, const int *fired, const nse
   /* Check the new modes once in the smooth-phase equations. */
   int rc = nsedi_eval(m, d, d->t, d->x, NULL, err);
   if (rc) return rc;
-  double fscale = 1e-300;
   for (int k = 0; k < m->nv; k++) fscale = fmax(fscale, fabs(d->f[k]));
   for (int c = 0; c < nc; c++) {
     if (d->mode[c] == NSED_MODE_OPEN) continue;
