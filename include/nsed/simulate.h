@@ -94,6 +94,13 @@ void nsed_data_body_state(const nsed_data *d, int i, double out[13]);
 /* Contact i's snapshot at the current time. */
 void nsed_data_contact(const nsed_data *d, int i, nsed_contact_info *out);
 
+/* Multipliers of joint j's rows at the current time (returns their number,
+ * at most 6). For joints whose anchors coincide (spherical, revolute,
+ * universal, weld, servo) the first three are the reaction force on body_b
+ * in world axes (N); the others are the torques (N m) and forces that keep
+ * the axes aligned. */
+int nsed_data_joint_multipliers(const nsed_data *d, int j, double out[6]);
+
 /* Total mechanical energy: kinetic + gravity + spring potentials (J). */
 double nsed_data_energy(const nsed_model *m, const nsed_data *d);
 

@@ -90,6 +90,12 @@ void nsed_data_contact(const nsed_data *d, int i, nsed_contact_info *out) {
   out->slip_speed = hypot(g->row[1].vel, g->row[2].vel);
 }
 
+int nsed_data_joint_multipliers(const nsed_data *d, int j, double out[6]) {
+  const nsedi_joint *J = &d->m->joint[j];
+  for (int k = 0; k < J->nrow; k++) out[k] = d->lambda_j[J->row0 + k];
+  return J->nrow;
+}
+
 double nsed_data_energy(const nsed_model *m, const nsed_data *d) {
   /* From the kinematic cache, which the loop refreshes at every sample. */
   return nsedi_kinetic_energy(m, d->kin) + nsedi_potential_energy(m, d->kin);

@@ -194,6 +194,30 @@ static nsed_event_kind transition_kind(nsed_mode from, nsed_mode to, int impacte
   return to == NSED_MODE_STICK ? NSED_EVENT_STICK : NSED_EVENT_SLIP;
 }
 
+int nsedi_project_velocities(const nsed_model *m, nsed_data *d, nsed_error *err) {
+  /* The M-orthogonal projection onto J u = 0 is the velocity change of a
+   * unit-free impulse: du = M^-1 J^T lambda with J du = -J u. */
+  if (m->nrow == 0) return NSED_OK;
+  nsedi_kin_eval(m, d->x, d->kin);
+  int nr = 0;
+  for (int j = 0; j < m->njoint; j++) nr += nsedi_joint_rows(m, j, d->kin, d->t, d->rows + nr);
+  for (int i = 0; i < nr; i++) d->target[i] = -d->rows[i].vel;
+  for (int k = 0; k < m->nv; k++) d->f[k] = 0.0;
+  int deficient = 0;
+  int rc = nsedi_solve_constrained(m, d->ws, nr, d->rows, d->rows, d->target, d->f, d->du, d->lam,
+                                   &deficient);
+  if (rc)
+    return nsed_error_set(err, NSED_ERR_INPUT,
+                          "the initial velocities cannot be made consistent with the joints "
+                          "(contradictory joints?)");
+  for (int b = 0; b < m->nbody; b++)
+    for (int k = 0; k < 3; k++) {
+      d->x[13 * b + 7 + k] += d->du[6 * b + k];
+      d->x[13 * b + 10 + k] += d->du[6 * b + 3 + k];
+    }
+  return NSED_OK;
+}
+
 int nsedi_resolve(const nsed_model *m, nsed_data *d, const int *fired, const nsed_observer *obs,
                   nsed_error *err) {
   const nsed_options *o = &m->opt;

@@ -77,6 +77,10 @@ int nsedi_resolve(const nsed_model *m, nsed_data *d, const int *fired, const nse
 /* Next breakpoint of any piecewise time law strictly after t (INFINITY if none). */
 double nsedi_next_breakpoint(const nsed_model *m, double t);
 
+/* Make the initial velocities consistent with the joints' velocity
+ * constraints by the mass-weighted projection (positions are not moved). */
+int nsedi_project_velocities(const nsed_model *m, nsed_data *d, nsed_error *err);
+
 /* Renormalise the quaternions of the state (only at events). */
 void nsedi_normalize_quats(const nsed_model *m, double *x);
 

@@ -73,6 +73,8 @@ int nsed_simulate(const nsed_model *m, nsed_data *d, const nsed_observer *obs, n
   int *fired = calloc((size_t)nroot, sizeof *fired);
   if (!fired) return nsed_error_set(err, NSED_ERR_NOMEM, "out of memory");
   if (!d->integ) {
+    rc = nsedi_project_velocities(m, d, err);
+    if (rc) goto done;
     rc = nsedi_resolve(m, d, NULL, obs, err);
     if (rc) goto done;
     rc = nsedi_integrator_create(o, m->nstate, nroot, rhs_cb, root_cb, d, d->t, d->x, &d->integ,
