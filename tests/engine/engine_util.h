@@ -19,7 +19,7 @@ typedef struct {
   double probe_min, probe_max;
 } recorder;
 
-static int rec_event(void *ctx, const nsed_model *m, const nsed_data *d, const nsed_event *e) {
+static inline int rec_event(void *ctx, const nsed_model *m, const nsed_data *d, const nsed_event *e) {
   (void)m;
   (void)d;
   recorder *r = ctx;
@@ -27,7 +27,7 @@ static int rec_event(void *ctx, const nsed_model *m, const nsed_data *d, const n
   return 0;
 }
 
-static int rec_sample(void *ctx, const nsed_model *m, const nsed_data *d, nsed_sample_reason why) {
+static inline int rec_sample(void *ctx, const nsed_model *m, const nsed_data *d, nsed_sample_reason why) {
   (void)why;
   recorder *r = ctx;
   if (r->probe) {
@@ -40,7 +40,7 @@ static int rec_sample(void *ctx, const nsed_model *m, const nsed_data *d, nsed_s
 }
 
 /* Run m from its initial state; returns the status, prints the error. */
-static int run_model(const nsed_model *m, nsed_data **dout, recorder *r) {
+static inline int run_model(const nsed_model *m, nsed_data **dout, recorder *r) {
   nsed_error err;
   nsed_data *d = NULL;
   int rc = nsed_data_create(m, &d, &err);
@@ -55,7 +55,7 @@ static int run_model(const nsed_model *m, nsed_data **dout, recorder *r) {
   return rc;
 }
 
-static void must(int rc, const nsed_error *err) {
+static inline void must(int rc, const nsed_error *err) {
   if (rc < 0) {
     fprintf(stderr, "model building failed: %s\n", err->message);
     exit(2);
