@@ -3,6 +3,7 @@
 #ifndef NSED_NSED_H
 #define NSED_NSED_H
 #include "nsed/complementarity.h"
+#include "nsed/io.h"
 #include "nsed/model.h"
 #include "nsed/simulate.h"
 #include "nsed/status.h"

@@ -1,0 +1,93 @@
+/* Problem files in, results out (docs/problem-format.md, docs/cli.md).
+ *
+ * A problem file is YAML; loading it parses it, applies `key=value`
+ * overrides, validates every key (messages carry file:line:column and the key
+ * path, e.g. "ball.yaml:7:11: bodies[2].mass: expected a positive number, got
+ * -1") and builds a finalized nsed_model. Running writes trajectory.csv,
+ * contacts.csv, events.csv and summary.json into a directory that appears
+ * atomically, complete or not at all.
+ *
+ * Plain C types only (no FILE*, no varargs) so that a cffi binding can call
+ * every function here directly. */
+#ifndef NSED_IO_H
+#define NSED_IO_H
+
+#include <signal.h>
+#include <stddef.h>
+
+#include "nsed/model.h"
+#include "nsed/simulate.h"
+#include "nsed/status.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Largest problem file accepted (bytes): anything bigger is a mistake, not a scene. */
+#define NSED_PROBLEM_MAX_BYTES (16L * 1024 * 1024)
+
+/* Read the problem file at path, apply the overrides ("bodies.ball.mass=2",
+ * values parsed as YAML flow), validate and build a finalized model into
+ * *out (free it with nsed_model_free). On error returns NSED_ERR_INPUT (or
+ * NSED_ERR_IO if the file cannot be read) with every problem found listed
+ * in err->message, one per line, and *out untouched. */
+int nsed_problem_load(const char *path, const char *const *overrides, int noverrides,
+                      nsed_model **out, nsed_error *err);
+
+/* As nsed_problem_load from len bytes of text; name is used in messages
+ * (the file name, or e.g. "<string>"). */
+int nsed_problem_load_string(const char *text, size_t len, const char *name,
+                             const char *const *overrides, int noverrides,
+                             nsed_model **out, nsed_error *err);
+
+/* Read a whole problem file into a NUL-terminated buffer *text (free() it)
+ * of *len bytes; refuses files above NSED_PROBLEM_MAX_BYTES. */
+int nsed_problem_read_file(const char *path, char **text, size_t *len, nsed_error *err);
+
+/* Progress report during a run (simulated time, target, events, wall time). */
+typedef void (*nsed_progress_fn)(void *ctx, double t, double t_end, long events,
+                                 double wall_seconds);
+
+/* How nsed_run_problem runs and what it records in summary.json. */
+typedef struct {
+  const char *problem_path;   /* recorded as "problem" (may be NULL) */
+  const char *problem_text;   /* hashed into "problem_sha256"; NULL: hash the file at problem_path */
+  size_t problem_len;         /* bytes of problem_text */
+  const char *const *overrides; /* recorded as "overrides" */
+  int noverrides;
+  nsed_progress_fn progress;  /* may be NULL */
+  void *progress_ctx;
+  volatile sig_atomic_t *interrupt; /* set non-zero (e.g. from a signal handler) to stop the run */
+} nsed_run_options;
+
+/* Fill o with: no problem path or text, no overrides, no progress, no interrupt flag. */
+void nsed_run_options_default(nsed_run_options *o);
+
+/* What a run reached (for messages; summary.json has it all). */
+typedef struct {
+  int status;          /* the simulation's status (NSED_OK, NSED_ERR_INTERRUPTED, ...) */
+  double t_reached;    /* simulated time at the end (s) */
+  long events;         /* events handled */
+  double wall_seconds; /* wall time of the simulation */
+  int written;         /* 1 if outdir now holds the complete result files */
+} nsed_run_result;
+
+/* Simulate m from its initial state to t_end and write the result files into
+ * outdir, which is built as a sibling temporary directory and renamed into
+ * place at the end (an existing outdir is replaced only then). If the
+ * simulation fails or is interrupted the files up to that instant are still
+ * completed, summary.json says "failed" or "interrupted" with the message,
+ * and the simulation's status is returned. NSED_ERR_IO if the outputs cannot
+ * be written (then no outdir is left behind); NSED_ERR_INPUT if outdir
+ * exists and is neither empty nor an nsed result (it holds no summary.json).
+ * opt and result may be NULL. */
+int nsed_run_problem(const nsed_model *m, const char *outdir, const nsed_run_options *opt,
+                     nsed_run_result *result, nsed_error *err);
+
+/* The lower-case hexadecimal SHA-256 of len bytes into hex (65 bytes with the NUL). */
+void nsed_sha256_hex(const void *data, size_t len, char hex[65]);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,17 @@
+#!/usr/bin/env bash
+# The main job of the README: installs what is missing, builds, runs the
+# default stick-slip case and plots it. Usage: scripts/run-main.sh [OUTDIR]
+set -euo pipefail
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+build="$root/build"
+problem="$root/problems/block_on_belt.yaml"
+out="${1:-$root/results/block_on_belt}"
+bash "$root/scripts/install-deps.sh"
+export OPENBLAS_NUM_THREADS=1
+[ -f "$build/build.ninja" ] || meson setup "$build" "$root" >/dev/null
+ninja -C "$build" >/dev/null
+"$build/src/cli/nsed" run "$problem" -o "$out"
+/usr/bin/python3 "$root/python/nsed_plot.py" "$out" --out "$out/plots"
+echo "nsed: trajectory: $out/trajectory.csv"
+echo "nsed: event log:  $out/events.csv"
+echo "nsed: plots:      $out/plots/"

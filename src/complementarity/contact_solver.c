@@ -1,0 +1,367 @@
+/* The contact solver object: settings, workspace, the acceleration and impact
+ * drivers (validate -> choose the formulation -> solve -> a = G lambda + b ->
+ * decide the modes) and the plain-LCP entry point.
+ *
+ * Mode rules (docs/complementarity.md §5), with scale-aware tolerances
+ * tol_l = 1e-8 ||lambda||_inf and tol_a = 1e-8 max(||b||_inf, max|G_ij| ||lambda||_inf):
+ *  - OPEN when the contact separates: acceleration problem lambda_n <= tol_l and
+ *    a_n > tol_a; impact problem v_n+ > tol_a (it bounces or leaves);
+ *  - otherwise closed: a SLIPPING contact stays SLIP with its slip direction; a
+ *    stick candidate is STICK if |a_T| <= tol_a, else SLIP with slip_dir =
+ *    a_T/|a_T| (the direction slip starts in); a frictionless closed contact is
+ *    SLIP (no tangential constraint) with slip_dir the direction of a_T, or 0. */
+#include "cp_internal.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MODE_TOL 1e-8
+
+void nsed_complementarity_default_settings(nsed_complementarity_settings *s) {
+  if (!s) return;
+  s->model = NSED_FRICTION_POLYGON_FACE;
+  s->sides = 8;
+  s->path = NSED_LCP_PATH_AUTO;
+  s->tol = 1e-10;
+  s->max_pivots = 10000;
+  s->cone_tol = 1e-12;
+}
+
+/* Replace *p by a fresh array of count elements (contents not kept). */
+static int grow(void **p, size_t count, size_t size) {
+  void *q = malloc((count ? count : 1) * size);
+  if (!q) return NSED_ERR_NOMEM;
+  free(*p);
+  *p = q;
+  return NSED_OK;
+}
+
+int nsedi_ws_reserve_lcp(nsedi_workspace *ws, int n) {
+  if (n <= ws->cap_n) return NSED_OK;
+  size_t N = (size_t)n, D = sizeof(double), I = sizeof(int);
+  int rc = NSED_OK;
+  void **dbl[] = {(void **)&ws->q, (void **)&ws->z, (void **)&ws->w, (void **)&ws->qw,
+                  (void **)&ws->zw, (void **)&ws->ww, (void **)&ws->rs, (void **)&ws->cs, (void **)&ws->cn};
+  for (size_t k = 0; k < sizeof dbl / sizeof dbl[0] && rc == NSED_OK; k++) rc = grow(dbl[k], N, D);
+  if (rc == NSED_OK) rc = grow((void **)&ws->M, N * N, D);
+  if (rc == NSED_OK) rc = grow((void **)&ws->Mw, N * N, D);
+  if (rc == NSED_OK) rc = grow((void **)&ws->sq, N * N, D);
+  if (rc == NSED_OK) rc = grow((void **)&ws->tab, N * (2 * N + 2), D);
+  if (rc == NSED_OK) rc = grow((void **)&ws->vec, 2 * N, D);
+  if (rc == NSED_OK) rc = grow((void **)&ws->basis, N, I);
+  if (rc == NSED_OK) rc = grow((void **)&ws->cand, N, I);
+  if (rc == NSED_OK) rc = grow((void **)&ws->ipiv, N, I);
+  if (rc == NSED_OK) ws->cap_n = n;
+  return rc;
+}
+
+int nsedi_ws_reserve_contacts(nsedi_workspace *ws, int nc, int m) {
+  if (nc <= ws->cap_nc && m <= ws->cap_m) return NSED_OK;
+  if (nc < ws->cap_nc) nc = ws->cap_nc;
+  if (m < ws->cap_m) m = ws->cap_m;
+  size_t C = (size_t)nc, Ms = (size_t)m, D = sizeof(double), I = sizeof(int);
+  int rc = grow((void **)&ws->GE, 3 * C * C, D);
+  if (rc == NSED_OK) rc = grow((void **)&ws->GD, 3 * C * Ms * C, D);
+  if (rc == NSED_OK) rc = grow((void **)&ws->D, 4 * C * C, D);
+  if (rc == NSED_OK) rc = grow((void **)&ws->X, 2 * C * (C + Ms * C + 1), D);
+  if (rc == NSED_OK) rc = grow((void **)&ws->lam, 3 * C, D);
+  if (rc == NSED_OK) rc = grow((void **)&ws->acc, 3 * C, D);
+  if (rc == NSED_OK) rc = grow((void **)&ws->bmod, 3 * C, D);
+  if (rc == NSED_OK) rc = grow((void **)&ws->mu_eff, C, D);
+  if (rc == NSED_OK) rc = grow((void **)&ws->stick, C, I);
+  if (rc == NSED_OK) rc = grow((void **)&ws->kind, C, I);
+  if (rc != NSED_OK) return rc;
+  ws->cap_nc = nc;
+  ws->cap_m = m;
+  /* the largest LCP of these contacts: vertex form, nc (m + 2) */
+  return nsedi_ws_reserve_lcp(ws, nc * (m + 2));
+}
+
+static void ws_free(nsedi_workspace *ws) {
+  void *all[] = {ws->M, ws->q, ws->z, ws->w, ws->Mw, ws->qw, ws->zw, ws->ww, ws->tab,
+                 ws->basis, ws->cand, ws->rs, ws->cs, ws->cn, ws->sq, ws->vec, ws->ipiv, ws->GE,
+                 ws->GD, ws->D, ws->X, ws->lam, ws->acc, ws->bmod, ws->stick, ws->kind,
+                 ws->mu_eff};
+  for (size_t k = 0; k < sizeof all / sizeof all[0]; k++) free(all[k]);
+  memset(ws, 0, sizeof *ws);
+}
+
+static int check_settings(const nsed_complementarity_settings *s, nsed_error *err) {
+  if ((int)s->model < 0 || s->model > NSED_FRICTION_EXACT_CONE)
+    return nsed_error_set(err, NSED_ERR_INPUT, "friction model %d unknown", (int)s->model);
+  if (s->sides < 4 || s->sides % 4 != 0 || s->sides > 4096)
+    return nsed_error_set(err, NSED_ERR_INPUT,
+                          "polygon sides %d invalid: a multiple of 4 in [4, 4096] (4 n*)", s->sides);
+  if ((int)s->path < 0 || s->path > NSED_LCP_PATH_ENUM)
+    return nsed_error_set(err, NSED_ERR_INPUT, "LCP path %d unknown", (int)s->path);
+  if (!(s->tol > 0.0 && s->tol < 1.0))
+    return nsed_error_set(err, NSED_ERR_INPUT, "LCP tolerance %g invalid: must be in (0, 1)", s->tol);
+  if (s->max_pivots < 1)
+    return nsed_error_set(err, NSED_ERR_INPUT, "max_pivots %d invalid: must be >= 1", s->max_pivots);
+  if (!(s->cone_tol > 0.0 && s->cone_tol < 1.0))
+    return nsed_error_set(err, NSED_ERR_INPUT, "cone tolerance %g invalid: must be in (0, 1)", s->cone_tol);
+  return NSED_OK;
+}
+
+int nsed_contact_solver_create(const nsed_complementarity_settings *s, int max_contacts,
+                               nsed_contact_solver **out, nsed_error *err) {
+  if (!out) return nsed_error_set(err, NSED_ERR_INPUT, "contact solver: out is NULL");
+  *out = NULL;
+  nsed_complementarity_settings def;
+  nsed_complementarity_default_settings(&def);
+  if (!s) s = &def;
+  int rc = check_settings(s, err);
+  if (rc != NSED_OK) return rc;
+  if (max_contacts < 0)
+    return nsed_error_set(err, NSED_ERR_INPUT, "max_contacts %d is negative", max_contacts);
+  nsed_contact_solver *cs = calloc(1, sizeof *cs);
+  if (!cs) return nsed_error_set(err, NSED_ERR_NOMEM, "out of memory for the contact solver");
+  cs->set = *s;
+  rc = nsedi_ws_reserve_contacts(&cs->ws, max_contacts > 0 ? max_contacts : 1, s->sides);
+  if (rc == NSED_OK) rc = nsedi_siconos_create(&cs->sic);
+  if (rc != NSED_OK) {
+    nsed_contact_solver_free(&cs);
+    return nsed_error_set(err, rc, "out of memory for a contact solver of %d contacts", max_contacts);
+  }
+  *out = cs;
+  return NSED_OK;
+}
+
+void nsed_contact_solver_free(nsed_contact_solver **s) {
+  if (!s || !*s) return;
+  nsedi_siconos_free(&(*s)->sic);
+  nsedi_fc3d_free(&(*s)->fc);
+  ws_free(&(*s)->ws);
+  free(*s);
+  *s = NULL;
+}
+
+void nsedi_build_GE(nsedi_workspace *ws, const nsedi_cp *p) {
+  int nc = p->nc, n3 = 3 * nc;
+  for (int i = 0; i < nc; i++) {
+    double *col = ws->GE + (size_t)i * n3;
+    const double *gn = p->G + (size_t)(3 * i) * n3;
+    if (p->kind[i] == NSED_CP_SLIPPING && p->mu[i] > 0.0) {
+      /* lambda_i = x_i (e_n - mu s): kinetic friction folded into the column */
+      const double *g1 = gn + n3, *g2 = gn + 2 * (size_t)n3;
+      double m1 = p->mu[i] * p->c[i].slip_dir[0], m2 = p->mu[i] * p->c[i].slip_dir[1];
+      for (int r = 0; r < n3; r++) col[r] = gn[r] - m1 * g1[r] - m2 * g2[r];
+    } else {
+      memcpy(col, gn, sizeof(double) * (size_t)n3);
+    }
+  }
+}
+
+static int check_problem(const nsed_contact_problem *p, const nsed_contact_solution *sol, int impact,
+                         nsed_error *err) {
+  if (!p || !sol) return nsed_error_set(err, NSED_ERR_INPUT, "contact problem or solution is NULL");
+  if (p->nc < 0) return nsed_error_set(err, NSED_ERR_INPUT, "number of contacts %d is negative", p->nc);
+  if (p->nc == 0) return NSED_OK;
+  if (!p->G || !p->b || !p->contacts)
+    return nsed_error_set(err, NSED_ERR_INPUT, "contact problem of %d contacts: G, b or contacts is NULL", p->nc);
+  if (!sol->lambda || !sol->a || !sol->mode || !sol->slip_dir)
+    return nsed_error_set(err, NSED_ERR_INPUT, "contact solution arrays must not be NULL");
+  size_t n3 = 3 * (size_t)p->nc;
+  for (size_t j = 0; j < n3; j++)
+    for (size_t i = 0; i < n3; i++)
+      if (!isfinite(p->G[j * n3 + i]))
+        return nsed_error_set(err, NSED_ERR_NONFINITE, "G(%zu,%zu) = %g is not finite", i, j, p->G[j * n3 + i]);
+  for (size_t i = 0; i < n3; i++)
+    if (!isfinite(p->b[i])) return nsed_error_set(err, NSED_ERR_NONFINITE, "b(%zu) = %g is not finite", i, p->b[i]);
+  for (int i = 0; i < p->nc; i++) {
+    const nsed_cp_contact *c = &p->contacts[i];
+    if ((int)c->kind < 0 || c->kind > NSED_CP_FRICTIONLESS)
+      return nsed_error_set(err, NSED_ERR_INPUT, "contact %d: kind %d unknown", i, (int)c->kind);
+    if (!(c->mu >= 0.0 && isfinite(c->mu)) || !(c->mu0 >= 0.0 && isfinite(c->mu0)))
+      return nsed_error_set(err, NSED_ERR_INPUT,
+                            "contact %d: friction coefficients mu = %g, mu0 = %g must be finite and >= 0",
+                            i, c->mu, c->mu0);
+    if (c->kind == NSED_CP_SLIPPING) {
+      double s = hypot(c->slip_dir[0], c->slip_dir[1]);
+      if (!(fabs(s - 1.0) <= 1e-6))
+        return nsed_error_set(err, NSED_ERR_INPUT,
+                              "contact %d: slip direction (%g, %g) is not a unit vector", i,
+                              c->slip_dir[0], c->slip_dir[1]);
+    }
+    if (impact && !(c->restitution >= 0.0 && c->restitution <= 1.0))
+      return nsed_error_set(err, NSED_ERR_INPUT, "contact %d: restitution %g not in [0, 1]", i,
+                            c->restitution);
+  }
+  return NSED_OK;
+}
+
+static void decide_modes(const nsedi_cp *p, const double *b, int impact, nsed_contact_solution *sol) {
+  int nc = p->nc, n3 = 3 * nc;
+  double lmax = 0.0, gmax = 0.0, bmax = 0.0;
+  for (int i = 0; i < n3; i++) lmax = fmax(lmax, fabs(sol->lambda[i]));
+  for (size_t k = 0; k < (size_t)n3 * (size_t)n3; k++) gmax = fmax(gmax, fabs(p->G[k]));
+  for (int i = 0; i < n3; i++) bmax = fmax(bmax, fabs(b[i]));
+  double tol_l = MODE_TOL * lmax, tol_a = MODE_TOL * fmax(bmax, gmax * lmax);
+  for (int i = 0; i < nc; i++) {
+    double ln = sol->lambda[3 * i], an = sol->a[3 * i];
+    double at1 = sol->a[3 * i + 1], at2 = sol->a[3 * i + 2], at = hypot(at1, at2);
+    double *sd = sol->slip_dir + 2 * i;
+    sd[0] = sd[1] = 0.0;
+    int open = impact ? an > tol_a : (ln <= tol_l && an > tol_a);
+    if (open) {
+      sol->mode[i] = NSED_CP_OPEN;
+    } else if (p->kind[i] == NSED_CP_SLIPPING) {
+      sol->mode[i] = NSED_CP_SLIP;
+      sd[0] = p->c[i].slip_dir[0];
+      sd[1] = p->c[i].slip_dir[1];
+    } else if (p->kind[i] == NSED_CP_STICK_CANDIDATE && at <= tol_a) {
+      sol->mode[i] = NSED_CP_STICK;
+    } else {
+      sol->mode[i] = NSED_CP_SLIP;
+      if (at > tol_a) {
+        sd[0] = at1 / at;
+        sd[1] = at2 / at;
+      }
+    }
+  }
+}
+
+/* a = G lambda + b */
+static void apply_G(int n3, const double *G, const double *b, const double *lam, double *a) {
+  for (int r = 0; r < n3; r++) a[r] = b[r];
+  for (int j = 0; j < n3; j++) {
+    double l = lam[j];
+    if (l == 0.0) continue;
+    const double *g = G + (size_t)j * n3;
+    for (int r = 0; r < n3; r++) a[r] += g[r] * l;
+  }
+}
+
+/* Independent check of a polygon solution against the contact laws
+ * themselves (not the LCP it came from: the face form's elimination through
+ * G_TT^-1 can amplify round-off that the LCP residual does not see). sides
+ * faces with normals at off + 2 pi j/m at distance rad (per unit mu lambda_n).
+ * Returns 1 if lambda_n >= 0, a_n >= 0 (bn: the complementarity b), lambda_n
+ * a_n = 0, lambda_T in the polygon and, for a slipping stick candidate,
+ * maximal dissipation hold to 1e-9 of the problem's scales. */
+static int laws_hold(const nsedi_cp *p, const double *lam, const double *a, int sides, double off,
+                     double rad) {
+  int nc = p->nc, n3 = 3 * nc;
+  double lmax = 0.0, gmax = 0.0, bmax = 0.0;
+  for (int i = 0; i < n3; i++) lmax = fmax(lmax, fabs(lam[i])), bmax = fmax(bmax, fabs(p->b[i]));
+  for (size_t k = 0; k < (size_t)n3 * (size_t)n3; k++) gmax = fmax(gmax, fabs(p->G[k]));
+  double as = fmax(bmax, gmax * lmax), tl = 1e-9 * lmax, ta = 1e-9 * as;
+  double h = 2.0 * M_PI / sides;
+  for (int i = 0; i < nc; i++) {
+    double ln = lam[3 * i], an = a[3 * i];
+    if (!(ln >= -tl && an >= -ta)) return 0;
+    if (ln > tl && an > ta && fmin(ln / lmax, an / as) > 1e-9) return 0;
+    if (p->kind[i] != NSED_CP_STICK_CANDIDATE) continue;
+    double l1 = lam[3 * i + 1], l2 = lam[3 * i + 2], a1 = a[3 * i + 1], a2 = a[3 * i + 2];
+    double lim = p->mu[i] * ln * rad + tl, hmax = 0.0;
+    for (int j = 0; j < sides; j++) {
+      double c = cos(off + j * h), s = sin(off + j * h);
+      if (c * l1 + s * l2 > lim) return 0;
+      /* support of the polygon in direction -a_T: at its vertices */
+      double vr = p->mu[i] * ln * rad / cos(h / 2), vc = cos(off + (j + 0.5) * h), vs = sin(off + (j + 0.5) * h);
+      hmax = fmax(hmax, -vr * (vc * a1 + vs * a2));
+    }
+    if (-(a1 * l1 + a2 * l2) < hmax - 1e-9 * lmax * as) return 0;
+  }
+  return 1;
+}
+
+static int solve_contacts(nsed_contact_solver *s, const nsed_contact_problem *pp, int impact,
+                          nsed_contact_solution *sol, nsed_lcp_stats *stats, nsed_error *err) {
+  nsed_lcp_stats dummy;
+  if (!stats) stats = &dummy;
+  memset(stats, 0, sizeof *stats);
+  stats->path = "none";
+  if (!s) return nsed_error_set(err, NSED_ERR_INPUT, "contact solver is NULL");
+  int rc = check_problem(pp, sol, impact, err);
+  if (rc != NSED_OK) return rc;
+  int nc = pp->nc, n3 = 3 * nc, m = s->set.sides;
+  if (nc == 0) {
+    stats->path = "empty";
+    return NSED_OK;
+  }
+  rc = nsedi_ws_reserve_contacts(&s->ws, nc, m);
+  if (rc != NSED_OK) return nsed_error_set(err, rc, "out of memory for %d contacts", nc);
+  nsedi_workspace *ws = &s->ws;
+  /* Effective kinds and coefficients. At impact every frictional contact is a
+   * stick candidate at impulse level; a sliding one keeps its kinetic mu. */
+  int ns = 0;
+  for (int i = 0; i < nc; i++) {
+    const nsed_cp_contact *c = &pp->contacts[i];
+    int k = (int)c->kind;
+    double mu = k == NSED_CP_STICK_CANDIDATE ? c->mu0 : (k == NSED_CP_SLIPPING ? c->mu : 0.0);
+    if (impact && k == NSED_CP_SLIPPING) k = NSED_CP_STICK_CANDIDATE;
+    if (mu == 0.0 && k == NSED_CP_STICK_CANDIDATE) k = NSED_CP_FRICTIONLESS;
+    ws->kind[i] = k;
+    ws->mu_eff[i] = mu;
+    if (k == NSED_CP_STICK_CANDIDATE) ws->stick[ns++] = i;
+  }
+  /* Impact: normal complementarity on v_n+ + e v_n- = (G Lambda)_n + (1+e) b_n. */
+  memcpy(ws->bmod, pp->b, sizeof(double) * (size_t)n3);
+  if (impact)
+    for (int i = 0; i < nc; i++) ws->bmod[3 * i] *= 1.0 + pp->contacts[i].restitution;
+  nsedi_cp p = {.nc = nc, .G = pp->G, .b = ws->bmod, .c = pp->contacts, .kind = ws->kind,
+                .mu = ws->mu_eff, .stick = ws->stick, .ns = ns};
+  switch (s->set.model) {
+  case NSED_FRICTION_POLYGON_FACE:
+    rc = nsedi_face_solve(s, &p, sol->lambda, stats, err);
+    if (rc == NSED_OK) {
+      apply_G(n3, p.G, p.b, sol->lambda, ws->acc);
+      if (!laws_hold(&p, sol->lambda, ws->acc, m, 0.0, 1.0)) rc = NSED_ERR_SINGULAR;
+    }
+    if (rc == NSED_ERR_SINGULAR || rc == NSED_ERR_LCP) {
+      /* G_TT not invertible (redundant contacts) or the face LCP unsolved: the
+       * same circumscribed polygon in vertex form keeps lambda_T as unknowns. */
+      int sic_failed = stats->siconos_failed;
+      rc = nsedi_vertex_solve(s, &p, 1.0 / cos(M_PI / m), M_PI / m, NSEDI_FORM_FACE_VIA_VERTEX,
+                              sol->lambda, stats, err);
+      stats->siconos_failed |= sic_failed;
+    }
+    break;
+  case NSED_FRICTION_POLYGON_VERTEX:
+    rc = nsedi_vertex_solve(s, &p, 1.0, 0.0, NSEDI_FORM_VERTEX, sol->lambda, stats, err);
+    break;
+  case NSED_FRICTION_EXACT_CONE:
+    rc = nsedi_cone_solve(s, &p, sol->lambda, stats, err);
+    break;
+  }
+  if (rc != NSED_OK) {
+    memset(sol->lambda, 0, sizeof(double) * (size_t)n3);
+    memcpy(sol->a, pp->b, sizeof(double) * (size_t)n3);
+    for (int i = 0; i < nc; i++) {
+      sol->mode[i] = NSED_CP_OPEN;
+      sol->slip_dir[2 * i] = sol->slip_dir[2 * i + 1] = 0.0;
+    }
+    return rc;
+  }
+  /* The true relative acceleration (post-impact velocity): G lambda + b. */
+  apply_G(n3, pp->G, pp->b, sol->lambda, sol->a);
+  decide_modes(&p, pp->b, impact, sol);
+  return NSED_OK;
+}
+
+int nsed_contact_solve_accel(nsed_contact_solver *s, const nsed_contact_problem *p,
+                             nsed_contact_solution *sol, nsed_lcp_stats *stats, nsed_error *err) {
+  return solve_contacts(s, p, 0, sol, stats, err);
+}
+
+int nsed_contact_solve_impact(nsed_contact_solver *s, const nsed_contact_problem *p,
+                              nsed_contact_solution *sol, nsed_lcp_stats *stats, nsed_error *err) {
+  return solve_contacts(s, p, 1, sol, stats, err);
+}
+
+int nsed_lcp_solve(nsed_contact_solver *s, int n, const double *M, const double *q, double *z,
+                   double *w, nsed_lcp_stats *stats, nsed_error *err) {
+  nsed_lcp_stats dummy;
+  if (!stats) stats = &dummy;
+  memset(stats, 0, sizeof *stats);
+  stats->path = "none";
+  if (!s) return nsed_error_set(err, NSED_ERR_INPUT, "LCP solve: solver is NULL");
+  if (n < 0) return nsed_error_set(err, NSED_ERR_INPUT, "LCP size %d is negative", n);
+  if (n > 0 && (!M || !q || !z || !w))
+    return nsed_error_set(err, NSED_ERR_INPUT, "LCP of size %d: M, q, z or w is NULL", n);
+  int rc = nsedi_ws_reserve_lcp(&s->ws, n);
+  if (rc != NSED_OK) return nsed_error_set(err, rc, "out of memory for an LCP of size %d", n);
+  return nsedi_lcp_run(s, n, M, q, z, w, stats, NSEDI_FORM_PLAIN, err);
+}

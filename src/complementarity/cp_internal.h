@@ -1,0 +1,166 @@
+/* Internals of the complementarity layer: the solver object, its workspace and
+ * the functions the files of src/complementarity/ share. Not installed.
+ *
+ * Layout of the files (one purpose each):
+ *   lcp_lemke.c      nsed's lexicographic Lemke (scaled, relative tie tolerances)
+ *   lcp_siconos.c    the only LCP adapter that includes Siconos headers
+ *   lcp_enum.c       enumeration of complementary bases (small n, last resort)
+ *   lcp_verify.c     residual of a candidate solution, basis polishing
+ *   lcp_solve.c      the AUTO path and the forced paths (nsed_lcp_solve)
+ *   friction_face.c  circumscribed polygon, face form, G_TT eliminated
+ *   friction_vertex.c polygon in vertex form (inscribed, or the circumscribed
+ *                    polygon when the face form cannot eliminate G_TT)
+ *   friction_cone.c  exact cone through Siconos fc3d
+ *   contact_solver.c create/free/settings, accel/impact drivers, mode decisions
+ *   lcp_file.c       reader for Siconos' LCP text format */
+#ifndef NSED_CP_INTERNAL_H
+#define NSED_CP_INTERNAL_H
+
+#include "nsed/complementarity.h"
+
+#include <stddef.h>
+
+/* Outcome of one LCP attempt (internal; mapped to nsed_status at the edge). */
+enum {
+  NSEDI_LCP_SOLVED = 0,   /* terminated with a complementary basis (still to verify) */
+  NSEDI_LCP_RAY = 1,      /* secondary ray: no positive pivot in the entering column */
+  NSEDI_LCP_MAXPIV = 2,   /* pivot limit reached */
+  NSEDI_LCP_FAILED = 3,   /* numerical breakdown / library error */
+  NSEDI_LCP_TOO_BIG = 4   /* enumeration refused: n too large */
+};
+
+/* Enumeration is exhaustive (2^n bases): refused above this size. */
+#define NSEDI_ENUM_MAX_N 16
+
+/* Opaque Siconos adapter state (lcp_siconos.c) and fc3d state (friction_cone.c). */
+typedef struct nsedi_siconos nsedi_siconos;
+typedef struct nsedi_fc3d nsedi_fc3d;
+
+/* Growable workspace; every buffer is owned by the solver and only grows. */
+typedef struct {
+  int cap_n;   /* LCP dimension the LCP buffers hold */
+  double *M, *q, *z, *w;    /* the LCP being solved (M n x n column-major) */
+  double *Mw, *qw, *zw, *ww; /* scratch LCP (scaled / regularised copies) */
+  double *tab;             /* Lemke tableau n x (2n+2), column-major */
+  int *basis;              /* Lemke basis, n */
+  int *cand;               /* Lemke tie candidates, n */
+  double *rs, *cs;         /* row / column scaling, n each */
+  double *cn;              /* column maxima for the residual, n */
+  double *sq;              /* square scratch n x n (enumeration, polishing) */
+  double *vec;             /* vector scratch 2n */
+  int *ipiv;               /* LAPACK pivots, n */
+  int cap_nc, cap_m;       /* contacts and polygon sides the contact buffers hold */
+  double *GE;              /* 3nc x nc: G times the normal-unknown columns */
+  double *GD;              /* 3nc x (m nc): G times the vertex directions */
+  double *D;               /* (2nc)^2: G_TT of the stick candidates (factored) */
+  double *X;               /* 2nc x (nc + m nc + 1): G_TT^-1 [C | N | b_T] */
+  double *lam, *acc;       /* 3nc each: lambda and a scratch */
+  double *bmod;            /* 3nc: b with the impact's (1+e) on normal rows */
+  int *stick;              /* nc: indices of stick candidates */
+  int *kind;               /* nc: effective nsed_cp_kind of each contact in this solve */
+  double *mu_eff;          /* nc: friction coefficient each contact uses */
+} nsedi_workspace;
+
+struct nsed_contact_solver {
+  nsed_complementarity_settings set;
+  nsedi_workspace ws;
+  nsedi_siconos *sic; /* long-lived Siconos Lemke options */
+  nsedi_fc3d *fc;     /* created on first exact-cone solve */
+};
+
+/* ---- workspace (contact_solver.c) ---- */
+/* Make the LCP buffers hold dimension n (grow only). NSED_OK or NSED_ERR_NOMEM. */
+int nsedi_ws_reserve_lcp(nsedi_workspace *ws, int n);
+/* Make the contact buffers hold nc contacts with m polygon sides. */
+int nsedi_ws_reserve_contacts(nsedi_workspace *ws, int nc, int m);
+
+/* ---- nsed Lemke (lcp_lemke.c) ---- */
+/* Solve w = Mz+q, 0<=z _|_ w>=0 by lexicographic Lemke on the row/column
+ * equilibrated problem. ws must hold n. z, w outputs (w = Mz+q recomputed).
+ * pivots receives the pivot count. Returns NSEDI_LCP_*. */
+int nsedi_lemke(nsedi_workspace *ws, int n, const double *M, const double *q, double *z, double *w,
+                int max_pivots, int *pivots);
+
+/* ---- Siconos Lemke (lcp_siconos.c) ---- */
+int nsedi_siconos_create(nsedi_siconos **out);
+void nsedi_siconos_free(nsedi_siconos **s);
+/* Siconos' lexicographic Lemke through its driver (SKIP_TRIVIAL set, no
+ * filter: the caller verifies). M is not modified. Returns NSEDI_LCP_*. */
+int nsedi_siconos_lemke(nsedi_siconos *s, int n, double *M, double *q, double *z, double *w,
+                        int max_pivots, int *pivots);
+
+/* ---- enumeration (lcp_enum.c) ---- */
+/* Try every complementary basis (smallest supports first); returns
+ * NSEDI_LCP_SOLVED with a solution whose residual is <= tol, NSEDI_LCP_RAY if
+ * none exists (exhaustive), NSEDI_LCP_TOO_BIG for n > NSEDI_ENUM_MAX_N. */
+int nsedi_enum(nsedi_workspace *ws, int n, const double *M, const double *q, double *z, double *w,
+               double tol, int *tried);
+
+/* ---- verification (lcp_verify.c) ---- */
+/* Recompute w = Mz+q and return the scale-aware relative residual
+ *   max_i |min(z_i c_i / ||q||, w_i / s_i)|,   c_i = max_k |M_ki| (column i),
+ *   s_i = max(|q_i|, |(Mz)_i|, 1e-3 sum_j |M_ij z_j|)   (row i's own scale),
+ * 0 exactly for a solution; it penalises negative z or w and complementarity
+ * alike, is invariant to scaling (M, q) or a row, and a huge spurious z_k
+ * (an infeasible LCP's "solution at infinity") cannot mask another row. NaN
+ * gives +inf. */
+double nsedi_lcp_residual(int n, const double *M, const double *q, const double *z, double *w,
+                          double *cn /* scratch, n */);
+/* Re-solve M_BB z_B = -q_B on the support B = {z_i > 0} of z from scratch (LU,
+ * minimum-norm least squares if singular); replaces z, w and returns the new
+ * residual if it is smaller than the old one, else leaves them. */
+double nsedi_lcp_polish(nsedi_workspace *ws, int n, const double *M, const double *q, double *z,
+                        double *w, double old_residual);
+/* 1 if every entry is finite. */
+int nsedi_all_finite(size_t n, const double *x);
+
+/* ---- paths (lcp_solve.c) ---- */
+/* Solve with the configured path; stats filled (path static string). Returns
+ * NSED_OK, NSED_LCP_INFEASIBLE or NSED_ERR_LCP (err set). tag prefixes
+ * stats->path for the formulation ("" for plain LCPs). */
+int nsedi_lcp_run(nsed_contact_solver *s, int n, const double *M, const double *q, double *z,
+                  double *w, nsed_lcp_stats *stats, int form, nsed_error *err);
+/* Formulation tags for stats->path. */
+enum { NSEDI_FORM_PLAIN = 0, NSEDI_FORM_FACE = 1, NSEDI_FORM_VERTEX = 2, NSEDI_FORM_FACE_VIA_VERTEX = 3 };
+
+/* ---- formulations (friction_face.c, friction_vertex.c, friction_cone.c) ---- */
+/* The problem as the builders see it: b already modified for impacts. */
+typedef struct {
+  int nc;
+  const double *G, *b;
+  const nsed_cp_contact *c;
+  const int *kind;   /* nc: effective kind (impact: every frictional contact a stick candidate) */
+  const double *mu;  /* nc: coefficient used: mu0 (stick candidate), mu (slipping, or a sliding contact at impact) */
+  const int *stick;  /* ns indices of the stick candidates (kind STICK_CANDIDATE, mu>0) */
+  int ns;
+} nsedi_cp;
+
+/* Fill ws->GE (3nc x nc): the columns of G for each contact's normal unknown,
+ * slipping contacts folded: G (e_n - mu s). */
+void nsedi_build_GE(nsedi_workspace *ws, const nsedi_cp *p);
+
+/* Face form (G_TT eliminated). Returns NSED_OK with lambda filled (3nc),
+ * NSED_ERR_SINGULAR when G_TT is singular/ill-conditioned (caller falls back),
+ * or the LCP status. */
+int nsedi_face_solve(nsed_contact_solver *s, const nsedi_cp *p, double *lambda,
+                     nsed_lcp_stats *stats, nsed_error *err);
+/* Vertex form with sides directions at radius r and angle offset phi0:
+ * inscribed (r=1, phi0=0) or the circumscribed polygon (r=1/cos(pi/m),
+ * phi0=pi/m). */
+int nsedi_vertex_solve(nsed_contact_solver *s, const nsedi_cp *p, double r, double phi0, int form,
+                       double *lambda, nsed_lcp_stats *stats, nsed_error *err);
+/* Exact cone (fc3d). */
+int nsedi_cone_solve(nsed_contact_solver *s, const nsedi_cp *p, double *lambda,
+                     nsed_lcp_stats *stats, nsed_error *err);
+void nsedi_fc3d_free(nsedi_fc3d **f);
+
+/* ---- LCP files (lcp_file.c) ---- */
+/* Read one LCP in Siconos' text format (size; storage type 0; size0; size1;
+ * "size0 size1"; the matrix column-major; q; anything after q is ignored).
+ * *M and *q are malloc'ed (caller frees). NSED_OK, NSED_ERR_IO (unreadable)
+ * or NSED_ERR_INPUT (malformed: err says where). */
+int nsedi_lcp_read_file(const char *path, int *n, double **M, double **q, nsed_error *err);
+/* Write an LCP in the same format (tests, reproducing failures). */
+int nsedi_lcp_write_file(const char *path, int n, const double *M, const double *q, nsed_error *err);
+
+#endif

@@ -1,0 +1,189 @@
+/* Exact Coulomb cone through Siconos' fc3d (NSGS), at acceleration (or
+ * impulse) level: u = W r + q with W = G, q = b, per contact r = (r_n, r_t1,
+ * r_t2) in the cone ||r_T|| <= mu r_n, u + mu ||u_T|| e_n in the dual cone
+ * (De Saxce's formulation, which is Coulomb's law with maximal dissipation).
+ * A slipping contact is folded in: its normal column becomes G (e_n - mu s)
+ * and its own cone gets mu = 0, so r_T = 0 and only 0 <= r_n _|_ u_n >= 0
+ * remains; frictionless contacts get mu = 0 too.
+ *
+ * fc3d's info is not trusted: nsed recomputes the natural-map residual
+ *   max_i ||r_i - P_K(r_i - rho (u_i + mu ||u_iT|| e_n))|| / ||r||
+ * (rho = ||r||/||u|| for consistent units) and accepts it up to
+ * max(1e3 cone_tol, 1e-9), since NSGS is iterative.
+ *
+ * Options are created once per solver. Siconos 4.4's solver_options_delete
+ * does not free option structs (top level nor internal solvers: notes P5);
+ * nsed collects the internal ones before deleting and frees them itself, so
+ * nothing leaks. The problem struct and matrix header live on the stack. */
+#include "cp_internal.h"
+
+#include <FrictionContactProblem.h>
+#include <Friction_cst.h>
+#include <NonSmoothDrivers.h>
+#include <NumericsMatrix.h>
+#include <SolverOptions.h>
+#include <fc3d_Solvers.h>
+#include <sn_error_handling.h>
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct nsedi_fc3d {
+  SolverOptions *opt;
+};
+
+/* Collect every option struct below o (depth-first) into list (cap entries). */
+static size_t collect(SolverOptions *o, SolverOptions **list, size_t n, size_t cap) {
+  for (size_t i = 0; o && i < o->numberOfInternalSolvers; i++) {
+    SolverOptions *c = o->internalSolvers[i];
+    if (!c) continue;
+    if (n < cap) list[n++] = c;
+    n = collect(c, list, n, cap);
+  }
+  return n;
+}
+
+void nsedi_fc3d_free(nsedi_fc3d **f) {
+  if (!f || !*f) return;
+  if ((*f)->opt) {
+    SolverOptions *inner[16];
+    size_t k = collect((*f)->opt, inner, 0, 16);
+    solver_options_delete((*f)->opt);
+    for (size_t i = 0; i < k; i++) free(inner[i]);
+    free((*f)->opt);
+  }
+  free(*f);
+  *f = NULL;
+}
+
+static int fc3d_create(nsedi_fc3d **out, double tol) {
+  nsedi_fc3d *f = calloc(1, sizeof *f);
+  if (!f) return NSED_ERR_NOMEM;
+  f->opt = solver_options_create(SICONOS_FRICTION_3D_NSGS);
+  if (!f->opt) {
+    free(f);
+    return NSED_ERR_NOMEM;
+  }
+  f->opt->dparam[SICONOS_DPARAM_TOL] = tol;
+  f->opt->iparam[SICONOS_IPARAM_MAX_ITER] = 20000;
+  *out = f;
+  return NSED_OK;
+}
+
+/* Projection of (rn, rt1, rt2) onto the cone ||r_T|| <= mu r_n, in place. */
+static void proj_cone(double mu, double *r) {
+  if (mu == 0.0) { /* the half-line r_T = 0, r_n >= 0 */
+    r[0] = fmax(r[0], 0.0);
+    r[1] = r[2] = 0.0;
+    return;
+  }
+  double t = hypot(r[1], r[2]);
+  if (t <= mu * r[0]) return;          /* inside */
+  if (mu * t <= -r[0]) {               /* inside the polar cone */
+    r[0] = r[1] = r[2] = 0.0;
+    return;
+  }
+  double a = (mu * t + r[0]) / (mu * mu + 1.0);
+  r[0] = a;
+  r[1] *= mu * a / t;
+  r[2] *= mu * a / t;
+}
+
+/* us: the scale of u's terms, max(||q||, max|W_ij| ||r||), not ||u|| itself
+ * (u ~ 0 at a sticking solution would blow rho up). */
+static double cone_residual(int nc, const double *mu, const double *r, const double *u, double us) {
+  double rs = 0.0;
+  for (int i = 0; i < 3 * nc; i++) rs = fmax(rs, fabs(r[i]));
+  if (rs == 0.0) {
+    /* r = 0 solves iff every u_n + mu ||u_T|| >= 0 ... and u in the dual cone */
+    double worst = 0.0;
+    for (int i = 0; i < nc; i++) {
+      double un = u[3 * i] + mu[i] * hypot(u[3 * i + 1], u[3 * i + 2]);
+      double ut = hypot(u[3 * i + 1], u[3 * i + 2]);
+      /* dual cone of {||r_T|| <= mu r_n}: mu ||u~_T|| <= u~_n */
+      double v = mu[i] * ut - un;
+      if (v > worst) worst = v;
+    }
+    return us > 0.0 ? worst / us : 0.0;
+  }
+  double rho = us > 0.0 ? rs / us : 1.0, res = 0.0;
+  for (int i = 0; i < nc; i++) {
+    const double *ri = r + 3 * i, *ui = u + 3 * i;
+    double ut = hypot(ui[1], ui[2]);
+    double v[3] = {ri[0] - rho * (ui[0] + mu[i] * ut), ri[1] - rho * ui[1], ri[2] - rho * ui[2]};
+    proj_cone(mu[i], v);
+    double d = sqrt((ri[0] - v[0]) * (ri[0] - v[0]) + (ri[1] - v[1]) * (ri[1] - v[1]) +
+                    (ri[2] - v[2]) * (ri[2] - v[2]));
+    res = fmax(res, d / rs);
+  }
+  return res;
+}
+
+int nsedi_cone_solve(nsed_contact_solver *s, const nsedi_cp *p, double *lambda,
+                     nsed_lcp_stats *stats, nsed_error *err) {
+  nsedi_workspace *ws = &s->ws;
+  const int nc = p->nc, n3 = 3 * nc;
+  stats->lcp_size = n3;
+  stats->path = "fc3d-nsgs";
+  if (!s->fc) {
+    int rc = fc3d_create(&s->fc, s->set.cone_tol);
+    if (rc != NSED_OK) return nsed_error_set(err, rc, "out of memory for the fc3d options");
+  }
+  nsedi_build_GE(ws, p);
+  double *W = ws->Mw, *q = ws->qw, *mu = ws->zw, *u = ws->acc;
+  memcpy(W, p->G, sizeof(double) * (size_t)n3 * (size_t)n3);
+  memcpy(q, p->b, sizeof(double) * (size_t)n3);
+  for (int i = 0; i < nc; i++) {
+    if (p->kind[i] == NSED_CP_SLIPPING)
+      memcpy(W + (size_t)(3 * i) * n3, ws->GE + (size_t)i * n3, sizeof(double) * (size_t)n3);
+    mu[i] = p->kind[i] == NSED_CP_STICK_CANDIDATE ? p->mu[i] : 0.0;
+  }
+  NumericsMatrix nm;
+  NM_null(&nm);
+  nm.storageType = NM_DENSE;
+  nm.size0 = n3;
+  nm.size1 = n3;
+  nm.matrix0 = W;
+  FrictionContactProblem fc = {.dimension = 3, .numberOfContacts = nc, .M = &nm, .q = q, .mu = mu};
+  memset(lambda, 0, sizeof(double) * (size_t)n3);
+  s->fc->opt->dparam[SICONOS_DPARAM_TOL] = s->set.cone_tol;
+  volatile int info = -1;
+  if (SN_SETJMP_EXTERNAL_START == 0) {
+    info = fc3d_driver(&fc, lambda, u, s->fc->opt);
+    SN_SETJMP_EXTERNAL_STOP
+  } else {
+    return nsed_error_set(err, NSED_ERR_LCP, "fc3d (NSGS) raised a Siconos error on %d contacts", nc);
+  }
+  stats->pivots = s->fc->opt->iparam[SICONOS_IPARAM_ITER_DONE];
+  /* u recomputed by nsed (fc3d's may be stale after its last sweep) */
+  for (int r = 0; r < n3; r++) {
+    double v = q[r];
+    for (int j = 0; j < n3; j++) v += W[(size_t)j * n3 + r] * lambda[j];
+    u[r] = v;
+  }
+  double qs = 0.0, ws_ = 0.0, rs = 0.0;
+  for (int r = 0; r < n3; r++) {
+    qs = fmax(qs, fabs(q[r]));
+    rs = fmax(rs, fabs(lambda[r]));
+  }
+  for (size_t k = 0; k < (size_t)n3 * (size_t)n3; k++) ws_ = fmax(ws_, fabs(W[k]));
+  double res = nsedi_all_finite((size_t)n3, lambda)
+                   ? cone_residual(nc, mu, lambda, u, fmax(qs, ws_ * rs))
+                   : INFINITY;
+  stats->residual = res;
+  double acc = fmax(1e3 * s->set.cone_tol, 1e-9);
+  if (!(res <= acc))
+    return nsed_error_set(err, NSED_ERR_LCP,
+                          "fc3d (NSGS) on %d contacts: info %d, verified residual %.3g > %.3g", nc,
+                          (int)info, res, acc);
+  /* unfold slipping contacts: their tangential force is -mu r_n s */
+  for (int i = 0; i < nc; i++)
+    if (p->kind[i] == NSED_CP_SLIPPING) {
+      lambda[3 * i + 1] = -p->mu[i] * lambda[3 * i] * p->c[i].slip_dir[0];
+      lambda[3 * i + 2] = -p->mu[i] * lambda[3 * i] * p->c[i].slip_dir[1];
+    } else if (p->kind[i] != NSED_CP_STICK_CANDIDATE) {
+      lambda[3 * i + 1] = lambda[3 * i + 2] = 0.0;
+    }
+  return NSED_OK;
+}

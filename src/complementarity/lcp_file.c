@@ -1,0 +1,221 @@
+/* LCP files in Siconos Numerics' text format (what its
+ * linearComplementarity_printInFile writes and _newFromFilename reads):
+ *     n
+ *     0                 storage type (0 = dense; sparse ones are refused)
+ *     size0
+ *     size1
+ *     size0 size1       the dense block's own header
+ *     M                 size0*size1 numbers, column-major (one column a line)
+ *     q                 n numbers
+ * Anything after q that is not a number (Siconos' data files carry remarks)
+ * is ignored. nsed's own parser, so a malformed file gives a message with the
+ * line instead of Siconos' fscanf on garbage; a file without the "size0 size1"
+ * line is accepted when the count of numbers says so. */
+#include "cp_internal.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define LCP_FILE_MAX_N 4096
+
+typedef struct {
+  const char *path;
+  char *buf;
+  size_t pos, len;
+  int line;
+} reader;
+
+/* Next whitespace-separated token: 1 and its text in tok, 0 at the end. */
+static int next_token(reader *r, char *tok, size_t cap, int *line) {
+  while (r->pos < r->len && (r->buf[r->pos] == ' ' || r->buf[r->pos] == '\t' ||
+                             r->buf[r->pos] == '\n' || r->buf[r->pos] == '\r')) {
+    if (r->buf[r->pos] == '\n') r->line++;
+    r->pos++;
+  }
+  if (r->pos >= r->len) return 0;
+  size_t k = 0;
+  *line = r->line;
+  while (r->pos < r->len && !strchr(" \t\r\n", r->buf[r->pos])) {
+    if (k + 1 < cap) tok[k++] = r->buf[r->pos];
+    r->pos++;
+  }
+  tok[k] = '\0';
+  return 1;
+}
+
+/* 1 if tok is a whole number token (finite or not). */
+static int parse_number(const char *tok, double *v) {
+  char *end = NULL;
+  errno = 0;
+  *v = strtod(tok, &end);
+  return end != tok && *end == '\0';
+}
+
+static int read_int(reader *r, const char *what, long *out, nsed_error *err) {
+  char tok[64];
+  int line = r->line;
+  if (!next_token(r, tok, sizeof tok, &line))
+    return nsed_error_set(err, NSED_ERR_INPUT, "%s: ended before the %s", r->path, what);
+  char *end = NULL;
+  errno = 0;
+  long v = strtol(tok, &end, 10);
+  if (end == tok || *end != '\0' || errno)
+    return nsed_error_set(err, NSED_ERR_INPUT, "%s:%d: expected the %s (an integer), found '%s'",
+                          r->path, line, what, tok);
+  *out = v;
+  return NSED_OK;
+}
+
+int nsedi_lcp_read_file(const char *path, int *n_out, double **M_out, double **q_out, nsed_error *err) {
+  *n_out = 0;
+  *M_out = *q_out = NULL;
+  FILE *f = fopen(path, "rb");
+  if (!f) return nsed_error_set(err, NSED_ERR_IO, "%s: cannot open: %s", path, strerror(errno));
+  reader r = {.path = path, .line = 1};
+  size_t cap = 0;
+  for (;;) {
+    if (r.len + 4096 + 1 > cap) {
+      size_t nc = cap ? 2 * cap : 65536;
+      char *nb = realloc(r.buf, nc);
+      if (!nb) {
+        free(r.buf);
+        fclose(f);
+        return nsed_error_set(err, NSED_ERR_NOMEM, "%s: out of memory reading the file", path);
+      }
+      r.buf = nb;
+      cap = nc;
+    }
+    size_t got = fread(r.buf + r.len, 1, cap - r.len - 1, f);
+    r.len += got;
+    if (got == 0) break;
+  }
+  int rerr = ferror(f);
+  fclose(f);
+  if (rerr) {
+    free(r.buf);
+    return nsed_error_set(err, NSED_ERR_IO, "%s: read error", path);
+  }
+  int rc = NSED_OK;
+  long n = 0, st = 0, s0 = 0, s1 = 0;
+  double *M = NULL, *q = NULL;
+  if ((rc = read_int(&r, "LCP size", &n, err)) != NSED_OK) goto fail;
+  if (n < 1 || n > LCP_FILE_MAX_N) {
+    rc = nsed_error_set(err, NSED_ERR_INPUT, "%s: LCP size %ld out of range [1, %d]", path, n, LCP_FILE_MAX_N);
+    goto fail;
+  }
+  if ((rc = read_int(&r, "matrix storage type", &st, err)) != NSED_OK) goto fail;
+  if (st != 0) {
+    rc = nsed_error_set(err, NSED_ERR_INPUT, "%s: matrix storage type %ld not supported (only 0, dense)", path, st);
+    goto fail;
+  }
+  if ((rc = read_int(&r, "matrix row count", &s0, err)) != NSED_OK) goto fail;
+  if ((rc = read_int(&r, "matrix column count", &s1, err)) != NSED_OK) goto fail;
+  if (s0 != n || s1 != n) {
+    rc = nsed_error_set(err, NSED_ERR_INPUT, "%s: mismatched sizes: LCP size %ld but matrix %ld x %ld",
+                        path, n, s0, s1);
+    goto fail;
+  }
+  size_t nn = (size_t)n * (size_t)n, need = nn + (size_t)n;
+  /* Collect the numbers (need + 2 at most, for the optional dense header). */
+  double *vals = malloc(sizeof(double) * (need + 2));
+  int *lines = malloc(sizeof(int) * (need + 2));
+  if (!vals || !lines) {
+    free(vals);
+    free(lines);
+    rc = nsed_error_set(err, NSED_ERR_NOMEM, "%s: out of memory for an LCP of size %ld", path, n);
+    goto fail;
+  }
+  size_t cnt = 0;
+  char tok[128];
+  int line = 0, bad_line = 0;
+  char bad[128] = "";
+  while (cnt < need + 2 && next_token(&r, tok, sizeof tok, &line)) {
+    double v;
+    if (!parse_number(tok, &v)) {
+      bad_line = line;
+      snprintf(bad, sizeof bad, "%s", tok);
+      break;
+    }
+    lines[cnt] = line;
+    vals[cnt++] = v;
+  }
+  /* With the dense header pair: need + 2 numbers; without it: exactly need. */
+  size_t off = 0;
+  int ok = 0;
+  if (cnt == need + 2 && vals[0] == (double)s0 && vals[1] == (double)s1) {
+    off = 2;
+    char t2[128];
+    int l2 = 0;
+    double v;
+    ok = !(next_token(&r, t2, sizeof t2, &l2) && parse_number(t2, &v)); /* no extra number */
+    if (!ok) cnt++;
+  } else if (cnt == need) {
+    ok = 1;
+  }
+  if (!ok) {
+    if (bad_line && cnt < need)
+      rc = nsed_error_set(err, NSED_ERR_INPUT,
+                          "%s:%d: expected a number (%zu of %zu after the header: %ld x %ld matrix, "
+                          "q of %ld), found '%s'",
+                          path, bad_line, cnt + 1, need, n, n, n, bad);
+    else
+      rc = nsed_error_set(err, NSED_ERR_INPUT,
+                          "%s: mismatched sizes: %s%zu numbers after the header, expected %zu "
+                          "(%ld x %ld matrix and q of %ld, after an optional '%ld %ld' line)",
+                          path, cnt > need + 1 ? "at least " : "", cnt, need, n, n, n, n, n);
+    free(vals);
+    free(lines);
+    goto fail;
+  }
+  for (size_t k = 0; k < need; k++)
+    if (!isfinite(vals[off + k])) {
+      if (k < nn)
+        rc = nsed_error_set(err, NSED_ERR_INPUT, "%s:%d: M(%zu,%zu) is not finite (%g)", path,
+                            lines[off + k], k % (size_t)n, k / (size_t)n, vals[off + k]);
+      else
+        rc = nsed_error_set(err, NSED_ERR_INPUT, "%s:%d: q(%zu) is not finite (%g)", path,
+                            lines[off + k], k - nn, vals[off + k]);
+      free(vals);
+      free(lines);
+      goto fail;
+    }
+  M = malloc(sizeof(double) * nn);
+  q = malloc(sizeof(double) * (size_t)n);
+  if (!M || !q) {
+    free(vals);
+    free(lines);
+    rc = nsed_error_set(err, NSED_ERR_NOMEM, "%s: out of memory for an LCP of size %ld", path, n);
+    goto fail;
+  }
+  memcpy(M, vals + off, sizeof(double) * nn);
+  memcpy(q, vals + off + nn, sizeof(double) * (size_t)n);
+  free(vals);
+  free(lines);
+  free(r.buf);
+  *n_out = (int)n;
+  *M_out = M;
+  *q_out = q;
+  return NSED_OK;
+fail:
+  free(M);
+  free(q);
+  free(r.buf);
+  return rc;
+}
+
+int nsedi_lcp_write_file(const char *path, int n, const double *M, const double *q, nsed_error *err) {
+  FILE *f = fopen(path, "w");
+  if (!f) return nsed_error_set(err, NSED_ERR_IO, "%s: cannot create: %s", path, strerror(errno));
+  fprintf(f, "%d\n0\n%d\n%d\n%d %d\n", n, n, n, n, n);
+  for (int j = 0; j < n; j++) {
+    for (int i = 0; i < n; i++) fprintf(f, "%.17g ", M[(size_t)j * n + i]);
+    fputc('\n', f);
+  }
+  for (int i = 0; i < n; i++) fprintf(f, "%.17g ", q[i]);
+  fputc('\n', f);
+  if (fclose(f) != 0) return nsed_error_set(err, NSED_ERR_IO, "%s: write error", path);
+  return NSED_OK;
+}

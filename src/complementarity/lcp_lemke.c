@@ -1,0 +1,171 @@
+/* nsed's own Lemke: complementary pivoting with the lexicographic ratio test,
+ * made robust against the round-off that defeats Siconos 4.4's version
+ * (docs/complementarity.md, "robustness"):
+ *  - the LCP is first equilibrated: w~ = R M C z~ + R q / s with positive
+ *    diagonal R, C (rows, then columns to unit max-norm) and the scalar s =
+ *    ||R q||_inf, which keeps complementarity and makes the tableau O(1), so
+ *    absolute thresholds mean something;
+ *  - a pivot must exceed 1e-11 of its column's largest entry and 1e-13
+ *    (noise is never pivoted on);
+ *  - ties in the minimum-ratio test and in the lexicographic comparison are
+ *    detected with relative tolerances, not by floating-point equality;
+ *  - when z0 is among the tied rows it leaves (the run ends at once);
+ *  - a tie that survives all of B^-1's columns goes to the largest pivot.
+ * The tableau is dense n x (2n+2) in ws (no allocation here). */
+#include "cp_internal.h"
+
+#include <math.h>
+#include <string.h>
+
+#define PIV_REL 1e-11
+#define PIV_ABS 1e-13
+#define TIE_RATIO 1e-9
+#define TIE_LEX 1e-9
+
+/* Gauss-Jordan pivot on (r, e) of the n x ncol column-major tableau. */
+static void pivot(double *T, int n, int ncol, int r, int e) {
+  double inv = 1.0 / T[(size_t)e * n + r];
+  for (int c = 0; c < ncol; c++) T[(size_t)c * n + r] *= inv;
+  T[(size_t)e * n + r] = 1.0;
+  for (int c = 0; c < ncol; c++) {
+    if (c == e) continue;
+    double trc = T[(size_t)c * n + r];
+    if (trc == 0.0) continue;
+    double *col = T + (size_t)c * n;
+    const double *colE = T + (size_t)e * n;
+    for (int i = 0; i < n; i++)
+      if (i != r) col[i] -= colE[i] * trc;
+  }
+  double *colE = T + (size_t)e * n;
+  for (int i = 0; i < n; i++)
+    if (i != r) colE[i] = 0.0;
+}
+
+/* Row leaving when column e enters, or -1 on a ray. z0row: the row where z0
+ * is basic (-1 if none). */
+static int ratio_test(const double *T, int n, int e, int z0row, int *cand) {
+  const double *colE = T + (size_t)e * n, *rhs = T + (size_t)(2 * n + 1) * n;
+  double cmax = 0.0;
+  for (int i = 0; i < n; i++)
+    if (colE[i] > cmax) cmax = colE[i];
+  double ptol = fmax(PIV_REL * cmax, PIV_ABS);
+  double theta = INFINITY;
+  for (int i = 0; i < n; i++)
+    if (colE[i] > ptol) {
+      double r = fmax(rhs[i], 0.0) / colE[i];
+      if (r < theta) theta = r;
+    }
+  if (theta == INFINITY) return -1;
+  double ttol = TIE_RATIO * fmax(theta, 1.0);
+  int nc = 0;
+  for (int i = 0; i < n; i++)
+    if (colE[i] > ptol && fmax(rhs[i], 0.0) / colE[i] <= theta + ttol) cand[nc++] = i;
+  if (nc == 1) return cand[0];
+  for (int k = 0; k < nc; k++)
+    if (cand[k] == z0row) return z0row;
+  /* Lexicographic minimum of the rows of B^-1 (the w columns) over the pivot. */
+  for (int c = 0; c < n && nc > 1; c++) {
+    const double *col = T + (size_t)c * n;
+    double vmin = INFINITY, vabs = 0.0;
+    for (int k = 0; k < nc; k++) {
+      double v = col[cand[k]] / colE[cand[k]];
+      if (v < vmin) vmin = v;
+      if (fabs(v) > vabs) vabs = fabs(v);
+    }
+    double ltol = TIE_LEX * vabs;
+    int m = 0;
+    for (int k = 0; k < nc; k++)
+      if (col[cand[k]] / colE[cand[k]] <= vmin + ltol) cand[m++] = cand[k];
+    nc = m;
+  }
+  int best = cand[0];
+  for (int k = 1; k < nc; k++)
+    if (colE[cand[k]] > colE[best]) best = cand[k];
+  return best;
+}
+
+int nsedi_lemke(nsedi_workspace *ws, int n, const double *M, const double *q, double *z, double *w,
+                int max_pivots, int *pivots) {
+  *pivots = 0;
+  int trivial = 1;
+  for (int i = 0; i < n; i++)
+    if (!(q[i] >= 0.0)) trivial = 0;
+  if (trivial) {
+    for (int i = 0; i < n; i++) {
+      z[i] = 0.0;
+      w[i] = q[i];
+    }
+    return NSEDI_LCP_SOLVED;
+  }
+  /* Equilibration: rows then columns to unit max-norm, q to unit max-norm. */
+  double *rs = ws->rs, *cs = ws->cs;
+  for (int i = 0; i < n; i++) {
+    double m = 0.0;
+    for (int j = 0; j < n; j++) m = fmax(m, fabs(M[(size_t)j * n + i]));
+    rs[i] = m > 0.0 ? 1.0 / m : 1.0;
+  }
+  for (int j = 0; j < n; j++) {
+    double m = 0.0;
+    for (int i = 0; i < n; i++) m = fmax(m, fabs(rs[i] * M[(size_t)j * n + i]));
+    cs[j] = m > 0.0 ? 1.0 / m : 1.0;
+  }
+  double qs = 0.0;
+  for (int i = 0; i < n; i++) qs = fmax(qs, fabs(rs[i] * q[i]));
+  /* Tableau [I | -M~ | -e | q~]. */
+  int ncol = 2 * n + 2;
+  double *T = ws->tab;
+  memset(T, 0, sizeof(double) * (size_t)n * (size_t)ncol);
+  for (int i = 0; i < n; i++) T[(size_t)i * n + i] = 1.0;
+  for (int j = 0; j < n; j++)
+    for (int i = 0; i < n; i++) T[(size_t)(n + j) * n + i] = -rs[i] * M[(size_t)j * n + i] * cs[j];
+  for (int i = 0; i < n; i++) {
+    T[(size_t)(2 * n) * n + i] = -1.0;
+    T[(size_t)(2 * n + 1) * n + i] = rs[i] * q[i] / qs;
+  }
+  int *basis = ws->basis;
+  for (int i = 0; i < n; i++) basis[i] = i;
+  /* z0 enters; the row of the most negative q~ leaves (ties: the last index,
+   * which is the lexicographic choice for the identity B^-1). */
+  const double *rhs = T + (size_t)(2 * n + 1) * n;
+  double qmin = INFINITY;
+  for (int i = 0; i < n; i++) qmin = fmin(qmin, rhs[i]);
+  int r = -1;
+  for (int i = 0; i < n; i++)
+    if (rhs[i] <= qmin + TIE_RATIO) r = i;
+  int z0 = 2 * n;
+  pivot(T, n, ncol, r, z0);
+  int leaving = basis[r];
+  basis[r] = z0;
+  int z0row = r;
+  int status = NSEDI_LCP_MAXPIV;
+  int np = 1;
+  while (np < max_pivots) {
+    int e = leaving < n ? leaving + n : leaving - n;
+    r = ratio_test(T, n, e, z0row, ws->cand);
+    if (r < 0) {
+      status = NSEDI_LCP_RAY;
+      break;
+    }
+    pivot(T, n, ncol, r, e);
+    np++;
+    leaving = basis[r];
+    basis[r] = e;
+    if (leaving == z0) {
+      status = NSEDI_LCP_SOLVED;
+      break;
+    }
+  }
+  *pivots = np;
+  for (int j = 0; j < n; j++) z[j] = 0.0;
+  for (int i = 0; i < n; i++)
+    if (basis[i] >= n && basis[i] < 2 * n) {
+      int j = basis[i] - n;
+      z[j] = fmax(rhs[i], 0.0) * cs[j] * qs;
+    }
+  for (int i = 0; i < n; i++) {
+    double s = q[i];
+    for (int j = 0; j < n; j++) s += M[(size_t)j * n + i] * z[j];
+    w[i] = s;
+  }
+  return status;
+}

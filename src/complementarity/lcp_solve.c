@@ -1,0 +1,149 @@
+/* The LCP paths. AUTO tries, in order, stopping at the first answer that
+ * passes nsed's own verification (residual <= settings.tol):
+ *   trivial (q >= 0: z = 0)
+ *   Siconos' Lemke            -> "siconos-lemke"
+ *   nsed's Lemke (+ polish)   -> "nsed-lemke"
+ *   nsed's Lemke on M + eps I, eps = 1e-10, 1e-8, 1e-6 (relative to max|M_ij|),
+ *     its support re-solved on the original M (polish) -> "nsed-lemke+reg"
+ *   enumeration for n <= 16   -> "enum"
+ * and otherwise fails clearly: NSED_LCP_INFEASIBLE when nsed's Lemke ended on
+ * a secondary ray and no later path found a solution (for n <= 16 the
+ * enumeration proves it), NSED_ERR_LCP with every attempt's outcome. The
+ * forced paths run one method (still verified). */
+#include "cp_internal.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+enum { P_NONE, P_EMPTY, P_TRIVIAL, P_SICONOS, P_NSED, P_REG, P_ENUM, P_COUNT };
+
+/* stats->path must be a static string: one per (formulation, method). */
+static const char *const path_names[4][P_COUNT] = {
+    {"none", "empty", "trivial", "siconos-lemke", "nsed-lemke", "nsed-lemke+reg", "enum"},
+    {"face/none", "face/empty", "face/trivial", "face/siconos-lemke", "face/nsed-lemke",
+     "face/nsed-lemke+reg", "face/enum"},
+    {"vertex/none", "vertex/empty", "vertex/trivial", "vertex/siconos-lemke", "vertex/nsed-lemke",
+     "vertex/nsed-lemke+reg", "vertex/enum"},
+    {"face-as-vertex/none", "face-as-vertex/empty", "face-as-vertex/trivial",
+     "face-as-vertex/siconos-lemke", "face-as-vertex/nsed-lemke", "face-as-vertex/nsed-lemke+reg",
+     "face-as-vertex/enum"},
+};
+
+static const char *outcome_name(int st) {
+  switch (st) {
+  case NSEDI_LCP_SOLVED: return "terminated";
+  case NSEDI_LCP_RAY: return "secondary ray";
+  case NSEDI_LCP_MAXPIV: return "pivot limit";
+  case NSEDI_LCP_TOO_BIG: return "too large";
+  default: return "library failure";
+  }
+}
+
+static void finish(nsed_lcp_stats *st, int form, int method, int pivots, double res) {
+  st->path = path_names[form][method];
+  st->pivots = pivots;
+  st->residual = res;
+}
+
+int nsedi_lcp_run(nsed_contact_solver *s, int n, const double *M, const double *q, double *z,
+                  double *w, nsed_lcp_stats *stats, int form, nsed_error *err) {
+  nsedi_workspace *ws = &s->ws;
+  const double tol = s->set.tol;
+  const int maxp = s->set.max_pivots;
+  const nsed_lcp_path path = s->set.path;
+  stats->lcp_size = n;
+  stats->siconos_failed = 0;
+  finish(stats, form, P_NONE, 0, INFINITY);
+  if (n == 0) {
+    finish(stats, form, P_EMPTY, 0, 0.0);
+    return NSED_OK;
+  }
+  if (!nsedi_all_finite((size_t)n * (size_t)n, M) || !nsedi_all_finite((size_t)n, q))
+    return nsed_error_set(err, NSED_ERR_NONFINITE, "LCP of size %d has non-finite entries in M or q", n);
+  int rc = nsedi_ws_reserve_lcp(ws, n);
+  if (rc != NSED_OK) return nsed_error_set(err, rc, "out of memory for an LCP of size %d", n);
+
+  int trivial = 1;
+  for (int i = 0; i < n; i++)
+    if (q[i] < 0.0) trivial = 0;
+  if (trivial && path != NSED_LCP_PATH_ENUM) {
+    memset(z, 0, sizeof(double) * (size_t)n);
+    finish(stats, form, P_TRIVIAL, 0, nsedi_lcp_residual(n, M, q, z, w, ws->cn));
+    return NSED_OK;
+  }
+
+  int piv = 0, st_sic = -1, st_nsed = -1, st_reg = -1, st_enum = -1, tried = 0;
+  double r_sic = INFINITY, r_nsed = INFINITY, r_reg = INFINITY;
+
+  if (path == NSED_LCP_PATH_AUTO || path == NSED_LCP_PATH_SICONOS_LEMKE) {
+    /* Siconos only reads M and q (it copies them into its tableau). */
+    st_sic = nsedi_siconos_lemke(s->sic, n, (double *)M, (double *)q, z, w, maxp, &piv);
+    r_sic = nsedi_lcp_residual(n, M, q, z, w, ws->cn);
+    if (r_sic <= tol) {
+      finish(stats, form, P_SICONOS, piv, r_sic);
+      return NSED_OK;
+    }
+    stats->siconos_failed = 1;
+  }
+  if (path == NSED_LCP_PATH_AUTO || path == NSED_LCP_PATH_NSED_LEMKE) {
+    st_nsed = nsedi_lemke(ws, n, M, q, z, w, maxp, &piv);
+    r_nsed = nsedi_lcp_residual(n, M, q, z, w, ws->cn);
+    if (st_nsed == NSEDI_LCP_SOLVED && r_nsed > tol) r_nsed = nsedi_lcp_polish(ws, n, M, q, z, w, r_nsed);
+    if (st_nsed == NSEDI_LCP_SOLVED && r_nsed <= tol) {
+      finish(stats, form, P_NSED, piv, r_nsed);
+      return NSED_OK;
+    }
+  }
+  if (path == NSED_LCP_PATH_AUTO) {
+    /* Bounded regularised retries: M + eps I is better conditioned (Moby and
+     * Drake do the same); the support found is then re-solved on M itself, so
+     * the accepted answer solves the original problem, not the perturbed one. */
+    double mmax = 0.0;
+    for (size_t k = 0; k < (size_t)n * (size_t)n; k++) mmax = fmax(mmax, fabs(M[k]));
+    static const double eps_rel[3] = {1e-10, 1e-8, 1e-6};
+    for (int t = 0; t < 3; t++) {
+      memcpy(ws->Mw, M, sizeof(double) * (size_t)n * (size_t)n);
+      for (int i = 0; i < n; i++) ws->Mw[(size_t)i * n + i] += eps_rel[t] * (mmax > 0.0 ? mmax : 1.0);
+      int p2 = 0;
+      st_reg = nsedi_lemke(ws, n, ws->Mw, q, z, w, maxp, &p2);
+      piv += p2;
+      if (st_reg != NSEDI_LCP_SOLVED) continue;
+      /* always re-solved on the original support: the perturbed answer alone
+       * could be a near-solution "at infinity" of an infeasible LCP */
+      r_reg = nsedi_lcp_polish(ws, n, M, q, z, w, INFINITY);
+      if (r_reg <= tol) {
+        finish(stats, form, P_REG, piv, r_reg);
+        return NSED_OK;
+      }
+    }
+  }
+  if (path == NSED_LCP_PATH_AUTO || path == NSED_LCP_PATH_ENUM) {
+    st_enum = nsedi_enum(ws, n, M, q, z, w, tol, &tried);
+    if (st_enum == NSEDI_LCP_SOLVED) {
+      finish(stats, form, P_ENUM, tried, nsedi_lcp_residual(n, M, q, z, w, ws->cn));
+      return NSED_OK;
+    }
+  }
+  /* No verified answer: leave z = 0 rather than a wrong candidate. */
+  memset(z, 0, sizeof(double) * (size_t)n);
+  (void)nsedi_lcp_residual(n, M, q, z, w, ws->cn);
+  stats->pivots = piv;
+  int infeasible = st_enum == NSEDI_LCP_RAY ||
+                   (st_enum != NSEDI_LCP_SOLVED && st_nsed == NSEDI_LCP_RAY &&
+                    (st_reg == -1 || st_reg == NSEDI_LCP_RAY));
+  char buf[512];
+  snprintf(buf, sizeof buf,
+           "siconos-lemke: %s, residual %.3g; nsed-lemke: %s, residual %.3g; regularised: %s, "
+           "residual %.3g; enumeration: %s (%d bases)",
+           st_sic < 0 ? "not tried" : outcome_name(st_sic), r_sic,
+           st_nsed < 0 ? "not tried" : outcome_name(st_nsed), r_nsed,
+           st_reg < 0 ? "not tried" : outcome_name(st_reg), r_reg,
+           st_enum < 0 ? "not tried" : (st_enum == NSEDI_LCP_RAY ? "no solution" : outcome_name(st_enum)),
+           tried);
+  if (infeasible)
+    return nsed_error_set(err, NSED_LCP_INFEASIBLE,
+                          "LCP of size %d has no solution (%s; tolerance %.3g)", n, buf, tol);
+  return nsed_error_set(err, NSED_ERR_LCP, "LCP of size %d not solved within tolerance %.3g (%s)", n,
+                        tol, buf);
+}

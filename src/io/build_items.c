@@ -1,0 +1,449 @@
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "build.h"
+#include "yread.h"
+
+#define KP(buf, path, key) nsedi_path_key(buf, sizeof buf, path, key)
+
+/* Read an optional key with a reader call; sets rc on failure. */
+#define OPT(map, key, call)                         \
+  do {                                              \
+    const nsedi_ynode *v_ = nsedi_ymap_get(map, key); \
+    if (v_) {                                       \
+      char kp_[300];                                \
+      KP(kp_, path, key);                           \
+      if (call) rc = -1;                            \
+    }                                               \
+  } while (0)
+
+static const char *const shape_names[] = {"none", "sphere", "disk", "cylinder", "box", "point", NULL};
+static const char *const joint_names[] = {"spherical", "revolute", "cylindrical", "prismatic",
+                                          "universal", "weld", "servo", "align", NULL};
+static const char *const force_names[] = {"force", "torque", "spring", NULL};
+static const char *const frame_names[] = {"world", "body", NULL};
+
+int nsedi_defs_find_body(const nsedi_problem_defs *p, const char *name) {
+  for (int i = 0; i < p->nbody; i++)
+    if (!strcmp(p->bodies[i].name, name)) return i;
+  return -1;
+}
+
+static int is_ground(const char *name) { return !*name || !strcmp(name, "ground"); }
+
+/* A reference to a body by name: reported with a suggestion if unknown. */
+static int check_body_ref(nsedi_problem_defs *p, const nsedi_ynode *at, const char *path,
+                          const char *name, int ground_ok) {
+  if (ground_ok && is_ground(name)) return 0;
+  if (nsedi_defs_find_body(p, name) >= 0) return 0;
+  const char **names = malloc(((size_t)p->nbody + 2) * sizeof *names);
+  const char *s = NULL;
+  if (names) {
+    int n = 0;
+    for (int i = 0; i < p->nbody; i++) names[n++] = p->bodies[i].name;
+    if (ground_ok) names[n++] = "ground";
+    names[n] = NULL;
+    s = nsedi_suggest(name, names);
+  }
+  int rc;
+  if (!strcmp(name, "ground") || !strcmp(name, "floor"))
+    rc = nsedi_diag_add(p->d, at, path, "'%s' cannot be used here: give a body's name", name);
+  else if (s)
+    rc = nsedi_diag_add(p->d, at, path, "no body named '%s' (did you mean '%s'?)", name, s);
+  else
+    rc = nsedi_diag_add(p->d, at, path, "no body named '%s' in bodies", name);
+  free(names);
+  return rc;
+}
+
+/* The list under key (may be absent: no items). Items must be mappings. */
+static const nsedi_ynode *get_list(nsedi_problem_defs *p, const char *key, int *rc) {
+  const nsedi_ynode *l = nsedi_ymap_get(p->root, key);
+  if (!l || nsedi_yis_null(l)) return NULL;
+  if (l->kind != NSEDI_Y_SEQ) {
+    char got[96];
+    nsedi_ydescribe(l, got, sizeof got);
+    *rc = nsedi_diag_add(p->d, l, key, "expected a list of items (each starting with '- name: ...'), got %s", got);
+    return NULL;
+  }
+  return l;
+}
+
+/* Names are unique within their list; the message points to both places. */
+static int check_unique(nsedi_problem_defs *p, const nsedi_ynode *list, const char *key, int i,
+                        const char *name, const char *kind) {
+  for (int j = 0; j < i; j++) {
+    const nsedi_ynode *other = nsedi_ymap_get(list->items[j], "name");
+    if (other && other->kind == NSEDI_Y_SCALAR && !strcmp(other->text, name)) {
+      char ip[300], kp[300];
+      nsedi_path_index(ip, sizeof ip, key, i);
+      KP(kp, ip, "name");
+      return nsedi_diag_add(p->d, nsedi_ymap_get(list->items[i], "name"), kp,
+                            "duplicate %s name '%s' (also %s[%d], line %d)", kind, name, key, j,
+                            other->line);
+    }
+  }
+  return 0;
+}
+
+/* ---- bodies ---- */
+
+static int read_shape(nsedi_problem_defs *p, const nsedi_ynode *node, const char *path,
+                      nsed_shape *s) {
+  static const char *const keys[] = {"type", "radius", "length", "half_extents", NULL};
+  int rc = nsedi_check_map(p->d, node, path, keys);
+  if (rc) return -1;
+  if (nsedi_require(p->d, node, path, "type")) return -1;
+  int type;
+  char kp[300];
+  KP(kp, path, "type");
+  if (nsedi_read_enum(p->d, nsedi_ymap_get(node, "type"), kp, shape_names, &type)) return -1;
+  s->type = (nsed_shape_type)type;
+  /* Which dimensions each shape needs; the others would be silently unused. */
+  int need_r = type == NSED_SHAPE_SPHERE || type == NSED_SHAPE_DISK || type == NSED_SHAPE_CYLINDER;
+  int need_l = type == NSED_SHAPE_CYLINDER, need_h = type == NSED_SHAPE_BOX;
+  struct { const char *key; int need; } dims[] = {{"radius", need_r}, {"length", need_l}, {"half_extents", need_h}};
+  for (int i = 0; i < 3; i++) {
+    const nsedi_ynode *v = nsedi_ymap_get(node, dims[i].key);
+    KP(kp, path, dims[i].key);
+    if (dims[i].need && !v)
+      rc = nsedi_diag_add(p->d, node, kp, "a %s needs '%s'", shape_names[type], dims[i].key);
+    else if (!dims[i].need && v)
+      rc = nsedi_diag_add(p->d, v, kp, "'%s' does not apply to a %s", dims[i].key, shape_names[type]);
+  }
+  if (rc) return -1;
+  const nsedi_ynode *v;
+  if ((v = nsedi_ymap_get(node, "radius"))) {
+    KP(kp, path, "radius");
+    rc |= nsedi_read_double(p->d, v, kp, NSEDI_POSITIVE, &s->radius);
+  }
+  if ((v = nsedi_ymap_get(node, "length"))) {
+    KP(kp, path, "length");
+    rc |= nsedi_read_double(p->d, v, kp, NSEDI_POSITIVE, &s->length);
+  }
+  if ((v = nsedi_ymap_get(node, "half_extents"))) {
+    KP(kp, path, "half_extents");
+    if (nsedi_read_vec(p->d, v, kp, 3, s->half)) rc = -1;
+    else if (!(s->half[0] > 0 && s->half[1] > 0 && s->half[2] > 0))
+      rc = nsedi_diag_add(p->d, v, kp, "expected three positive half extents, got [%.15g, %.15g, %.15g]",
+                          s->half[0], s->half[1], s->half[2]);
+  }
+  return rc ? -1 : 0;
+}
+
+static int read_inertia(nsedi_problem_defs *p, const nsedi_ynode *v, const char *path, double J[3]) {
+  if (nsedi_read_vec(p->d, v, path, 3, J)) return -1;
+  if (!(J[0] > 0 && J[1] > 0 && J[2] > 0))
+    return nsedi_diag_add(p->d, v, path,
+                          "expected three positive principal moments (a positive definite inertia), "
+                          "got [%.15g, %.15g, %.15g]", J[0], J[1], J[2]);
+  /* Principal moments of any mass distribution satisfy the triangle
+   * inequality; a slack of 1e-9 admits the thin disk's equality. */
+  for (int i = 0; i < 3; i++) {
+    double a = J[(i + 1) % 3], b = J[(i + 2) % 3];
+    if (a + b < J[i] * (1 - 1e-9))
+      return nsedi_diag_add(p->d, v, path,
+                            "principal moments [%.15g, %.15g, %.15g] violate J%d + J%d >= J%d: no "
+                            "rigid body has this inertia", J[0], J[1], J[2], (i + 1) % 3 + 1,
+                            (i + 2) % 3 + 1, i + 1);
+  }
+  return 0;
+}
+
+static int read_body(nsedi_problem_defs *p, const nsedi_ynode *node, const char *path,
+                     nsed_body_def *b) {
+  static const char *const keys[] = {"name", "mass", "inertia", "shape", "position", "orientation",
+                                     "velocity", "angular_velocity", NULL};
+  nsed_body_def_default(b);
+  if (nsedi_check_map(p->d, node, path, keys)) {
+    if (!node || node->kind != NSEDI_Y_MAP) return -1;
+  }
+  int rc = 0;
+  rc |= nsedi_require(p->d, node, path, "name");
+  rc |= nsedi_require(p->d, node, path, "mass");
+  OPT(node, "name", nsedi_read_name(p->d, v_, kp_, b->name));
+  OPT(node, "mass", nsedi_read_double(p->d, v_, kp_, NSEDI_POSITIVE, &b->mass));
+  OPT(node, "shape", read_shape(p, v_, kp_, &b->shape));
+  OPT(node, "inertia", read_inertia(p, v_, kp_, b->inertia));
+  OPT(node, "position", nsedi_read_vec(p->d, v_, kp_, 3, b->position));
+  OPT(node, "orientation", nsedi_read_orientation(p->d, v_, kp_, b->quat));
+  OPT(node, "velocity", nsedi_read_vec(p->d, v_, kp_, 3, b->velocity));
+  OPT(node, "angular_velocity", nsedi_read_vec(p->d, v_, kp_, 3, b->angular_velocity));
+  if (!nsedi_ymap_get(node, "inertia") && (b->shape.type == NSED_SHAPE_NONE || b->shape.type == NSED_SHAPE_POINT) &&
+      !(nsedi_ymap_get(node, "shape") && rc))
+    rc = nsedi_diag_add(p->d, node, path,
+                        "give 'inertia' [J1, J2, J3] (required for shapes none and point) or a shape (sphere, disk, cylinder, box) to "
+                        "compute it from");
+  if (!strcmp(b->name, "ground") || !strcmp(b->name, "floor")) {
+    char kp[300];
+    KP(kp, path, "name");
+    rc = nsedi_diag_add(p->d, nsedi_ymap_get(node, "name"), kp,
+                        "'%s' is reserved for the fixed world: choose another name", b->name);
+  }
+  return rc ? -1 : 0;
+}
+
+/* ---- joints ---- */
+
+static int joint_has_spring(int t) { return t == NSED_JOINT_CYLINDRICAL || t == NSED_JOINT_PRISMATIC; }
+static int joint_has_torque(int t) { return t == NSED_JOINT_REVOLUTE || t == NSED_JOINT_CYLINDRICAL; }
+
+static int read_joint(nsedi_problem_defs *p, const nsedi_ynode *node, const char *path,
+                      nsed_joint_def *j) {
+  static const char *const keys[] = {"name", "type", "body_a", "body_b", "anchor_a", "anchor_b",
+                                     "axis_a", "axis_b", "spring", "torque", "servo_angle", NULL};
+  static const char *const spring_keys[] = {"k", "c", "rest_length", NULL};
+  nsed_joint_def_default(j);
+  if (nsedi_check_map(p->d, node, path, keys) && (!node || node->kind != NSEDI_Y_MAP)) return -1;
+  int rc = 0, type = -1;
+  rc |= nsedi_require(p->d, node, path, "name");
+  rc |= nsedi_require(p->d, node, path, "type");
+  rc |= nsedi_require(p->d, node, path, "body_b");
+  OPT(node, "name", nsedi_read_name(p->d, v_, kp_, j->name));
+  OPT(node, "type", nsedi_read_enum(p->d, v_, kp_, joint_names, &type));
+  if (type >= 0) j->type = (nsed_joint_type)type;
+  OPT(node, "body_a", nsedi_read_name(p->d, v_, kp_, j->body_a) ||
+                          check_body_ref(p, v_, kp_, j->body_a, 1));
+  OPT(node, "body_b", nsedi_read_name(p->d, v_, kp_, j->body_b) ||
+                          check_body_ref(p, v_, kp_, j->body_b, 0));
+  if (!rc && !strcmp(j->body_a, j->body_b)) {
+    char kp[300];
+    KP(kp, path, "body_b");
+    rc = nsedi_diag_add(p->d, nsedi_ymap_get(node, "body_b"), kp,
+                        "a joint connects two different bodies; body_a is also '%s'", j->body_b);
+  }
+  OPT(node, "anchor_a", nsedi_read_vec(p->d, v_, kp_, 3, j->anchor_a));
+  OPT(node, "anchor_b", nsedi_read_vec(p->d, v_, kp_, 3, j->anchor_b));
+  OPT(node, "axis_a", nsedi_read_dir(p->d, v_, kp_, j->axis_a));
+  OPT(node, "axis_b", nsedi_read_dir(p->d, v_, kp_, j->axis_b));
+  if (type < 0) return -1;
+  const nsedi_ynode *v;
+  char kp[300];
+  if ((v = nsedi_ymap_get(node, "spring"))) {
+    KP(kp, path, "spring");
+    if (!joint_has_spring(type)) {
+      rc = nsedi_diag_add(p->d, v, kp, "a spring along the axis needs a cylindrical or prismatic joint, not %s",
+                          joint_names[type]);
+    } else if (nsedi_check_map(p->d, v, kp, spring_keys)) {
+      rc = -1;
+    } else {
+      char sp[300];
+      const nsedi_ynode *s;
+      if ((s = nsedi_ymap_get(v, "k"))) { KP(sp, kp, "k"); rc |= nsedi_read_double(p->d, s, sp, NSEDI_NONNEGATIVE, &j->spring_k); }
+      if ((s = nsedi_ymap_get(v, "c"))) { KP(sp, kp, "c"); rc |= nsedi_read_double(p->d, s, sp, NSEDI_NONNEGATIVE, &j->spring_c); }
+      if ((s = nsedi_ymap_get(v, "rest_length"))) { KP(sp, kp, "rest_length"); rc |= nsedi_read_double(p->d, s, sp, NSEDI_ANY, &j->rest_length); }
+    }
+  }
+  if ((v = nsedi_ymap_get(node, "torque"))) {
+    KP(kp, path, "torque");
+    if (!joint_has_torque(type))
+      rc = nsedi_diag_add(p->d, v, kp, "a torque law needs a revolute or cylindrical joint, not %s",
+                          joint_names[type]);
+    else if (nsedi_read_law(p->d, v, kp, &j->torque)) rc = -1;
+    else j->has_torque = 1;
+  }
+  v = nsedi_ymap_get(node, "servo_angle");
+  KP(kp, path, "servo_angle");
+  if (type == NSED_JOINT_SERVO && !v)
+    rc = nsedi_diag_add(p->d, node, kp, "a servo joint needs its prescribed angle law 'servo_angle' (rad)");
+  else if (v && type != NSED_JOINT_SERVO)
+    rc = nsedi_diag_add(p->d, v, kp, "'servo_angle' applies to servo joints only, not %s", joint_names[type]);
+  else if (v && nsedi_read_law(p->d, v, kp, &j->servo_angle)) rc = -1;
+  return rc ? -1 : 0;
+}
+
+/* ---- forces ---- */
+
+static int read_force(nsedi_problem_defs *p, const nsedi_ynode *node, const char *path,
+                      nsed_force_def *f) {
+  static const char *const keys[] = {"name", "type", "body", "body_b", "direction", "frame", "point",
+                                     "point_b", "magnitude", "k", "c", "rest_length", NULL};
+  /* Keys that belong to each type: others are reported, not ignored. */
+  static const char *const per_type[3][9] = {
+      {"name", "type", "body", "direction", "frame", "point", "magnitude", NULL},
+      {"name", "type", "body", "direction", "frame", "magnitude", NULL},
+      {"name", "type", "body", "body_b", "point", "point_b", "k", "c", "rest_length"}};
+  nsed_force_def_default(f);
+  if (nsedi_check_map(p->d, node, path, keys) && (!node || node->kind != NSEDI_Y_MAP)) return -1;
+  int rc = 0, type = -1, frame = 0;
+  rc |= nsedi_require(p->d, node, path, "name");
+  rc |= nsedi_require(p->d, node, path, "type");
+  rc |= nsedi_require(p->d, node, path, "body");
+  OPT(node, "name", nsedi_read_name(p->d, v_, kp_, f->name));
+  OPT(node, "type", nsedi_read_enum(p->d, v_, kp_, force_names, &type));
+  if (type < 0) return -1;
+  f->type = (nsed_force_type)type;
+  for (int i = 0; i < node->n; i++) {
+    const char *k = node->keys[i]->text;
+    int known = 0, any = 0;
+    for (int t = 0; t < 9 && per_type[type][t]; t++) known |= !strcmp(per_type[type][t], k);
+    for (const char *const *a = keys; *a; a++) any |= !strcmp(*a, k);
+    if (any && !known) {
+      char kp[300];
+      KP(kp, path, k);
+      rc = nsedi_diag_add(p->d, node->keys[i], kp, "'%s' does not apply to a force of type %s", k,
+                          force_names[type]);
+    }
+  }
+  if (type != NSED_FORCE_SPRING) {
+    rc |= nsedi_require(p->d, node, path, "direction");
+    rc |= nsedi_require(p->d, node, path, "magnitude");
+  } else {
+    rc |= nsedi_require(p->d, node, path, "k");
+  }
+  OPT(node, "body", nsedi_read_name(p->d, v_, kp_, f->body) || check_body_ref(p, v_, kp_, f->body, 0));
+  if (type == NSED_FORCE_SPRING)
+    OPT(node, "body_b", nsedi_read_name(p->d, v_, kp_, f->body_b) ||
+                            check_body_ref(p, v_, kp_, f->body_b, 1));
+  OPT(node, "direction", nsedi_read_dir(p->d, v_, kp_, f->direction));
+  OPT(node, "frame", nsedi_read_enum(p->d, v_, kp_, frame_names, &frame));
+  f->direction_in_body = frame == 1;
+  OPT(node, "point", nsedi_read_vec(p->d, v_, kp_, 3, f->point));
+  OPT(node, "point_b", nsedi_read_vec(p->d, v_, kp_, 3, f->point_b));
+  OPT(node, "magnitude", nsedi_read_law(p->d, v_, kp_, &f->magnitude));
+  OPT(node, "k", nsedi_read_double(p->d, v_, kp_, NSEDI_NONNEGATIVE, &f->k));
+  OPT(node, "c", nsedi_read_double(p->d, v_, kp_, NSEDI_NONNEGATIVE, &f->c));
+  OPT(node, "rest_length", nsedi_read_double(p->d, v_, kp_, NSEDI_NONNEGATIVE, &f->rest_length));
+  if (type == NSED_FORCE_SPRING && !rc && !strcmp(f->body, f->body_b)) {
+    char kp[300];
+    KP(kp, path, "body_b");
+    rc = nsedi_diag_add(p->d, nsedi_ymap_get(node, "body_b"), kp,
+                        "a spring connects two different bodies; body is also '%s'", f->body);
+  }
+  return rc ? -1 : 0;
+}
+
+/* ---- contacts ---- */
+
+static int read_contact(nsedi_problem_defs *p, const nsedi_ynode *node, const char *path,
+                        nsed_contact_def *c) {
+  static const char *const keys[] = {"name", "body", "with", "mu", "mu0", "restitution", NULL};
+  nsed_contact_def_default(c);
+  if (nsedi_check_map(p->d, node, path, keys) && (!node || node->kind != NSEDI_Y_MAP)) return -1;
+  int rc = 0;
+  rc |= nsedi_require(p->d, node, path, "name");
+  rc |= nsedi_require(p->d, node, path, "body");
+  OPT(node, "name", nsedi_read_name(p->d, v_, kp_, c->name));
+  OPT(node, "body", nsedi_read_name(p->d, v_, kp_, c->body) || check_body_ref(p, v_, kp_, c->body, 0));
+  const nsedi_ynode *with = nsedi_ymap_get(node, "with");
+  char kp[300];
+  KP(kp, path, "with");
+  if (with) {
+    if (nsedi_read_name(p->d, with, kp, c->other)) rc = -1;
+    else if (strcmp(c->other, "floor") && check_body_ref(p, with, kp, c->other, 0)) rc = -1;
+  }
+  OPT(node, "mu", nsedi_read_double(p->d, v_, kp_, NSEDI_NONNEGATIVE, &c->mu));
+  if (nsedi_ymap_get(node, "mu") && !nsedi_ymap_get(node, "mu0")) c->mu0 = c->mu;
+  OPT(node, "mu0", nsedi_read_double(p->d, v_, kp_, NSEDI_NONNEGATIVE, &c->mu0));
+  OPT(node, "restitution", nsedi_read_double(p->d, v_, kp_, NSEDI_UNIT, &c->restitution));
+  if (rc) return -1;
+  if (c->mu0 < c->mu) {
+    const nsedi_ynode *at = nsedi_ymap_get(node, "mu0");
+    KP(kp, path, at ? "mu0" : "mu");
+    return nsedi_diag_add(p->d, at ? at : nsedi_ymap_get(node, "mu"), kp,
+                          "static friction mu0 = %.15g is below kinetic friction mu = %.15g "
+                          "(mu0 >= mu is required)", c->mu0, c->mu);
+  }
+  /* The engine has surfaces for spheres and disk rims on the floor, and
+   * sphere-sphere pairs; say so here rather than at the first event. */
+  int bi = nsedi_defs_find_body(p, c->body);
+  int oi = *c->other && strcmp(c->other, "floor") ? nsedi_defs_find_body(p, c->other) : -1;
+  if (!p->item_ok[bi] || (oi >= 0 && !p->item_ok[oi])) return 0; /* its own message says why */
+  const nsed_shape_type st = p->bodies[bi].shape.type;
+  KP(kp, path, "body");
+  if (st != NSED_SHAPE_SPHERE && st != NSED_SHAPE_DISK && st != NSED_SHAPE_POINT)
+    return nsedi_diag_add(p->d, nsedi_ymap_get(node, "body"), kp,
+                          "body '%s' has shape %s: contacts need a sphere, a disk or a point", c->body,
+                          shape_names[st]);
+  if (oi >= 0) {
+    KP(kp, path, "with");
+    if (oi == bi)
+      return nsedi_diag_add(p->d, with, kp, "a body cannot touch itself");
+    if (st != NSED_SHAPE_SPHERE || p->bodies[oi].shape.type != NSED_SHAPE_SPHERE)
+      return nsedi_diag_add(p->d, with, kp,
+                            "body-body contacts are between two spheres ('%s' is a %s, '%s' a %s)",
+                            c->body, shape_names[st], c->other,
+                            shape_names[p->bodies[oi].shape.type]);
+  }
+  return 0;
+}
+
+/* ---- the four lists ---- */
+
+typedef int (*item_reader)(nsedi_problem_defs *p, const nsedi_ynode *node, const char *path, void *def);
+
+static int read_section(nsedi_problem_defs *p, const char *key, const char *kind, size_t def_size,
+                        item_reader reader, void **defs, const nsedi_ynode ***at, int *count,
+                        int **ok) {
+  int rc = 0;
+  const nsedi_ynode *list = get_list(p, key, &rc);
+  *count = 0;
+  if (!list) return rc;
+  if (list->n == 0) return 0;
+  *defs = calloc((size_t)list->n, def_size);
+  *at = calloc((size_t)list->n, sizeof **at);
+  if (ok) *ok = calloc((size_t)list->n, sizeof **ok);
+  if (!*defs || !*at || (ok && !*ok)) return -2;
+  for (int i = 0; i < list->n; i++) {
+    char ip[300];
+    nsedi_path_index(ip, sizeof ip, key, i);
+    void *def = (char *)*defs + (size_t)i * def_size;
+    int bad = reader(p, list->items[i], ip, def) != 0;
+    if (bad) rc = -1;
+    if (ok) (*ok)[i] = !bad;
+    (*at)[i] = list->items[i];
+    const nsedi_ynode *name = nsedi_ymap_get(list->items[i], "name");
+    if (name && name->kind == NSEDI_Y_SCALAR && check_unique(p, list, key, i, name->text, kind))
+      rc = -1;
+  }
+  *count = list->n;
+  return rc;
+}
+
+static int rd_body(nsedi_problem_defs *p, const nsedi_ynode *n, const char *path, void *def) {
+  return read_body(p, n, path, def);
+}
+static int rd_joint(nsedi_problem_defs *p, const nsedi_ynode *n, const char *path, void *def) {
+  return read_joint(p, n, path, def);
+}
+static int rd_force(nsedi_problem_defs *p, const nsedi_ynode *n, const char *path, void *def) {
+  return read_force(p, n, path, def);
+}
+static int rd_contact(nsedi_problem_defs *p, const nsedi_ynode *n, const char *path, void *def) {
+  return read_contact(p, n, path, def);
+}
+
+int nsedi_build_items(nsedi_problem_defs *p) {
+  int rc = read_section(p, "bodies", "body", sizeof(nsed_body_def), rd_body, (void **)&p->bodies,
+                        &p->body_at, &p->nbody, &p->item_ok);
+  if (rc == -2) return rc;
+  /* Go on after a bad body: references are checked against the names read,
+   * which a body's other mistakes do not affect. */
+  int r;
+  r = read_section(p, "joints", "joint", sizeof(nsed_joint_def), rd_joint, (void **)&p->joints,
+                   &p->joint_at, &p->njoint, NULL);
+  if (r == -2) return r;
+  rc |= r;
+  r = read_section(p, "forces", "force", sizeof(nsed_force_def), rd_force, (void **)&p->forces,
+                   &p->force_at, &p->nforce, NULL);
+  if (r == -2) return r;
+  rc |= r;
+  r = read_section(p, "contacts", "contact", sizeof(nsed_contact_def), rd_contact,
+                   (void **)&p->contacts, &p->contact_at, &p->ncontact, NULL);
+  if (r == -2) return r;
+  rc |= r;
+  return rc ? -1 : 0;
+}
+
+void nsedi_problem_defs_free(nsedi_problem_defs *p) {
+  free(p->bodies);
+  free(p->joints);
+  free(p->forces);
+  free(p->contacts);
+  free(p->body_at);
+  free(p->joint_at);
+  free(p->force_at);
+  free(p->contact_at);
+  free(p->item_ok);
+}

@@ -1,0 +1,22 @@
+/* Atomic output directories: results are written into a temporary sibling
+ * "OUTDIR.tmp-XXXXXX" and renamed to OUTDIR only when complete, so a reader
+ * never sees half a result and a crash leaves the previous result intact. */
+#ifndef NSEDI_OUTDIR_H
+#define NSEDI_OUTDIR_H
+
+#include "nsed/status.h"
+
+/* Check that outdir can be (re)placed, create its parent directories and the
+ * temporary directory; *tmpdir (malloc'd) receives its path. An existing
+ * outdir is only ever replaced if it is an nsed result (it holds
+ * summary.json) or empty, so `-o ~` cannot wipe a home directory. */
+int nsedi_outdir_begin(const char *outdir, char **tmpdir, nsed_error *err);
+
+/* Rename tmpdir to outdir; an existing outdir is moved aside first and
+ * removed only after the new one is in place. */
+int nsedi_outdir_commit(const char *outdir, const char *tmpdir, nsed_error *err);
+
+/* Remove a directory tree (the temporary directory of a failed write). */
+void nsedi_remove_tree(const char *path);
+
+#endif

@@ -1,0 +1,118 @@
+#include "writer.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Large buffers: a long run writes millions of rows. */
+#define WRITER_BUFSIZE (1 << 20)
+
+static FILE *open_in(const char *dir, const char *name, nsed_error *err) {
+  char path[4096];
+  snprintf(path, sizeof path, "%s/%s", dir, name);
+  FILE *f = fopen(path, "w");
+  if (!f) {
+    nsed_error_set(err, NSED_ERR_IO, "cannot create %s: %s", path, strerror(errno));
+    return NULL;
+  }
+  setvbuf(f, NULL, _IOFBF, WRITER_BUFSIZE);
+  return f;
+}
+
+static void note(nsedi_writer *w, int bad, const char *file) {
+  if (bad && !w->io_errno) {
+    w->io_errno = errno ? errno : EIO;
+    w->io_file = file;
+  }
+}
+
+int nsedi_writer_open(nsedi_writer *w, const char *dir, const nsed_model *m, nsed_error *err) {
+  memset(w, 0, sizeof *w);
+  w->nbody = nsed_model_nbody(m);
+  w->ncontact = nsed_model_ncontact(m);
+  size_t n = 13 * (size_t)(w->nbody > 0 ? w->nbody : 1);
+  w->row = calloc(n, sizeof *w->row);
+  w->last_row = calloc(n, sizeof *w->last_row);
+  if (!w->row || !w->last_row) return nsed_error_set(err, NSED_ERR_NOMEM, "out of memory");
+  if (!(w->traj = open_in(dir, "trajectory.csv", err))) return err ? err->status : NSED_ERR_IO;
+  if (!(w->contacts = open_in(dir, "contacts.csv", err))) return err ? err->status : NSED_ERR_IO;
+  if (!(w->events = open_in(dir, "events.csv", err))) return err ? err->status : NSED_ERR_IO;
+  static const char *const cols[13] = {"x", "y", "z", "q0", "q1", "q2", "q3",
+                                       "vx", "vy", "vz", "wx", "wy", "wz"};
+  int bad = fputs("t", w->traj) < 0;
+  for (int b = 0; b < w->nbody; b++)
+    for (int k = 0; k < 13; k++)
+      bad |= fprintf(w->traj, ",%s.%s", nsed_model_body_name(m, b), cols[k]) < 0;
+  bad |= fputc('\n', w->traj) < 0;
+  note(w, bad, "trajectory.csv");
+  note(w, fputs("t,contact,mode,gap,lambda_n,lambda_t1,lambda_t2,slip_speed\n", w->contacts) < 0,
+       "contacts.csv");
+  note(w, fputs("t,kind,contact,from,to,lcp_size,pivots,residual,path\n", w->events) < 0,
+       "events.csv");
+  return NSED_OK;
+}
+
+int nsedi_writer_sample(void *ctx, const nsed_model *m, const nsed_data *d, nsed_sample_reason why) {
+  nsedi_writer *w = ctx;
+  double t = nsed_data_time(d);
+  for (int b = 0; b < w->nbody; b++) nsed_data_body_state(d, b, w->row + 13 * b);
+  size_t n = 13 * (size_t)w->nbody;
+  /* An output instant that coincides with an event (or the final sample
+   * with the last output) would repeat the same row: keep one. A velocity
+   * jump at the same t is a different row and is kept. */
+  if (w->have_last && t == w->last_t && !memcmp(w->row, w->last_row, n * sizeof *w->row))
+    return 0;
+  (void)why;
+  int bad = fprintf(w->traj, "%.17g", t) < 0;
+  for (size_t k = 0; k < n; k++) bad |= fprintf(w->traj, ",%.17g", w->row[k]) < 0;
+  bad |= fputc('\n', w->traj) < 0;
+  note(w, bad, "trajectory.csv");
+  bad = 0;
+  for (int c = 0; c < w->ncontact; c++) {
+    nsed_contact_info ci;
+    nsed_data_contact(d, c, &ci);
+    bad |= fprintf(w->contacts, "%.17g,%s,%s,%.17g,%.17g,%.17g,%.17g,%.17g\n", t,
+                   nsed_model_contact_name(m, c), nsed_mode_name(ci.mode), ci.gap, ci.lambda[0],
+                   ci.lambda[1], ci.lambda[2], ci.slip_speed) < 0;
+  }
+  note(w, bad, "contacts.csv");
+  memcpy(w->last_row, w->row, n * sizeof *w->row);
+  w->last_t = t;
+  w->have_last = 1;
+  w->rows++;
+  return w->io_errno ? 1 : 0;
+}
+
+int nsedi_writer_event(void *ctx, const nsed_model *m, const nsed_data *d, const nsed_event *ev) {
+  nsedi_writer *w = ctx;
+  (void)d;
+  const char *contact = ev->contact >= 0 ? nsed_model_contact_name(m, ev->contact) : "";
+  const char *from = ev->contact >= 0 ? nsed_mode_name(ev->from) : "";
+  const char *to = ev->contact >= 0 ? nsed_mode_name(ev->to) : "";
+  note(w,
+       fprintf(w->events, "%.17g,%s,%s,%s,%s,%d,%d,%.17g,%s\n", ev->t,
+               nsed_event_kind_name(ev->kind), contact, from, to, ev->lcp_size, ev->pivots,
+               ev->residual, ev->path ? ev->path : "") < 0,
+       "events.csv");
+  return w->io_errno ? 1 : 0;
+}
+
+static void close_one(nsedi_writer *w, FILE **f, const char *name) {
+  if (!*f) return;
+  note(w, fflush(*f) != 0 || ferror(*f), name);
+  note(w, fclose(*f) != 0, name);
+  *f = NULL;
+}
+
+int nsedi_writer_close(nsedi_writer *w, nsed_error *err) {
+  close_one(w, &w->traj, "trajectory.csv");
+  close_one(w, &w->contacts, "contacts.csv");
+  close_one(w, &w->events, "events.csv");
+  free(w->row);
+  free(w->last_row);
+  w->row = w->last_row = NULL;
+  if (w->io_errno)
+    return nsed_error_set(err, NSED_ERR_IO, "writing %s failed: %s", w->io_file,
+                          strerror(w->io_errno));
+  return NSED_OK;
+}

@@ -1,0 +1,123 @@
+#!/usr/bin/env python3
+"""Every malformed problem file in tests/io/bad/ through `nsed run`.
+
+For each file: exit status 2, stderr names FILE:LINE:COLUMN and the key
+(or the YAML problem), and no output directory appears, neither the given
+-o DIR nor the default results/<name> nor a leftover DIR.tmp-*.
+Usage: run_bad.py NSED BAD_DIR
+"""
+import os
+import subprocess
+import sys
+import tempfile
+
+# file -> substrings stderr must contain (the first is always FILE:LINE:COL).
+CASES = {
+    "syntax_error.yaml": ["syntax_error.yaml:4:4:", "YAML syntax error"],
+    "unclosed_bracket.yaml": ["unclosed_bracket.yaml:6:1:", "flow sequence"],
+    "tab_indentation.yaml": ["tab_indentation.yaml:2:1:", "YAML syntax error"],
+    "binary_garbage.yaml": ["binary_garbage.yaml:1:1:", "binary data"],
+    "empty.yaml": ["empty.yaml:1:1:", "the file is empty"],
+    "only_comments.yaml": ["only_comments.yaml:1:1:", "the file is empty"],
+    "top_level_list.yaml": ["top_level_list.yaml:1:1:", "expected a mapping of top-level keys"],
+    "two_documents.yaml": ["two_documents.yaml:6:1:", "one YAML document"],
+    "yaml_alias.yaml": ["yaml_alias.yaml:11:12:", "aliases"],
+    "mass_is_string.yaml": ["mass_is_string.yaml:3:11:", "bodies[0].mass: expected a positive number, got heavy"],
+    "mass_quoted_number.yaml": ["mass_quoted_number.yaml:3:11:", "bodies[0].mass:", 'the string "1"'],
+    "position_two_numbers.yaml": ["position_two_numbers.yaml:5:15:", "bodies[0].position: expected a list of 3 numbers"],
+    "bodies_not_a_list.yaml": ["bodies_not_a_list.yaml:2:3:", "bodies: expected a list"],
+    "missing_mass.yaml": ["missing_mass.yaml:2:5:", "bodies[0].mass: required key 'mass' is missing"],
+    "missing_bodies.yaml": ["missing_bodies.yaml:1:1:", "required key 'bodies' is missing"],
+    "missing_shape_type.yaml": ["missing_shape_type.yaml:4:12:", "bodies[0].shape.type: required key"],
+    "sphere_without_radius.yaml": ["sphere_without_radius.yaml:4:12:", "bodies[0].shape.radius: a sphere needs 'radius'"],
+    "no_inertia_no_shape.yaml": ["no_inertia_no_shape.yaml:2:5:", "bodies[0]: give 'inertia'"],
+    "duplicate_body_name.yaml": ["duplicate_body_name.yaml:6:11:", "bodies[1].name: duplicate body name 'ball'"],
+    "duplicate_key.yaml": ["duplicate_key.yaml:4:5:", "duplicate key 'mass'"],
+    "unknown_contact_body.yaml": ["unknown_contact_body.yaml:8:11:", "contacts[0].body: no body named 'bal' (did you mean 'ball'?)"],
+    "unknown_joint_body.yaml": ["unknown_joint_body.yaml:9:13:", "joints[0].body_b: no body named 'wheel'"],
+    "unknown_key_typo.yaml": ["unknown_key_typo.yaml:6:5:", "bodies[0].veloctiy: unknown key 'veloctiy' (did you mean 'velocity'?)"],
+    "unknown_top_level_key.yaml": ["unknown_top_level_key.yaml:6:1:", "solvr: unknown key 'solvr' (did you mean 'solver'?)"],
+    "unknown_integrator.yaml": ["unknown_integrator.yaml:7:15:", "solver.integrator: unknown value 'arkode_dp4' (did you mean 'arkode_dp5'?)"],
+    "shape_typo.yaml": ["shape_typo.yaml:4:19:", "bodies[0].shape.type: unknown value 'sphear' (did you mean 'sphere'?)"],
+    "negative_mass.yaml": ["negative_mass.yaml:3:11:", "bodies[0].mass: expected a positive number, got -1"],
+    "mu0_below_mu.yaml": ["mu0_below_mu.yaml:10:10:", "contacts[0].mu0:", "mu0 >= mu"],
+    "t_end_zero.yaml": ["t_end_zero.yaml:7:10:", "solver.t_end: expected a positive number, got 0"],
+    "t_end_negative.yaml": ["t_end_negative.yaml:7:10:", "solver.t_end: expected a positive number, got -2.5"],
+    "nan_literal.yaml": ["nan_literal.yaml:5:19:", "bodies[0].position[1]:", "NaN and infinity are not allowed"],
+    "inf_literal.yaml": ["inf_literal.yaml:7:9:", "solver.rtol:", "NaN and infinity are not allowed"],
+    "inertia_not_positive_definite.yaml": ["inertia_not_positive_definite.yaml:5:14:", "bodies[0].inertia:", "positive definite"],
+    "inertia_triangle_violated.yaml": ["inertia_triangle_violated.yaml:5:14:", "bodies[0].inertia:", "J1 + J2 >= J3"],
+    "sides_not_multiple_of_4.yaml": ["sides_not_multiple_of_4.yaml:7:10:", "friction.sides:", "multiple of 4"],
+    "restitution_above_one.yaml": ["restitution_above_one.yaml:10:18:", "contacts[0].restitution: expected a number in [0, 1], got 1.5"],
+    "servo_without_angle.yaml": ["servo_without_angle.yaml:7:5:", "joints[0].servo_angle:"],
+    "piecewise_times_not_increasing.yaml": ["piecewise_times_not_increasing.yaml:11:48:", "forces[0].magnitude.times[2]:", "increase strictly"],
+    "contact_on_box.yaml": ["contact_on_box.yaml:7:11:", "contacts[0].body:", "a sphere, a disk or a point"],
+    "zero_quaternion.yaml": ["zero_quaternion.yaml:6:18:", "bodies[0].orientation:"],
+    "zero_axis.yaml": ["zero_axis.yaml:10:13:", "joints[0].axis_a: expected a non-zero direction"],
+}
+
+# Bad overrides on a good file: (args, substrings).
+GOOD = "negative_mass.yaml"  # fixed by the first override below
+OVERRIDE_CASES = [
+    (["--set", "bodies.ball.mass=1", "--set", "bodies.bal.mass=2"],
+     ["--set bodies.bal.mass=2:", "no item named 'bal' (did you mean 'ball'?)"]),
+    (["--set", "bodies.ball.mass=1", "--set", "solver.t_end=-1"],
+     ["--set solver.t_end=-1:", "solver.t_end: expected a positive number, got -1"]),
+    (["--set", "bodies.ball.mass=1", "--set", "bodies.ball.velocity=[1,0"],
+     ["--set bodies.ball.velocity=[1,0:", "YAML syntax error"]),
+    (["--set", "bodies.ball.mass=1", "--set", "solver.rtl=1e-8"],
+     ["--set solver.rtl=1e-8:", "solver.rtl: unknown key 'rtl' (did you mean 'rtol'?)"]),
+]
+
+
+def run_case(nsed, problem, extra, expect, failures):
+    with tempfile.TemporaryDirectory() as work:
+        out = os.path.join(work, "out")
+        # Twice: with -o, and with the default results/<name> under cwd = work.
+        for args in (["-o", out], []):
+            p = subprocess.run([nsed, "run", problem] + extra + args, cwd=work,
+                               capture_output=True, timeout=60)
+            err = p.stderr.decode("utf-8", "replace")
+            label = "%s %s %s" % (os.path.basename(problem), " ".join(extra), " ".join(args))
+            if p.returncode != 2:
+                failures.append("%s: exit %d, expected 2; stderr:\n%s" % (label, p.returncode, err))
+            for s in expect:
+                if s not in err:
+                    failures.append("%s: stderr lacks %r; stderr:\n%s" % (label, s, err))
+            left = os.listdir(work)
+            if left:
+                failures.append("%s: left %s behind" % (label, left))
+
+
+def main():
+    nsed, bad = os.path.abspath(sys.argv[1]), os.path.abspath(sys.argv[2])
+    failures = []
+    files = sorted(f for f in os.listdir(bad) if f.endswith(".yaml"))
+    missing = set(files) ^ set(CASES)
+    if missing:
+        failures.append("files and CASES disagree: %s" % sorted(missing))
+    for name in sorted(CASES):
+        # Messages name the file as given on the command line.
+        problem = os.path.join(bad, name)
+        expect = [problem + e[len(name):] if i == 0 else e for i, e in enumerate(CASES[name])]
+        run_case(nsed, problem, [], expect, failures)
+    for extra, expect in OVERRIDE_CASES:
+        run_case(nsed, os.path.join(bad, GOOD), extra, expect, failures)
+    # A 50 MB file is refused before it is parsed.
+    with tempfile.TemporaryDirectory() as big_dir:
+        big = os.path.join(big_dir, "huge.yaml")
+        with open(big, "w") as f:
+            line = "# " + "x" * 1021 + "\n"
+            for _ in range(50 * 1024):
+                f.write(line)
+        run_case(nsed, big, [], [big + ":", "larger than"], failures)
+    # A file that does not exist.
+    run_case(nsed, os.path.join(bad, "no_such_file.yaml"), [], ["no_such_file.yaml", "cannot open"], failures)
+    for f in failures:
+        print("FAIL:", f)
+    print("%d bad-input cases, %d failures" % (len(CASES) + len(OVERRIDE_CASES) + 2, len(failures)))
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

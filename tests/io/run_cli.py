@@ -1,0 +1,91 @@
+#!/usr/bin/env python3
+"""`nsed run` and `nsed validate` on a good file: exit codes, the default
+output directory, --help, usage errors, and SIGINT (status "interrupted",
+complete files, exit 1, no temporary directory left).
+Usage: run_cli.py NSED GOOD_DIR
+"""
+import json
+import os
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+
+failures = []
+
+
+def check(cond, what):
+    if not cond:
+        failures.append(what)
+
+
+def main():
+    nsed, good = os.path.abspath(sys.argv[1]), os.path.abspath(sys.argv[2])
+    sphere = os.path.join(good, "sphere.yaml")
+    with tempfile.TemporaryDirectory() as work:
+        p = subprocess.run([nsed, "validate", sphere], capture_output=True, text=True, cwd=work)
+        check(p.returncode == 0, "validate: exit %d: %s" % (p.returncode, p.stderr))
+        for s in ("valid", "ball: mass 1 kg", "inertia [0.004, 0.004, 0.004]", "states: 13",
+                  "ball_floor: ball with floor, mu 0.3, mu0 0.3", "polygon_face, 8 sides"):
+            check(s in p.stdout, "validate output lacks %r:\n%s" % (s, p.stdout))
+        check(os.listdir(work) == [], "validate created %s" % os.listdir(work))
+
+        p = subprocess.run([nsed, "validate", sphere, "--set", "bodies.ball.mass=2"],
+                           capture_output=True, text=True, cwd=work)
+        check(p.returncode == 0 and "ball: mass 2 kg" in p.stdout, "validate --set: %s" % p.stdout)
+
+        p = subprocess.run([nsed, "run", sphere, "--set", "solver.t_end=0.3"],
+                           capture_output=True, text=True, cwd=work)
+        check(p.returncode == 0, "run: exit %d: %s" % (p.returncode, p.stderr))
+        out = os.path.join(work, "results", "sphere")
+        files = sorted(os.listdir(out)) if os.path.isdir(out) else []
+        check(files == ["contacts.csv", "events.csv", "summary.json", "trajectory.csv"],
+              "default outdir holds %s" % files)
+        check("results/sphere/trajectory.csv" in p.stdout, "run does not say where: %s" % p.stdout)
+        if "summary.json" in files:
+            s = json.load(open(os.path.join(out, "summary.json")))
+            check(s["status"] == "ok" and s["overrides"] == ["solver.t_end=0.3"], "summary %s" % s)
+            check(s["t_reached"] == 0.3 and s["events_by_kind"]["stick"] == 1, "summary %s" % s)
+
+        p = subprocess.run([nsed, "run", sphere, "-o", "q", "--quiet"], capture_output=True,
+                           text=True, cwd=work)
+        check(p.returncode == 0 and p.stdout == "", "--quiet printed %r" % p.stdout)
+
+        for cmd in ("run", "validate"):
+            p = subprocess.run([nsed, cmd, "--help"], capture_output=True, text=True)
+            check(p.returncode == 0 and "usage: nsed " + cmd in p.stdout, "%s --help" % cmd)
+            p = subprocess.run([nsed, cmd], capture_output=True, text=True)
+            check(p.returncode == 2 and "no problem file" in p.stderr, "%s without file" % cmd)
+            p = subprocess.run([nsed, cmd, sphere, "--frobnicate"], capture_output=True, text=True)
+            check(p.returncode == 2 and "unknown option" in p.stderr, "%s bad option" % cmd)
+
+        # SIGINT in the middle of a long run.
+        out = os.path.join(work, "intr")
+        proc = subprocess.Popen([nsed, "run", sphere, "-o", out, "--set", "solver.t_end=1e6",
+                                 "--set", "output.dt=0.01"], stdout=subprocess.PIPE,
+                                stderr=subprocess.PIPE, text=True, cwd=work)
+        time.sleep(1.0)
+        proc.send_signal(signal.SIGINT)
+        _, err = proc.communicate(timeout=60)
+        check(proc.returncode == 1, "SIGINT: exit %d: %s" % (proc.returncode, err))
+        check("interrupted" in err and "results up to t =" in err, "SIGINT message: %s" % err)
+        summary = os.path.join(out, "summary.json")
+        if os.path.exists(summary):
+            s = json.load(open(summary))
+            check(s["status"] == "interrupted" and 0 < s["t_reached"] < 1e6, "summary %s" % s)
+            traj = open(os.path.join(out, "trajectory.csv")).read()
+            check(traj.endswith("\n") and traj.count("\n") > 2, "trajectory incomplete")
+        else:
+            failures.append("SIGINT: no summary.json")
+        left = [f for f in os.listdir(work) if ".tmp-" in f or ".old-" in f]
+        check(left == [], "temporaries left: %s" % left)
+
+    for f in failures:
+        print("FAIL:", f)
+    print("%d failures" % len(failures))
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
