@@ -1,0 +1,83 @@
+/* The problem files in problems/ load, run, and show the closed-form facts
+ * their headers state (the same references as the API-built tests, so a
+ * drift between a file and its documentation is caught). argv[1] is the
+ * source root. */
+#include "engine_util.h"
+#include "nsed_test.h"
+
+static nsed_model *load(const char *root, const char *name) {
+  char path[4096];
+  snprintf(path, sizeof path, "%s/problems/%s", root, name);
+  nsed_model *m = NULL;
+  nsed_error err;
+  int rc = nsed_problem_load(path, NULL, 0, &m, &err);
+  CHECK_MSG(rc == NSED_OK, "%s: %s", path, err.message);
+  return rc == NSED_OK ? m : NULL;
+}
+
+static int count_kind(const recorder *r, nsed_event_kind k, double *first) {
+  int n = 0;
+  for (int i = 0; i < r->nev; i++)
+    if (r->ev[i].kind == k) {
+      if (!n && first) *first = r->ev[i].t;
+      n++;
+    }
+  return n;
+}
+
+int main(int argc, char **argv) {
+  const char *root = argc > 1 ? argv[1] : ".";
+  static recorder r;
+  nsed_data *d;
+  nsed_model *m;
+  double t;
+
+  if ((m = load(root, "sphere_slide_roll.yaml"))) {
+    memset(&r, 0, sizeof r);
+    CHECK(run_model(m, &d, &r) == NSED_OK);
+    CHECK(count_kind(&r, NSED_EVENT_STICK, &t) == 1);
+    CHECK_NEAR(t, 2 * 2.0 / (7 * 0.3 * 9.81), 1e-9, 0);
+    nsed_data_free(&d);
+    nsed_model_free(&m);
+  }
+  if ((m = load(root, "block_on_belt.yaml"))) {
+    memset(&r, 0, sizeof r);
+    CHECK(run_model(m, &d, &r) == NSED_OK);
+    double w = sqrt(10.0), dd = 0.2 * 9.81 / 10, V = 0.2;
+    double period = 2 * dd / V + (M_PI + 2 * atan2(V / w, dd)) / w;
+    int nslip = count_kind(&r, NSED_EVENT_SLIP, &t);
+    CHECK_NEAR(t, 0.5 * 9.81 / (10 * V), 1e-9, 0);
+    CHECK(nslip == 6);
+    CHECK(count_kind(&r, NSED_EVENT_STICK, NULL) == 6);
+    CHECK_NEAR(r.ev[4].t - r.ev[2].t, period, 0, 1e-8);
+    nsed_data_free(&d);
+    nsed_model_free(&m);
+  }
+  if ((m = load(root, "bouncing_ball.yaml"))) {
+    memset(&r, 0, sizeof r);
+    CHECK(run_model(m, &d, &r) == NSED_OK);
+    double t1 = sqrt(2 * 0.5 / 9.81), v1 = 9.81 * t1, tinf = t1 + 2 * 0.8 * v1 / (9.81 * 0.2);
+    CHECK(count_kind(&r, NSED_EVENT_IMPACT, &t) > 40);
+    CHECK_NEAR(t, t1, 1e-10, 0);
+    CHECK(count_kind(&r, NSED_EVENT_ZENO, &t) >= 1);
+    CHECK_NEAR(t, tinf, 1e-6, 0);
+    nsed_data_free(&d);
+    nsed_model_free(&m);
+  }
+  if ((m = load(root, "rolling_coin.yaml"))) {
+    memset(&r, 0, sizeof r);
+    nsed_error err;
+    CHECK(nsed_data_create(m, &d, &err) == NSED_OK);
+    double e0 = nsed_data_energy(m, d);
+    nsed_observer obs = {.ctx = &r, .event = rec_event};
+    CHECK(nsed_simulate(m, d, &obs, &err) == NSED_OK);
+    CHECK(r.nev == 0);
+    double s[13];
+    nsed_data_body_state(d, 0, s);
+    CHECK_NEAR(hypot(s[0], s[1]), 0.5, 1e-7, 0);
+    CHECK_NEAR(nsed_data_energy(m, d), e0, 0, 1e-9);
+    nsed_data_free(&d);
+    nsed_model_free(&m);
+  }
+  return TEST_DONE();
+}
