@@ -21,6 +21,7 @@
 #include <sn_error_handling.h>
 
 #include <stdlib.h>
+#include <string.h>
 
 struct nsedi_siconos {
   SolverOptions *lemke;
@@ -62,6 +63,10 @@ int nsedi_siconos_lemke(nsedi_siconos *s, int n, double *M, double *q, double *z
   LinearComplementarityProblem lcp = {.size = n, .M = &nm, .q = q};
   s->lemke->iparam[SICONOS_IPARAM_MAX_ITER] = max_pivots;
   s->lemke->iparam[SICONOS_IPARAM_ITER_DONE] = 0;
+  /* On a ray Siconos leaves one entry of z and w unwritten (z0 is still
+   * basic): clear them so the verification never sees stale data. */
+  memset(z, 0, sizeof(double) * (size_t)n);
+  memset(w, 0, sizeof(double) * (size_t)n);
   volatile int info = -1;
   if (SN_SETJMP_EXTERNAL_START == 0) {
     info = linearComplementarity_driver(&lcp, z, w, s->lemke);
