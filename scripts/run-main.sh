@@ -4,8 +4,8 @@
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 build="$root/build"
-problem="$root/problems/block_on_belt.yaml"
-out="${1:-$root/results/block_on_belt}"
+problem="$root/problems/disk_on_shaft_case2.yaml"
+out="${1:-$root/results/disk_on_shaft_case2}"
 bash "$root/scripts/install-deps.sh"
 export OPENBLAS_NUM_THREADS=1
 [ -f "$build/build.ninja" ] || meson setup "$build" "$root" >/dev/null

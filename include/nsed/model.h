@@ -175,6 +175,7 @@ typedef struct {
   double baumgarte_eta, baumgarte_xi, baumgarte_gamma; /* DESIGN.md §4 (default 0, 0, 0) */
   double contact_tol;         /* m: a gap below it counts as touching (default 1e-9) */
   double slip_tol;            /* m/s: slip speed below it counts as rolling/sticking (default 1e-9) */
+  double slip_stop_speed;     /* m/s: a 2D slip turning as it stops is declared stopped about here (default 1e-6) */
   int zeno_events;            /* Zeno guard: this many events ... (default 50) */
   double zeno_window;         /* ... on one contact within this time (s) (default 1e-3) */
   double zeno_velocity;       /* close/stick when relative speed is below this (m/s) (default 1e-3) */

@@ -246,12 +246,15 @@ static int laws_hold(const nsedi_cp *p, const double *lam, const double *a, int 
   double lmax = 0.0, gmax = 0.0, bmax = 0.0;
   for (int i = 0; i < n3; i++) lmax = fmax(lmax, fabs(lam[i])), bmax = fmax(bmax, fabs(p->b[i]));
   for (size_t k = 0; k < (size_t)n3 * (size_t)n3; k++) gmax = fmax(gmax, fabs(p->G[k]));
-  double as = fmax(bmax, gmax * lmax), tl = 1e-9 * lmax, ta = 1e-9 * as;
+  /* force scale: at least what b needs (b / G), so round-off on an
+   * all-but-zero lambda is not judged against lambda itself */
+  double lref = fmax(lmax, gmax > 0.0 ? bmax / gmax : 0.0);
+  double as = fmax(bmax, gmax * lref), tl = 1e-9 * lref, ta = 1e-9 * as;
   double h = 2.0 * M_PI / sides;
   for (int i = 0; i < nc; i++) {
     double ln = lam[3 * i], an = a[3 * i];
     if (!(ln >= -tl && an >= -ta)) return 0;
-    if (ln > tl && an > ta && fmin(ln / lmax, an / as) > 1e-9) return 0;
+    if (ln > tl && an > ta && fmin(ln / lref, an / as) > 1e-9) return 0;
     if (p->kind[i] != NSED_CP_STICK_CANDIDATE) continue;
     double l1 = lam[3 * i + 1], l2 = lam[3 * i + 2], a1 = a[3 * i + 1], a2 = a[3 * i + 2];
     double lim = p->mu[i] * ln * rad + tl, hmax = 0.0;
@@ -262,9 +265,40 @@ static int laws_hold(const nsedi_cp *p, const double *lam, const double *a, int 
       double vr = p->mu[i] * ln * rad / cos(h / 2), vc = cos(off + (j + 0.5) * h), vs = sin(off + (j + 0.5) * h);
       hmax = fmax(hmax, -vr * (vc * a1 + vs * a2));
     }
-    if (-(a1 * l1 + a2 * l2) < hmax - 1e-9 * lmax * as) return 0;
+    if (-(a1 * l1 + a2 * l2) < hmax - 1e-9 * lref * as) return 0;
   }
   return 1;
+}
+
+/* One polygon formulation (0 face, 1 circumscribed polygon in vertex form,
+ * 2 inscribed vertex form), its answer checked against the laws; an answer
+ * that passed the LCP check but not the laws (ill-conditioning) is re-solved
+ * once by nsed's Lemke alone before giving up with NSED_ERR_LCP. */
+static int polygon_checked(nsed_contact_solver *s, const nsedi_cp *p, int form, double *lambda,
+                           nsed_lcp_stats *stats, nsed_error *err) {
+  const int m = s->set.sides, n3 = 3 * p->nc;
+  const double off = form == 2 ? M_PI / m : 0.0, rad = form == 2 ? cos(M_PI / m) : 1.0;
+  const nsed_lcp_path saved = s->set.path;
+  int rc = NSED_OK;
+  for (int attempt = 0; attempt < 2; attempt++) {
+    if (form == 0)
+      rc = nsedi_face_solve(s, p, lambda, stats, err);
+    else if (form == 1)
+      rc = nsedi_vertex_solve(s, p, 1.0 / cos(M_PI / m), M_PI / m, NSEDI_FORM_FACE_VIA_VERTEX, lambda,
+                              stats, err);
+    else
+      rc = nsedi_vertex_solve(s, p, 1.0, 0.0, NSEDI_FORM_VERTEX, lambda, stats, err);
+    if (rc != NSED_OK) break;
+    apply_G(n3, p->G, p->b, lambda, s->ws.acc);
+    if (laws_hold(p, lambda, s->ws.acc, m, off, rad)) break;
+    rc = nsed_error_set(err, NSED_ERR_LCP,
+                        "%d contacts: the LCP answer (%s, residual %.3g) violates the contact laws",
+                        p->nc, stats->path, stats->residual);
+    if (form == 0 || s->set.path == NSED_LCP_PATH_NSED_LEMKE) break;
+    s->set.path = NSED_LCP_PATH_NSED_LEMKE;
+  }
+  s->set.path = saved;
+  return rc;
 }
 
 static int solve_contacts(nsed_contact_solver *s, const nsed_contact_problem *pp, int impact,
@@ -305,22 +339,18 @@ static int solve_contacts(nsed_contact_solver *s, const nsed_contact_problem *pp
                 .mu = ws->mu_eff, .stick = ws->stick, .ns = ns};
   switch (s->set.model) {
   case NSED_FRICTION_POLYGON_FACE:
-    rc = nsedi_face_solve(s, &p, sol->lambda, stats, err);
-    if (rc == NSED_OK) {
-      apply_G(n3, p.G, p.b, sol->lambda, ws->acc);
-      if (!laws_hold(&p, sol->lambda, ws->acc, m, 0.0, 1.0)) rc = NSED_ERR_SINGULAR;
-    }
+    rc = polygon_checked(s, &p, 0, sol->lambda, stats, err);
     if (rc == NSED_ERR_SINGULAR || rc == NSED_ERR_LCP) {
-      /* G_TT not invertible (redundant contacts) or the face LCP unsolved: the
-       * same circumscribed polygon in vertex form keeps lambda_T as unknowns. */
+      /* G_TT not invertible (redundant contacts), the face LCP unsolved or its
+       * answer failing the laws: the same circumscribed polygon in vertex
+       * form keeps lambda_T as unknowns and inverts nothing. */
       int sic_failed = stats->siconos_failed;
-      rc = nsedi_vertex_solve(s, &p, 1.0 / cos(M_PI / m), M_PI / m, NSEDI_FORM_FACE_VIA_VERTEX,
-                              sol->lambda, stats, err);
+      rc = polygon_checked(s, &p, 1, sol->lambda, stats, err);
       stats->siconos_failed |= sic_failed;
     }
     break;
   case NSED_FRICTION_POLYGON_VERTEX:
-    rc = nsedi_vertex_solve(s, &p, 1.0, 0.0, NSEDI_FORM_VERTEX, sol->lambda, stats, err);
+    rc = polygon_checked(s, &p, 2, sol->lambda, stats, err);
     break;
   case NSED_FRICTION_EXACT_CONE:
     rc = nsedi_cone_solve(s, &p, sol->lambda, stats, err);

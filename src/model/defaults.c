@@ -43,6 +43,7 @@ void nsed_options_default(nsed_options *o) {
   o->output_dt = 0.01;
   o->contact_tol = 1e-9;
   o->slip_tol = 1e-9;
+  o->slip_stop_speed = 1e-6;
   o->zeno_events = 50;
   o->zeno_window = 1e-3;
   o->zeno_velocity = 1e-3;

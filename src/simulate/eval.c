@@ -198,7 +198,16 @@ int nsedi_indicators(const nsed_model *m, nsed_data *d, double t, const double *
         /* |v_t| does not change sign; its projection on the phase's initial
          * slip direction does, at the instant the slip stops (1D) or turns
          * by 90 degrees (2D, then the event re-anchors the direction). */
-        gc[1] = geo->row[1].vel * d->slip_dir0[2 * c] + geo->row[2].vel * d->slip_dir0[2 * c + 1];
+        {
+          double proj = geo->row[1].vel * d->slip_dir0[2 * c] + geo->row[2].vel * d->slip_dir0[2 * c + 1];
+          double sp = hypot(geo->row[1].vel, geo->row[2].vel);
+          /* A 2D slip can stop while turning, approaching zero speed without
+           * the projection changing sign (and the friction direction turning
+           * ever faster). The added term, zero while the slip keeps its
+           * direction (so 1D stops are located exactly), makes the indicator
+           * cross zero near slip_stop_speed: proj = eps (1 - cos(turn)). */
+          gc[1] = sp > 1e-3 * o->slip_tol ? proj - o->slip_stop_speed * (1 - proj / sp) : proj;
+        }
         break;
     }
   }

@@ -117,7 +117,8 @@ static int impact(const nsed_model *m, nsed_data *d, int n, nsed_lcp_stats *st, 
       d->x[13 * b + 7 + k] += d->du_imp[6 * b + k];
       d->x[13 * b + 10 + k] += d->du_imp[6 * b + 3 + k];
     }
-  for (int i = 0; i < n; i++) d->impacted[d->cand[i]] = d->b[3 * i] < -o->slip_tol;
+  for (int i = 0; i < n; i++)
+    d->impacted[d->cand[i]] = d->prev_mode[d->cand[i]] == NSED_MODE_OPEN && d->b[3 * i] < -o->slip_tol;
   return NSED_OK;
 }
 
@@ -148,7 +149,7 @@ static int accel_problem(const nsed_model *m, nsed_data *d, int n, const int *fi
     double sp = slip_speed(g);
     if (cd->mu0 == 0 && cd->mu == 0) {
       p->kind = NSED_CP_FRICTIONLESS;
-    } else if (sp <= o->slip_tol) {
+    } else if (sp <= o->slip_tol || d->stopping[c]) {
       p->kind = NSED_CP_STICK_CANDIDATE;
     } else {
       p->kind = NSED_CP_SLIPPING;
@@ -173,6 +174,25 @@ static int accel_problem(const nsed_model *m, nsed_data *d, int n, const int *fi
   }
   if (st->residual > d->stats.max_lcp_residual) d->stats.max_lcp_residual = st->residual;
   return NSED_OK;
+}
+
+/* Remove the residual tangential velocity (below 100 slip_stop_speed) of
+ * candidate i by a tangential impulse: W_t du = -v_t with du = P W_t^T L. */
+static void stop_residual_slip(const nsed_model *m, nsed_data *d, int i) {
+  int nw = 3 * d->nacc;
+  const double *G = d->G;
+  int r1 = 3 * i + 1, r2 = 3 * i + 2;
+  double a = G[(size_t)r1 * nw + r1], b = G[(size_t)r2 * nw + r1], c = G[(size_t)r2 * nw + r2];
+  double det = a * c - b * b;
+  if (!(det > 1e-14 * (a * c))) return; /* redundant: leave it to the gamma stabilisation */
+  double v1 = d->W[r1].vel, v2 = d->W[r2].vel;
+  double l1 = -(c * v1 - b * v2) / det, l2 = -(-b * v1 + a * v2) / det;
+  int nv = m->nv;
+  for (int bdy = 0; bdy < m->nbody; bdy++)
+    for (int k = 0; k < 3; k++) {
+      d->x[13 * bdy + 7 + k] += d->PWt[(size_t)r1 * nv + 6 * bdy + k] * l1 + d->PWt[(size_t)r2 * nv + 6 * bdy + k] * l2;
+      d->x[13 * bdy + 10 + k] += d->PWt[(size_t)r1 * nv + 6 * bdy + 3 + k] * l1 + d->PWt[(size_t)r2 * nv + 6 * bdy + 3 + k] * l2;
+    }
 }
 
 /* Zeno guard bookkeeping for an event on contact c; returns 1 when the
@@ -248,7 +268,12 @@ int nsedi_resolve(const nsed_model *m, nsed_data *d, const int *fired, const nse
   }
   nsed_lcp_stats ist = {0}, ast = {0};
   int approaching = 0;
-  for (int i = 0; i < n; i++) approaching |= d->geom[d->cand[i]].row[0].vel < -vtol;
+  /* Only a contact that was open can impact: a closed one's small normal
+   * velocity is drift, which the Baumgarte terms correct. */
+  for (int i = 0; i < n; i++) {
+    int c = d->cand[i];
+    approaching |= d->prev_mode[c] == NSED_MODE_OPEN && d->geom[c].row[0].vel < -vtol;
+  }
   if (approaching) {
     int rc = impact(m, d, n, &ist, err);
     if (rc) return rc;
@@ -260,11 +285,19 @@ int nsedi_resolve(const nsed_model *m, nsed_data *d, const int *fired, const nse
     int c = d->cand[i];
     if (d->geom[c].row[0].vel <= vtol) d->cand[na++] = c;
   }
+  for (int i = 0; i < na; i++) {
+    int c = d->cand[i];
+    d->stopping[c] = fired && d->prev_mode[c] == NSED_MODE_SLIP &&
+                     fired[NSEDI_ROOTS_PER_CONTACT * c + 1] &&
+                     slip_speed(&d->geom[c]) > o->slip_tol &&
+                     slip_speed(&d->geom[c]) <= 100 * o->slip_stop_speed;
+  }
   for (int c = 0; c < nc; c++) d->mode[c] = NSED_MODE_OPEN;
   double fscale = 1e-300;
   if (na > 0) {
     int rc = accel_problem(m, d, na, fired, &ast, err);
     if (rc) return rc;
+    d->nacc = na;
     for (int k = 0; k < m->nv; k++) fscale = fmax(fscale, fabs(d->f[k]));
     for (int i = 0; i < na; i++) {
       int c = d->cand[i];
@@ -278,6 +311,7 @@ int nsedi_resolve(const nsed_model *m, nsed_data *d, const int *fired, const nse
       if (fired && d->prev_mode[c] != NSED_MODE_OPEN && fired[NSEDI_ROOTS_PER_CONTACT * c] &&
           d->cl[3 * i] <= 1e-9 * fscale)
         d->mode[c] = NSED_MODE_OPEN;
+      if (d->stopping[c] && d->mode[c] != NSED_MODE_OPEN) stop_residual_slip(m, d, i);
       if (d->mode[c] == NSED_MODE_SLIP) {
         double s1 = d->cdir[2 * i], s2 = d->cdir[2 * i + 1], sn = hypot(s1, s2);
         if (!(sn > 0.5)) {

@@ -43,6 +43,8 @@ struct nsed_data {
   nsed_mode *prev_mode;   /* nc: modes before the event */
   int *impacted;          /* nc: took part in this event's impact */
   int *plastic;           /* nc: the Zeno guard made its impacts plastic */
+  int nacc;               /* contacts in the last acceleration problem */
+  int *stopping;          /* nc: a turning 2D slip declared stopped at this event */
   double *du_imp;         /* nv: velocity jump of an impact */
 
   /* Zeno guard: recent event times per contact */
