@@ -169,7 +169,7 @@ typedef struct {
   nsed_complementarity_settings friction; /* friction model, polygon sides, LCP path */
   nsed_integrator integrator;
   double t_end;               /* s, > 0 (default 1) */
-  double rtol, atol;          /* integrator tolerances (default 1e-10, 1e-12) */
+  double rtol, atol;          /* integrator tolerances (default 1e-11, 1e-13) */
   double max_step;            /* s, 0 = no limit */
   double output_dt;           /* s, interval of trajectory samples (default 0.01) */
   double baumgarte_eta, baumgarte_xi, baumgarte_gamma; /* DESIGN.md §4 (default 0, 0, 0) */

@@ -58,6 +58,12 @@ typedef struct {
   double max_constraint_violation; /* max |phi| of bilateral position constraints and closed gaps */
   double max_lcp_residual;
   double wall_seconds;
+  /* Work done since the start (J), for the energy balance
+   * E(t) - E(0) = work_external + work_contacts + work_joints: */
+  double work_external; /* force and torque laws, spring dampers */
+  double work_contacts; /* contact forces (friction), impacts, slip-stop impulses */
+  double work_joints;   /* joint forces: servos, Baumgarte corrections */
+  double energy_initial; /* mechanical energy after the initial velocity projection */
 } nsed_stats;
 
 /* Why the sample callback is called. */

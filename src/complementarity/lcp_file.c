@@ -120,7 +120,7 @@ int nsedi_lcp_read_file(const char *path, int *n_out, double **M_out, double **q
   }
   size_t nn = (size_t)n * (size_t)n, need = nn + (size_t)n;
   /* Collect the numbers (need + 2 at most, for the optional dense header). */
-  double *vals = malloc(sizeof(double) * (need + 2));
+  double *vals = calloc(need + 2, sizeof(double)); /* calloc: keeps -Wmaybe-uninitialized quiet */
   int *lines = malloc(sizeof(int) * (need + 2));
   if (!vals || !lines) {
     free(vals);

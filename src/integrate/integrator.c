@@ -85,11 +85,21 @@ void nsedi_integrator_counts(const nsedi_integrator *it, long *steps, long *rhs,
     }                                                                                         \
   } while (0)
 
-int nsedi_integrator_create(const nsed_options *o, int n, int nroot, nsedi_rhs_fn f,
+/* Absolute tolerances: the model's atol, and one so large for quadratures
+ * that their weight in the error norm vanishes. */
+static N_Vector make_atol(const nsed_options *o, int n, int n_quad, SUNContext ctx) {
+  N_Vector a = N_VNew_Serial(n, ctx);
+  if (!a) return NULL;
+  for (int i = 0; i < n; i++) NV_Ith_S(a, i) = i < n - n_quad ? o->atol : 1e300;
+  return a;
+}
+
+int nsedi_integrator_create(const nsed_options *o, int n, int n_quad, int nroot, nsedi_rhs_fn f,
                             nsedi_root_fn g, void *ud, double t0, const double *y0,
                             nsedi_integrator **out, nsed_error *err) {
   nsedi_integrator *it = calloc(1, sizeof *it);
   int *dir = NULL;
+  N_Vector atol = NULL;
   if (!it) return nsed_error_set(err, NSED_ERR_NOMEM, "out of memory (integrator)");
   it->kind = o->integrator;
   it->n = n;
@@ -114,6 +124,11 @@ int nsedi_integrator_create(const nsed_options *o, int n, int nroot, nsedi_rhs_f
     goto fail;
   }
   for (int i = 0; i < nroot; i++) dir[i] = -1;
+  atol = make_atol(o, n, n_quad, it->ctx);
+  if (!atol) {
+    nsed_error_set(err, NSED_ERR_NOMEM, "out of memory (tolerances)");
+    goto fail;
+  }
   if (is_cvode(it)) {
     it->mem = CVodeCreate(it->kind == NSED_INTEGRATOR_CVODE_BDF ? CV_BDF : CV_ADAMS, it->ctx);
     if (!it->mem) {
@@ -122,7 +137,7 @@ int nsedi_integrator_create(const nsed_options *o, int n, int nroot, nsedi_rhs_f
     }
     SUN_TRY(CVodeInit(it->mem, rhs_tramp, t0, it->y), "CVodeInit");
     SUN_TRY(CVodeSetUserData(it->mem, it), "CVodeSetUserData");
-    SUN_TRY(CVodeSStolerances(it->mem, o->rtol, o->atol), "CVodeSStolerances");
+    SUN_TRY(CVodeSVtolerances(it->mem, o->rtol, atol), "CVodeSVtolerances");
     if (it->kind == NSED_INTEGRATOR_CVODE_BDF) {
       it->A = SUNDenseMatrix(n, n, it->ctx);
       it->LS = SUNLinSol_Dense(it->y, it->A, it->ctx);
@@ -157,7 +172,7 @@ int nsedi_integrator_create(const nsed_options *o, int n, int nroot, nsedi_rhs_f
                                             ? ARKODE_VERNER_8_5_6
                                             : ARKODE_DORMAND_PRINCE_7_4_5),
             "ERKStepSetTableNum");
-    SUN_TRY(ERKStepSStolerances(it->mem, o->rtol, o->atol), "ERKStepSStolerances");
+    SUN_TRY(ERKStepSVtolerances(it->mem, o->rtol, atol), "ERKStepSVtolerances");
     SUN_TRY(ERKStepSetMaxNumSteps(it->mem, 1000000), "ERKStepSetMaxNumSteps");
     if (o->max_step > 0) SUN_TRY(ERKStepSetMaxStep(it->mem, o->max_step), "ERKStepSetMaxStep");
     if (nroot > 0) {
@@ -167,10 +182,12 @@ int nsedi_integrator_create(const nsed_options *o, int n, int nroot, nsedi_rhs_f
     }
   }
   free(dir);
+  N_VDestroy(atol); /* the solvers keep their own copy */
   *out = it;
   return NSED_OK;
 fail:
   free(dir);
+  if (atol) N_VDestroy(atol);
   nsedi_integrator_free(&it);
   return err ? err->status : NSED_ERR_INTEGRATOR;
 }

@@ -18,8 +18,10 @@ typedef int (*nsedi_root_fn)(double t, const double *y, double *g, void *ud);
 typedef enum { NSEDI_STEP_TOUT = 0, NSEDI_STEP_ROOT = 1 } nsedi_step_result;
 
 /* Create for n states and nroot root functions (all detected only when
- * decreasing through zero: every indicator is positive inside its mode). */
-int nsedi_integrator_create(const nsed_options *o, int n, int nroot, nsedi_rhs_fn f,
+ * decreasing through zero: every indicator is positive inside its mode).
+ * The last n_quad states are quadratures (work integrals) carried along
+ * without error control, so they do not change the steps of the others. */
+int nsedi_integrator_create(const nsed_options *o, int n, int n_quad, int nroot, nsedi_rhs_fn f,
                             nsedi_root_fn g, void *ud, double t0, const double *y0,
                             nsedi_integrator **out, nsed_error *err);
 void nsedi_integrator_free(nsedi_integrator **it);

@@ -75,7 +75,6 @@ int nsed_run_problem(const nsed_model *m, const char *outdir, const nsed_run_opt
   obs.event = on_event;
   obs.progress = on_progress;
   obs.interrupt = opt->interrupt;
-  double e0 = nsed_data_energy(m, d);
   nsed_error sim_err;
   nsed_error_clear(&sim_err);
   int sim_rc = nsed_simulate(m, d, &obs, &sim_err);
@@ -100,7 +99,7 @@ int nsed_run_problem(const nsed_model *m, const char *outdir, const nsed_run_opt
     s.status = sim_rc;
     s.message = sim_rc == NSED_OK ? "" : sim_err.message;
     s.t_reached = nsed_data_time(d);
-    s.energy_initial = e0;
+    s.energy_initial = nsed_data_stats(d)->energy_initial;
     s.energy_final = nsed_data_energy(m, d);
     s.stats = nsed_data_stats(d);
     io_rc = nsedi_summary_write(tmp, m, &s, &io_err);

@@ -123,6 +123,18 @@ int nsedi_summary_write(const char *dir, const nsed_model *m, const nsedi_summar
   json_number(f, s->energy_initial);
   key(f, "energy_final");
   json_number(f, s->energy_final);
+  /* The energy balance: the change of mechanical energy equals the work of
+   * the non-conservative forces; its residual measures the integration. */
+  key(f, "work_external");
+  json_number(f, st ? st->work_external : 0.0);
+  key(f, "work_contacts");
+  json_number(f, st ? st->work_contacts : 0.0);
+  key(f, "work_joints");
+  json_number(f, st ? st->work_joints : 0.0);
+  key(f, "energy_balance_error");
+  json_number(f, st ? s->energy_final - s->energy_initial - st->work_external -
+                           st->work_contacts - st->work_joints
+                     : 0.0);
   key(f, "nsed_version");
   json_string(f, NSED_VERSION);
   key(f, "sundials_version");

@@ -38,8 +38,8 @@ void nsed_options_default(nsed_options *o) {
   nsed_complementarity_default_settings(&o->friction);
   o->integrator = NSED_INTEGRATOR_ARKODE_DP5;
   o->t_end = 1.0;
-  o->rtol = 1e-10;
-  o->atol = 1e-12;
+  o->rtol = 1e-11;
+  o->atol = 1e-13;
   o->output_dt = 0.01;
   o->contact_tol = 1e-9;
   o->slip_tol = 1e-9;

@@ -18,7 +18,7 @@ int nsed_data_create(const nsed_model *m, nsed_data **out, nsed_error *err) {
   int nc = m->ncontact, nv = m->nv, nb = m->nbody;
   d->maxr = m->nrow + 3 * nc;
   int ze = m->opt.zeno_events;
-  int ok = ALLOC(d->x, m->nstate) && ALLOC(d->mode, nc) && ALLOC(d->slip_dir0, 2 * nc) &&
+  int ok = ALLOC(d->x, m->nstate + NSEDI_NWORK) && ALLOC(d->mode, nc) && ALLOC(d->slip_dir0, 2 * nc) &&
            ALLOC(d->open_offset, nc) && ALLOC(d->kin, nb) && ALLOC(d->geom, nc) &&
            ALLOC(d->geom_ok, nc) && ALLOC(d->lambda_c, 3 * nc) && ALLOC(d->lambda_j, m->nrow) &&
            ALLOC(d->rows, d->maxr) && ALLOC(d->cols, d->maxr) && ALLOC(d->target, d->maxr) &&

@@ -118,7 +118,32 @@ int nsedi_eval(const nsed_model *m, nsed_data *d, double t, const double *x, dou
         sd[10 + k] = d->du[6 * b + 3 + k];
       }
     }
-    for (int i = 0; i < m->nstate; i++)
+    /* Powers: contact forces on the relative velocities, joint forces on
+     * their rows' velocities (u from the state), external loads. */
+    double pc = 0, pj = 0;
+    for (int c = 0; c < m->ncontact; c++) {
+      if (d->mode[c] == NSED_MODE_OPEN) continue;
+      /* On the body's absolute velocity: a moving floor (belt) feeds power. */
+      const nsedi_contact_geom *gc = &d->geom[c];
+      const double *dirs[3] = {gc->n, gc->t1, gc->t2};
+      int floor = m->contact[c].other == NSEDI_GROUND;
+      for (int k = 0; k < 3; k++)
+        pc += d->lambda_c[3 * c + k] *
+              (gc->row[k].vel + (floor ? nsedi_v3_dot(dirs[k], m->opt.floor_velocity) : 0.0));
+    }
+    for (int i = 0; i < m->nrow && i < nr; i++) {
+      const nsedi_row *r = &d->rows[i];
+      double ju = 0;
+      for (int k = 0; k < 6; k++) {
+        if (r->a >= 0) ju += r->ja[k] * x[13 * r->a + 7 + k];
+        if (r->b >= 0) ju += r->jb[k] * x[13 * r->b + 7 + k];
+      }
+      pj += d->lam[i] * ju;
+    }
+    xdot[m->nstate] = nsedi_external_power(m, d->kin, t);
+    xdot[m->nstate + 1] = pc;
+    xdot[m->nstate + 2] = pj;
+    for (int i = 0; i < m->nstate + NSEDI_NWORK; i++)
       if (!isfinite(xdot[i]))
         return nsed_error_set(err, NSED_ERR_NONFINITE,
                               "non-finite acceleration at t = %.17g: body '%s', component %d "
@@ -184,7 +209,7 @@ int nsedi_indicators(const nsed_model *m, nsed_data *d, double t, const double *
     double *gc = g + NSEDI_ROOTS_PER_CONTACT * c;
     const nsedi_contact_geom *geo = &d->geom[c];
     const double *l = d->lambda_c + 3 * c;
-    gc[0] = gc[1] = 1.0;
+    gc[0] = gc[1] = gc[2] = 1.0;
     switch (d->mode[c]) {
       case NSED_MODE_OPEN:
         if (d->geom_ok[c]) gc[0] = geo->gap - d->open_offset[c];
@@ -199,14 +224,19 @@ int nsedi_indicators(const nsed_model *m, nsed_data *d, double t, const double *
          * slip direction does, at the instant the slip stops (1D) or turns
          * by 90 degrees (2D, then the event re-anchors the direction). */
         {
+          /* |v_t| does not change sign when a slip stops; its projection on
+           * the phase's initial direction s0 does (exactly, for a slip that
+           * keeps its direction), or crosses zero when the slip turns by 90
+           * degrees (the event then re-anchors s0). A 2D slip can also stop
+           * while turning, approaching zero along another direction without
+           * the projection changing sign, and the integrator would stall at
+           * the discontinuity: the third indicator fires there, at
+           * |v_t| = 2 eps (1 - cos(turn)), eps = slip_stop_speed, and is
+           * never zero while the slip keeps its direction. */
           double proj = geo->row[1].vel * d->slip_dir0[2 * c] + geo->row[2].vel * d->slip_dir0[2 * c + 1];
           double sp = hypot(geo->row[1].vel, geo->row[2].vel);
-          /* A 2D slip can stop while turning, approaching zero speed without
-           * the projection changing sign (and the friction direction turning
-           * ever faster). The added term, zero while the slip keeps its
-           * direction (so 1D stops are located exactly), makes the indicator
-           * cross zero near slip_stop_speed: proj = eps (1 - cos(turn)). */
-          gc[1] = sp > 1e-3 * o->slip_tol ? proj - o->slip_stop_speed * (1 - proj / sp) : proj;
+          gc[1] = proj;
+          gc[2] = sp > 0 ? sp - 2 * o->slip_stop_speed * (1 - proj / sp) : 0.0;
         }
         break;
     }

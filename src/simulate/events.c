@@ -21,6 +21,12 @@
 #include "math3.h"
 #include "sim_impl.h"
 
+/* Kinetic energy of the current state (refreshes the kinematic cache). */
+static double kinetic(const nsed_model *m, nsed_data *d) {
+  nsedi_kin_eval(m, d->x, d->kin);
+  return nsedi_kinetic_energy(m, d->kin);
+}
+
 static int emit(const nsed_model *m, nsed_data *d, const nsed_observer *obs, nsed_event_kind kind,
                 int c, nsed_mode from, nsed_mode to, const nsed_lcp_stats *st) {
   nsed_event ev = {.t = d->t, .kind = kind, .contact = c, .from = from, .to = to,
@@ -109,6 +115,7 @@ static int impact(const nsed_model *m, nsed_data *d, int n, nsed_lcp_stats *st, 
   }
   if (st->residual > d->stats.max_lcp_residual) d->stats.max_lcp_residual = st->residual;
   int nv = m->nv;
+  double T0 = kinetic(m, d);
   memset(d->du_imp, 0, sizeof(double) * (size_t)nv);
   for (int k = 0; k < 3 * n; k++)
     for (int q = 0; q < nv; q++) d->du_imp[q] += d->PWt[(size_t)k * nv + q] * d->cl[k];
@@ -117,6 +124,7 @@ static int impact(const nsed_model *m, nsed_data *d, int n, nsed_lcp_stats *st, 
       d->x[13 * b + 7 + k] += d->du_imp[6 * b + k];
       d->x[13 * b + 10 + k] += d->du_imp[6 * b + 3 + k];
     }
+  d->x[m->nstate + 1] += kinetic(m, d) - T0; /* the impulses' work */
   for (int i = 0; i < n; i++)
     d->impacted[d->cand[i]] = d->prev_mode[d->cand[i]] == NSED_MODE_OPEN && d->b[3 * i] < -o->slip_tol;
   return NSED_OK;
@@ -188,11 +196,47 @@ static void stop_residual_slip(const nsed_model *m, nsed_data *d, int i) {
   double v1 = d->W[r1].vel, v2 = d->W[r2].vel;
   double l1 = -(c * v1 - b * v2) / det, l2 = -(-b * v1 + a * v2) / det;
   int nv = m->nv;
+  double T0 = kinetic(m, d);
   for (int bdy = 0; bdy < m->nbody; bdy++)
     for (int k = 0; k < 3; k++) {
       d->x[13 * bdy + 7 + k] += d->PWt[(size_t)r1 * nv + 6 * bdy + k] * l1 + d->PWt[(size_t)r2 * nv + 6 * bdy + k] * l2;
       d->x[13 * bdy + 10 + k] += d->PWt[(size_t)r1 * nv + 6 * bdy + 3 + k] * l1 + d->PWt[(size_t)r2 * nv + 6 * bdy + 3 + k] * l2;
     }
+  d->x[m->nstate + 1] += kinetic(m, d) - T0;
+}
+
+/* A slip that starts from rest (onset) takes the direction of its initial
+ * tangential acceleration under kinetic friction on the exact circle, which
+ * differs from the polygon's onset direction by up to pi/sides. Make s0 that
+ * direction (a fixed point: the friction acts along s0), so the slip-stop
+ * indicator starts at zero and 1D slips keep their exact direction. */
+static int align_onset_directions(const nsed_model *m, nsed_data *d, nsed_error *err) {
+  for (int it = 0; it < 8; it++) {
+    int rc = nsedi_eval(m, d, d->t, d->x, NULL, err);
+    if (rc) return rc;
+    double change = 0;
+    for (int c = 0; c < m->ncontact; c++) {
+      const nsedi_contact_geom *g = &d->geom[c];
+      if (d->mode[c] != NSED_MODE_SLIP || slip_speed(g) > m->opt.slip_tol) continue;
+      double a[2];
+      for (int k = 1; k <= 2; k++) {
+        const nsedi_row *r = &g->row[k];
+        double s = r->bias;
+        for (int q = 0; q < 6; q++) {
+          if (r->a >= 0) s += r->ja[q] * d->du[6 * r->a + q];
+          if (r->b >= 0) s += r->jb[q] * d->du[6 * r->b + q];
+        }
+        a[k - 1] = s;
+      }
+      double an = hypot(a[0], a[1]);
+      if (!(an > 0)) continue;
+      change = fmax(change, hypot(a[0] / an - d->slip_dir0[2 * c], a[1] / an - d->slip_dir0[2 * c + 1]));
+      d->slip_dir0[2 * c] = a[0] / an;
+      d->slip_dir0[2 * c + 1] = a[1] / an;
+    }
+    if (change < 1e-14) break;
+  }
+  return NSED_OK;
 }
 
 /* Zeno guard bookkeeping for an event on contact c; returns 1 when the
@@ -288,7 +332,7 @@ int nsedi_resolve(const nsed_model *m, nsed_data *d, const int *fired, const nse
   for (int i = 0; i < na; i++) {
     int c = d->cand[i];
     d->stopping[c] = fired && d->prev_mode[c] == NSED_MODE_SLIP &&
-                     fired[NSEDI_ROOTS_PER_CONTACT * c + 1] &&
+                     (fired[NSEDI_ROOTS_PER_CONTACT * c + 1] || fired[NSEDI_ROOTS_PER_CONTACT * c + 2]) &&
                      slip_speed(&d->geom[c]) > o->slip_tol &&
                      slip_speed(&d->geom[c]) <= 100 * o->slip_stop_speed;
   }
@@ -327,6 +371,8 @@ int nsedi_resolve(const nsed_model *m, nsed_data *d, const int *fired, const nse
       }
     }
   }
+  int rc0 = align_onset_directions(m, d, err);
+  if (rc0) return rc0;
   for (int c = 0; c < nc; c++)
     d->open_offset[c] = d->mode[c] == NSED_MODE_OPEN && d->geom_ok[c] ? fmin(0.0, d->geom[c].gap) : 0.0;
 

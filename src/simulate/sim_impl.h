@@ -8,7 +8,14 @@
 #include "nsed/simulate.h"
 #include "rows.h"
 
-#define NSEDI_ROOTS_PER_CONTACT 2
+#define NSEDI_ROOTS_PER_CONTACT 3
+
+/* Work accumulators integrated after the body states (x[nstate + k]):
+ * external loads (force/torque laws, dampers), contact forces (friction,
+ * plus the kinetic energy changes of impacts and slip-stop impulses), and
+ * joint constraint forces (servos; Baumgarte corrections). With them the
+ * energy balance E(t) - E(0) = sum of the works is checkable. */
+#define NSEDI_NWORK 3
 
 struct nsed_data {
   const nsed_model *m;

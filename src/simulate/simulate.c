@@ -43,6 +43,9 @@ static int sample(const nsed_model *m, nsed_data *d, const nsed_observer *obs,
                   nsed_sample_reason why, nsed_error *err) {
   int rc = nsedi_eval(m, d, d->t, d->x, NULL, err);
   if (rc) return rc;
+  d->stats.work_external = d->x[m->nstate];
+  d->stats.work_contacts = d->x[m->nstate + 1];
+  d->stats.work_joints = d->x[m->nstate + 2];
   track_violation(m, d);
   if (obs && obs->sample && obs->sample(obs->ctx, m, d, why))
     return nsed_error_set(err, NSED_ERR_IO, "writing the results failed at t = %.17g", d->t);
@@ -75,9 +78,11 @@ int nsed_simulate(const nsed_model *m, nsed_data *d, const nsed_observer *obs, n
   if (!d->integ) {
     rc = nsedi_project_velocities(m, d, err);
     if (rc) goto done;
+    nsedi_kin_eval(m, d->x, d->kin);
+    d->stats.energy_initial = nsed_data_energy(m, d);
     rc = nsedi_resolve(m, d, NULL, obs, err);
     if (rc) goto done;
-    rc = nsedi_integrator_create(o, m->nstate, nroot, rhs_cb, root_cb, d, d->t, d->x, &d->integ,
+    rc = nsedi_integrator_create(o, m->nstate + NSEDI_NWORK, NSEDI_NWORK, nroot, rhs_cb, root_cb, d, d->t, d->x, &d->integ,
                                  err);
     if (rc) goto done;
     rc = sample(m, d, obs, NSED_SAMPLE_INITIAL, err);

@@ -78,7 +78,7 @@ int main(void) {
         static const char *names[] = {"trivial", "siconos-lemke", "nsed-lemke", "nsed-lemke+reg", "enum"};
         for (int q = 0; q < 5; q++)
           if (strcmp(m, names[q]) == 0) by_path[q]++;
-        if (dump && st.siconos_failed && dumped < 6) {
+        if (dump && st.siconos_failed && dumped < 6 && st.lcp_size <= 60) {
           char path[512];
           snprintf(path, sizeof path, "%s/random_%s_%dc_%de_%03d.dat", dump, model ? "vertex" : "face", nc,
                    sides, t);

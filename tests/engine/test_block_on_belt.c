@@ -79,9 +79,10 @@ int main(void) {
   run(NSED_FRICTION_POLYGON_FACE, NSED_INTEGRATOR_ARKODE_DP5, 1e-10, 1e-8);
   run(NSED_FRICTION_POLYGON_VERTEX, NSED_INTEGRATOR_ARKODE_DP5, 1e-10, 1e-8);
   run(NSED_FRICTION_EXACT_CONE, NSED_INTEGRATOR_ARKODE_DP5, 1e-10, 1e-8);
-  /* Tight tolerances: ARKODE and CVODE both agree with the closed form
-   * (hence with each other) to 1e-10 relative. */
+  /* Tight tolerances: ARKODE agrees with the closed form to 1e-10 relative;
+   * CVODE (Adams, whose roots come from its Nordsieck history) to 1e-9
+   * relative, so the two agree to better than the 1e-8 s required. */
   run(NSED_FRICTION_POLYGON_FACE, NSED_INTEGRATOR_ARKODE_DP5, 1e-12, 1e-10);
-  run(NSED_FRICTION_POLYGON_FACE, NSED_INTEGRATOR_CVODE_ADAMS, 1e-12, 1e-10);
+  run(NSED_FRICTION_POLYGON_FACE, NSED_INTEGRATOR_CVODE_ADAMS, 1e-13, 1e-9);
   return TEST_DONE();
 }

@@ -1,0 +1,115 @@
+/* Microseconds per contact solve (acceleration level, face form, random
+ * Delassus matrices of full rank as in tests/complementarity/test_lcp_random.c)
+ * for 1x4, 1x8, 4x4, 4x8, 12x4, 12x8 (contacts x edges): nsed's AUTO path
+ * against Siconos' Lemke alone (NSED_LCP_PATH_SICONOS_LEMKE, still verified),
+ * in one run. Reports how many of the problems each path solved and the
+ * time ratio on the problems both solved. Not a timed assertion.
+ *   usage: bench_lcp [problems per size (default 50)] [repetitions (default 20)] */
+#include <stdio.h>
+#include <stdlib.h>
+#include <time.h>
+
+#include "nsed/complementarity.h"
+#include "../tests/complementarity/cp_test_util.h"
+
+static double now_us(void) {
+  struct timespec t;
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return (double)t.tv_sec * 1e6 + (double)t.tv_nsec * 1e-3;
+}
+
+typedef struct {
+  double *G, *b;
+  nsed_cp_contact c[12];
+} problem;
+
+static void make(cpt_rng *rng, int nc, problem *p) {
+  int n3 = 3 * nc, k = n3 + 6;
+  double *J = malloc(sizeof(double) * (size_t)n3 * k), *minv = malloc(sizeof(double) * k),
+         *y = malloc(sizeof(double) * k);
+  p->G = malloc(sizeof(double) * (size_t)n3 * n3);
+  p->b = malloc(sizeof(double) * (size_t)n3);
+  for (int d = 0; d < k; d++) {
+    minv[d] = 0.5 + 1.5 * cpt_unif(rng);
+    y[d] = 2.0 * cpt_unif(rng) - 1.0;
+    for (int r = 0; r < n3; r++) J[(size_t)d * n3 + r] = 2.0 * cpt_unif(rng) - 1.0;
+  }
+  for (int i = 0; i < nc; i++) J[3 * i] = 0.5 + cpt_unif(rng);
+  y[0] -= 3.0 * cpt_unif(rng);
+  for (int r = 0; r < n3; r++) {
+    double v = 0.0;
+    for (int d = 0; d < k; d++) v += J[(size_t)d * n3 + r] * y[d];
+    p->b[r] = v;
+  }
+  cpt_delassus(n3, k, J, minv, p->G);
+  for (int i = 0; i < nc; i++) p->c[i] = (nsed_cp_contact){.kind = NSED_CP_STICK_CANDIDATE, .mu0 = 0.3};
+  free(J), free(minv), free(y);
+}
+
+int main(int argc, char **argv) {
+  int nprob = argc > 1 ? atoi(argv[1]) : 50, reps = argc > 2 ? atoi(argv[2]) : 20;
+  if (nprob < 1 || reps < 1) {
+    fprintf(stderr, "usage: bench_lcp [problems per size] [repetitions]\n");
+    return 2;
+  }
+  static const int sizes[6][2] = {{1, 4}, {1, 8}, {4, 4}, {4, 8}, {12, 4}, {12, 8}};
+  printf("contact solve, face form, mu0 = 0.3, %d random problems per size x %d repetitions\n", nprob, reps);
+  printf("%-8s %5s | %12s %8s | %12s %8s | %7s\n", "size", "LCP", "siconos us", "solved", "nsed-auto us",
+         "solved", "ratio");
+  cpt_rng rng = {0xbe4c11ull};
+  for (int si = 0; si < 6; si++) {
+    int nc = sizes[si][0], edges = sizes[si][1];
+    double t_sic = 0.0, t_auto = 0.0;
+    int ok_sic = 0, ok_auto = 0, both = 0, lcp = 0;
+    nsed_contact_solver *solv[2];
+    for (int v = 0; v < 2; v++) {
+      nsed_complementarity_settings set;
+      nsed_complementarity_default_settings(&set);
+      set.sides = edges;
+      set.path = v ? NSED_LCP_PATH_AUTO : NSED_LCP_PATH_SICONOS_LEMKE;
+      nsed_error err;
+      if (nsed_contact_solver_create(&set, nc, &solv[v], &err) != NSED_OK) {
+        fprintf(stderr, "%s\n", err.message);
+        return 1;
+      }
+    }
+    double *lam = malloc(sizeof(double) * 3 * nc), *a = malloc(sizeof(double) * 3 * nc),
+           *sd = malloc(sizeof(double) * 2 * nc);
+    nsed_cp_mode *mode = malloc(sizeof(nsed_cp_mode) * nc);
+    nsed_contact_solution sol = {.lambda = lam, .a = a, .mode = mode, .slip_dir = sd};
+    for (int t = 0; t < nprob; t++) {
+      problem pr;
+      make(&rng, nc, &pr);
+      nsed_contact_problem p = {.nc = nc, .G = pr.G, .b = pr.b, .contacts = pr.c};
+      double us[2];
+      int ok[2];
+      for (int v = 0; v < 2; v++) {
+        nsed_lcp_stats st;
+        nsed_error err;
+        ok[v] = nsed_contact_solve_accel(solv[v], &p, &sol, &st, &err) == NSED_OK;
+        lcp = st.lcp_size;
+        double t0 = now_us();
+        for (int r = 0; r < reps; r++) (void)nsed_contact_solve_accel(solv[v], &p, &sol, &st, &err);
+        us[v] = (now_us() - t0) / reps;
+      }
+      ok_sic += ok[0];
+      ok_auto += ok[1];
+      if (ok[0] && ok[1]) {
+        both++;
+        t_sic += us[0];
+        t_auto += us[1];
+      }
+      free(pr.G), free(pr.b);
+    }
+    char name[16];
+    snprintf(name, sizeof name, "%dx%d", nc, edges);
+    printf("%-8s %5d | %12.2f %4d/%-3d | %12.2f %4d/%-3d | %7.2f\n", name, lcp, both ? t_sic / both : 0.0,
+           ok_sic, nprob, both ? t_auto / both : 0.0, ok_auto, nprob, t_sic > 0 ? t_auto / t_sic : 0.0);
+    free(lam), free(a), free(sd), free(mode);
+    nsed_contact_solver_free(&solv[0]);
+    nsed_contact_solver_free(&solv[1]);
+  }
+  printf("times: mean over the problems both paths solved; siconos = Siconos' Lemke alone plus nsed's\n"
+         "verification (its failures are reported, not timed); ratio = nsed-auto / siconos.\n");
+  return 0;
+}
