@@ -161,6 +161,12 @@ typedef enum {
   NSED_INTEGRATOR_CVODE_BDF = 3    /* CVODE BDF, dense Newton (stiff settings) */
 } nsed_integrator;
 
+/* How the contact modes are decided at events. */
+typedef enum {
+  NSED_RESOLVER_LCP = 0,  /* the complementarity problem (default) */
+  NSED_RESOLVER_TRIAL = 1 /* the paper's trial-and-error: first consistent mode combination */
+} nsed_event_resolver;
+
 typedef struct {
   double gravity[3];          /* m/s^2, default (0, 0, -9.81) */
   double floor_normal[3];     /* unit normal of the floor plane, default (0, 0, 1) */
@@ -180,6 +186,7 @@ typedef struct {
   double zeno_window;         /* ... on one contact within this time (s) (default 1e-3) */
   double zeno_velocity;       /* close/stick when relative speed is below this (m/s) (default 1e-3) */
   int max_events;             /* stop with an error past this many events (default 1000000) */
+  nsed_event_resolver event_resolver; /* default NSED_RESOLVER_LCP */
 } nsed_options;
 
 /* Fill o with the defaults documented above. */

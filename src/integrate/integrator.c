@@ -137,6 +137,8 @@ int nsedi_integrator_create(const nsed_options *o, int n, int n_quad, int nroot,
     }
     SUN_TRY(CVodeInit(it->mem, rhs_tramp, t0, it->y), "CVodeInit");
     SUN_TRY(CVodeSetUserData(it->mem, it), "CVodeSetUserData");
+    /* Failures come back as nsed errors with context; no raw stderr text. */
+    SUN_TRY(CVodeSetErrFile(it->mem, NULL), "CVodeSetErrFile");
     SUN_TRY(CVodeSVtolerances(it->mem, o->rtol, atol), "CVodeSVtolerances");
     if (it->kind == NSED_INTEGRATOR_CVODE_BDF) {
       it->A = SUNDenseMatrix(n, n, it->ctx);
@@ -168,6 +170,7 @@ int nsedi_integrator_create(const nsed_options *o, int n, int n_quad, int nroot,
       goto fail;
     }
     SUN_TRY(ERKStepSetUserData(it->mem, it), "ERKStepSetUserData");
+    SUN_TRY(ERKStepSetErrFile(it->mem, NULL), "ERKStepSetErrFile");
     SUN_TRY(ERKStepSetTableNum(it->mem, it->kind == NSED_INTEGRATOR_ARKODE_VERNER
                                             ? ARKODE_VERNER_8_5_6
                                             : ARKODE_DORMAND_PRINCE_7_4_5),

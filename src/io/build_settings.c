@@ -82,7 +82,9 @@ static int read_friction(nsedi_problem_defs *p) {
 
 static int read_solver(nsedi_problem_defs *p) {
   static const char *const keys[] = {"integrator", "rtol", "atol", "t_end", "max_step", "baumgarte",
-                                     "contact_tol", "slip_tol", "slip_stop_speed", "zeno", "max_events", NULL};
+                                     "contact_tol", "slip_tol", "slip_stop_speed", "zeno", "max_events",
+                                     "event_resolver", NULL};
+  static const char *const resolver_names[] = {"lcp", "trial", NULL};
   static const char *const bkeys[] = {"eta", "xi", "gamma", NULL};
   static const char *const zkeys[] = {"events", "window", "velocity", NULL};
   int rc = 0;
@@ -94,6 +96,9 @@ static int read_solver(nsedi_problem_defs *p) {
   long max_events = o->max_events, zeno_events = o->zeno_events;
   OPT(s, path, "integrator", nsedi_read_enum(p->d, v_, kp_, integrator_names, &integ));
   o->integrator = (nsed_integrator)integ;
+  int resolver = (int)o->event_resolver;
+  OPT(s, path, "event_resolver", nsedi_read_enum(p->d, v_, kp_, resolver_names, &resolver));
+  o->event_resolver = (nsed_event_resolver)resolver;
   OPT(s, path, "rtol", nsedi_read_double(p->d, v_, kp_, NSEDI_POSITIVE, &o->rtol));
   OPT(s, path, "atol", nsedi_read_double(p->d, v_, kp_, NSEDI_POSITIVE, &o->atol));
   OPT(s, path, "t_end", nsedi_read_double(p->d, v_, kp_, NSEDI_POSITIVE, &o->t_end));

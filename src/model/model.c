@@ -388,6 +388,8 @@ int nsed_model_finalize(nsed_model *m, nsed_error *err) {
     return nsed_error_set(err, NSED_ERR_INPUT,
                           "friction.sides must be a multiple of 4 (4n*), >= 4; got %d",
                           o->friction.sides);
+  if ((unsigned)o->event_resolver > NSED_RESOLVER_TRIAL)
+    return nsed_error_set(err, NSED_ERR_INPUT, "unknown event resolver %d", (int)o->event_resolver);
   if ((unsigned)o->integrator > NSED_INTEGRATOR_CVODE_BDF)
     return nsed_error_set(err, NSED_ERR_INPUT, "unknown integrator %d", (int)o->integrator);
   m->nstate = 13 * m->nbody;

@@ -90,6 +90,10 @@ double nsedi_next_breakpoint(const nsed_model *m, double t);
  * constraints by the mass-weighted projection (positions are not moved). */
 int nsedi_project_velocities(const nsed_model *m, nsed_data *d, nsed_error *err);
 
+/* The trial-and-error alternative to the acceleration LCP for candidates
+ * cand[0..n) (resolve_trial.c); fills cmode, cl, cdir like the LCP. */
+int nsedi_trial_modes(const nsed_model *m, nsed_data *d, int n, nsed_lcp_stats *st, nsed_error *err);
+
 /* Renormalise the quaternions of the state (only at events). */
 void nsedi_normalize_quats(const nsed_model *m, double *x);
 

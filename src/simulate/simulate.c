@@ -1,6 +1,7 @@
 /* The event-driven loop: integrate the smooth phase until an indicator's
  * root or the next output instant, resolve events, reinitialise, repeat. */
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <time.h>
 
@@ -57,12 +58,35 @@ static void update_counts(nsed_data *d) {
     nsedi_integrator_counts(d->integ, &d->stats.steps, &d->stats.rhs_evals, &d->stats.root_evals);
 }
 
-static int integrator_error(nsed_data *d, nsed_error *err) {
+static const char *const state_names[13] = {"x", "y", "z", "q0", "q1", "q2", "q3",
+                                             "vx", "vy", "vz", "wx", "wy", "wz"};
+
+static int integrator_error(const nsed_model *m, nsed_data *d, nsed_error *err) {
   /* Prefer the engine's own reason (NaN, inconsistent modes) over SUNDIALS'. */
   if (d->rhs_err.status != NSED_OK) {
     *err = d->rhs_err;
     return d->rhs_err.status;
   }
+  /* A state that overflows makes SUNDIALS fail in many ways; name it. */
+  for (int i = 0; i < m->nstate; i++)
+    if (!isfinite(d->x[i]) || fabs(d->x[i]) > 1e150) {
+      char why[sizeof err->message];
+      snprintf(why, sizeof why, "%s", err->message);
+      return nsed_error_set(err, NSED_ERR_NONFINITE,
+                            "t = %.17g: body '%s' state %s = %g is not finite or overflows "
+                            "(a force law out of range?); the integrator said: %s",
+                            d->t, m->body[i / 13].def.name, state_names[i % 13], d->x[i], why);
+    }
+  /* Or the accelerations of the last evaluation do. */
+  for (int i = 0; i < m->nv; i++)
+    if (!isfinite(d->du[i]) || fabs(d->du[i]) > 1e150) {
+      char why[sizeof err->message];
+      snprintf(why, sizeof why, "%s", err->message);
+      return nsed_error_set(err, NSED_ERR_NONFINITE,
+                            "t = %.17g: body '%s' acceleration d%s/dt = %g is not finite or "
+                            "overflows (a force law out of range?); the integrator said: %s",
+                            d->t, m->body[i / 6].def.name, state_names[7 + i % 6], d->du[i], why);
+    }
   return err->status;
 }
 
@@ -95,7 +119,8 @@ int nsed_simulate(const nsed_model *m, nsed_data *d, const nsed_observer *obs, n
     double t;
     rc = nsedi_integrator_advance(d->integ, next_out, o->t_end, d->x, &t, &res, err);
     if (rc) {
-      rc = integrator_error(d, err);
+      d->t = t;
+      rc = integrator_error(m, d, err);
       goto done;
     }
     d->t = t;

@@ -1,0 +1,153 @@
+/* The paper's event resolver (Xu, Wang & Wang 2017, section 3): try mode
+ * combinations in a fixed order and keep the first that is consistent,
+ * instead of solving the complementarity problem. Selectable with
+ * solver.event_resolver = trial, for comparison with the LCP resolver.
+ *
+ * Order per contact: a stick candidate tries stick, then slip (in the
+ * direction opposite to the friction force the stick trial needed), then
+ * open; a slipping contact tries slip, then open; a frictionless one closed,
+ * then open. Consistency: closed needs lambda_n >= 0, open needs the normal
+ * relative acceleration >= 0, stick needs the tangential force inside the
+ * friction polygon (or circle), slip onset needs the tangential relative
+ * acceleration to point along the slip direction. Each trial is one
+ * evaluation of the smooth-phase equations, so the cost grows as 3^n: it is
+ * meant for the few-contact systems of the paper. */
+#include <math.h>
+#include <string.h>
+
+#include "sim_impl.h"
+
+#define NSEDI_TRIAL_MAX_CONTACTS 10
+
+static double row_accel(const nsedi_row *r, const double *du) {
+  double s = r->bias;
+  for (int q = 0; q < 6; q++) {
+    if (r->a >= 0) s += r->ja[q] * du[6 * r->a + q];
+    if (r->b >= 0) s += r->jb[q] * du[6 * r->b + q];
+  }
+  return s;
+}
+
+/* Inside the friction polygon (or circle) of the model, with tolerance. */
+static int inside_friction(const nsed_options *o, double mu0, const double l[3], double tol) {
+  if (o->friction.model == NSED_FRICTION_EXACT_CONE) return mu0 * l[0] - hypot(l[1], l[2]) >= -tol;
+  int m = o->friction.sides;
+  double off = o->friction.model == NSED_FRICTION_POLYGON_VERTEX ? M_PI / m : 0.0;
+  double scale = o->friction.model == NSED_FRICTION_POLYGON_VERTEX ? cos(M_PI / m) : 1.0;
+  for (int j = 0; j < m; j++) {
+    double th = 2 * M_PI * j / m + off;
+    if (scale * mu0 * l[0] - (cos(th) * l[1] + sin(th) * l[2]) < -tol) return 0;
+  }
+  return 1;
+}
+
+/* Trial k of contact i: 0 stick/closed, 1 slip, 2 open (for stick candidates). */
+static nsed_mode trial_mode(const nsed_cp_contact *p, int k) {
+  if (p->kind == NSED_CP_STICK_CANDIDATE) return k == 0 ? NSED_MODE_STICK : k == 1 ? NSED_MODE_SLIP : NSED_MODE_OPEN;
+  return k == 0 ? NSED_MODE_SLIP : NSED_MODE_OPEN;
+}
+
+int nsedi_trial_modes(const nsed_model *m, nsed_data *d, int n, nsed_lcp_stats *st, nsed_error *err) {
+  const nsed_options *o = &m->opt;
+  if (n > NSEDI_TRIAL_MAX_CONTACTS)
+    return nsed_error_set(err, NSED_ERR_EVENT,
+                          "t = %.17g: the trial-and-error resolver handles at most %d touching "
+                          "contacts (%d here): use solver.event_resolver = lcp",
+                          d->t, NSEDI_TRIAL_MAX_CONTACTS, n);
+  int ntr[NSEDI_TRIAL_MAX_CONTACTS], k[NSEDI_TRIAL_MAX_CONTACTS];
+  double stick_dir[2 * NSEDI_TRIAL_MAX_CONTACTS];
+  long total = 1;
+  for (int i = 0; i < n; i++) {
+    ntr[i] = d->cpc[i].kind == NSED_CP_STICK_CANDIDATE ? 3 : 2;
+    k[i] = 0;
+    total *= ntr[i];
+    stick_dir[2 * i] = stick_dir[2 * i + 1] = 0;
+  }
+  double fscale = 1e-300;
+  for (int q = 0; q < m->nv; q++) fscale = fmax(fscale, fabs(d->f[q]));
+  double tol = 1e-9 * fscale;
+  int tries = 0;
+  for (long it = 0; it < total; it++, tries++) {
+    /* Set the trial's modes. */
+    int skip = 0, saturated = 0;
+    for (int i = 0; i < n; i++) {
+      int c = d->cand[i];
+      const nsed_cp_contact *p = &d->cpc[i];
+      d->mode[c] = trial_mode(p, k[i]);
+      /* At a friction saturation root the force is on the boundary moving
+       * out: stick is not a candidate (as the LCP's shrunk mu0 says). */
+      if (d->mode[c] == NSED_MODE_STICK && p->mu0 < m->contact[c].def.mu0) saturated = 1;
+      if (d->mode[c] == NSED_MODE_SLIP) {
+        if (p->kind == NSED_CP_SLIPPING) {
+          d->slip_dir0[2 * c] = p->slip_dir[0];
+          d->slip_dir0[2 * c + 1] = p->slip_dir[1];
+        } else {
+          double s1 = stick_dir[2 * i], s2 = stick_dir[2 * i + 1];
+          if (!(hypot(s1, s2) > 0)) skip = 1; /* no stick trial said which way */
+          d->slip_dir0[2 * c] = s1;
+          d->slip_dir0[2 * c + 1] = s2;
+        }
+      }
+    }
+    int ok = !skip;
+    if (ok) {
+      nsed_error e;
+      if (nsedi_eval(m, d, d->t, d->x, NULL, &e) != NSED_OK) ok = 0;
+    }
+    for (int i = 0; ok && i < n; i++) {
+      int c = d->cand[i];
+      const double *l = d->lambda_c + 3 * c;
+      const nsedi_contact_geom *g = &d->geom[c];
+      switch (d->mode[c]) {
+        case NSED_MODE_OPEN:
+          ok = row_accel(&g->row[0], d->du) >= -1e-9 * (1 + fabs(g->row[0].bias));
+          break;
+        case NSED_MODE_STICK:
+          if (!(l[0] >= -tol)) ok = 0;
+          else if (saturated || !inside_friction(o, d->cpc[i].mu0, l, tol)) {
+            /* Remember which way the unbalanced demand pushes: slip opposes
+             * the friction force that sticking would need. */
+            double lt = hypot(l[1], l[2]);
+            if (lt > 0) {
+              stick_dir[2 * i] = -l[1] / lt;
+              stick_dir[2 * i + 1] = -l[2] / lt;
+            }
+            ok = 0;
+          }
+          break;
+        case NSED_MODE_SLIP:
+          if (!(l[0] >= -tol)) ok = 0;
+          else if (d->cpc[i].kind == NSED_CP_STICK_CANDIDATE) {
+            double a1 = row_accel(&g->row[1], d->du), a2 = row_accel(&g->row[2], d->du);
+            ok = a1 * d->slip_dir0[2 * c] + a2 * d->slip_dir0[2 * c + 1] >= 0;
+          }
+          break;
+      }
+    }
+    if (ok) {
+      for (int i = 0; i < n; i++) {
+        int c = d->cand[i];
+        d->cmode[i] = d->mode[c] == NSED_MODE_OPEN ? NSED_CP_OPEN
+                      : d->mode[c] == NSED_MODE_STICK ? NSED_CP_STICK
+                                                      : NSED_CP_SLIP;
+        for (int q = 0; q < 3; q++) d->cl[3 * i + q] = d->lambda_c[3 * c + q];
+        d->cdir[2 * i] = d->mode[c] == NSED_MODE_SLIP ? d->slip_dir0[2 * c] : 0.0;
+        d->cdir[2 * i + 1] = d->mode[c] == NSED_MODE_SLIP ? d->slip_dir0[2 * c + 1] : 0.0;
+      }
+      st->lcp_size = 0;
+      st->pivots = tries + 1; /* the number of trials */
+      st->residual = 0.0;
+      st->path = "trial";
+      return NSED_OK;
+    }
+    /* Next combination, first contact fastest (its own order first). */
+    for (int i = 0; i < n; i++) {
+      if (++k[i] < ntr[i]) break;
+      k[i] = 0;
+    }
+  }
+  return nsed_error_set(err, NSED_ERR_EVENT,
+                        "t = %.17g: no consistent contact mode among %ld trials of %d contact(s) "
+                        "(the trial-and-error resolver; the LCP resolver may still find one)",
+                        d->t, total, n);
+}
