@@ -66,7 +66,7 @@ int main(int argc, char **argv) {
     if (w < best_red) best_red = w;
   }
   printf("disk on shaft, case 2 (%g s simulated, best of %d)\n", t_end, repeats);
-  printf("  nsed (generic assembly, ARKODE DP5 rtol 1e-10): %10.3f ms per simulated s  (%ld events, %ld steps, %ld rhs)\n",
+  printf("  nsed (generic assembly, ARKODE DP5, default tolerances): %10.3f ms per simulated s  (%ld events, %ld steps, %ld rhs)\n",
          1e3 * best_nsed / t_end, nsed_events, nsed_steps, nsed_rhs);
   printf("  reduced model (own DP5 rtol 1e-12):             %10.3f ms per simulated s  (%d events, %ld steps, %ld rhs)\n",
          1e3 * best_red / p.t_end, res.nev, res.steps, res.rhs_evals);

@@ -231,12 +231,15 @@ int nsedi_indicators(const nsed_model *m, nsed_data *d, double t, const double *
            * while turning, approaching zero along another direction without
            * the projection changing sign, and the integrator would stall at
            * the discontinuity: the third indicator fires there, at
-           * |v_t| = 2 eps (1 - cos(turn)), eps = slip_stop_speed, and is
-           * never zero while the slip keeps its direction. */
+           * |v_t| = 2 eps (1 - cos(turn)) + 1e-3 slip_tol, eps =
+           * slip_stop_speed: for a slip that keeps its direction that is
+           * 1e-12 m/s (by default) before the exact stop, which the
+           * projection then locates. */
           double proj = geo->row[1].vel * d->slip_dir0[2 * c] + geo->row[2].vel * d->slip_dir0[2 * c + 1];
           double sp = hypot(geo->row[1].vel, geo->row[2].vel);
           gc[1] = proj;
-          gc[2] = sp > 0 ? sp - 2 * o->slip_stop_speed * (1 - proj / sp) : 0.0;
+          gc[2] = sp > 0 ? sp - 2 * o->slip_stop_speed * (1 - proj / sp) - 1e-3 * o->slip_tol
+                         : 0.0;
         }
         break;
     }

@@ -144,7 +144,11 @@ static double indicator(const model *md, double t, const double *y) {
   double v[2];
   slip_velocity(md, y, v);
   double sp = hypot(v[0], v[1]), proj = v[0] * md->s0[0] + v[1] * md->s0[1];
-  return sp > md->p->onset_speed ? proj - md->p->slip_stop_speed * (1 - proj / sp) : proj;
+  /* nsed's two slip-stop indicators (docs/engine.md): the projection on
+   * s0, and |v| - 2 eps (1 - cos(turn)) - 1e-12 for a slip that stops
+   * while turning; the first to cross zero ends the phase. */
+  double g3 = sp > 0 ? sp - 2 * md->p->slip_stop_speed * (1 - proj / sp) - 1e-12 : 0.0;
+  return fmin(proj, g3);
 }
 
 /* Tangential acceleration (world) of the contact point at zero slip velocity
@@ -166,6 +170,60 @@ static void accel_given_friction(const model *md, double t, const double *y, con
   double ae = sdd, ab = sd * psid + s * psidd + p->r * phidd;
   to_world(y[0], ae, ab, aT);
   if (N_out) *N_out = N;
+}
+
+/* The direction a slip from rest actually takes under kinetic friction on
+ * the circle: a_t(s) parallel to s with a_t . s > 0, F = -mu N s. The same
+ * definition as nsed's (docs/engine.md), solved here independently: N by
+ * fixed-point iteration on the pitch equation, the angle by a scan around
+ * the polygon's direction and bisection on s x a_t. */
+static void onset_residual(const model *md, double t, const double *y, double th, double *cross,
+                           double *dot) {
+  double s[2] = {cos(th), sin(th)}, F[2] = {0, 0}, aT[2], N = 0;
+  for (int it = 0; it < 60; it++) {
+    accel_given_friction(md, t, y, F, aT, &N);
+    F[0] = -md->p->mu * N * s[0];
+    F[1] = -md->p->mu * N * s[1];
+  }
+  accel_given_friction(md, t, y, F, aT, &N);
+  *cross = s[0] * aT[1] - s[1] * aT[0];
+  *dot = s[0] * aT[0] + s[1] * aT[1];
+}
+
+static void exact_onset(const model *md, double t, const double *y, double dir[2]) {
+  const int nscan = 72;
+  double th0 = atan2(dir[1], dir[0]), prev_th = th0, pc, pd;
+  onset_residual(md, t, y, th0, &pc, &pd);
+  double lo = 0, hi = 0, flo = 0, best = INFINITY;
+  for (int k = 1; k <= nscan; k++) {
+    double th = th0 + 2 * M_PI * k / nscan, c, dt;
+    onset_residual(md, t, y, th, &c, &dt);
+    if ((c <= 0) != (pc <= 0) && dt > 0 && pd > 0) {
+      double dist = fmin(th - th0, 2 * M_PI - (th - th0));
+      if (dist < best) {
+        best = dist;
+        lo = prev_th;
+        hi = th;
+        flo = pc;
+      }
+    }
+    prev_th = th;
+    pc = c;
+    pd = dt;
+  }
+  if (!isfinite(best)) return;
+  for (int it = 0; it < 60 && hi - lo > 1e-15; it++) {
+    double mid = 0.5 * (lo + hi), c, dt;
+    onset_residual(md, t, y, mid, &c, &dt);
+    if ((c <= 0) == (flo <= 0)) {
+      lo = mid;
+      flo = c;
+    } else {
+      hi = mid;
+    }
+  }
+  dir[0] = cos(0.5 * (lo + hi));
+  dir[1] = sin(0.5 * (lo + hi));
 }
 
 /* Slip onset by maximal dissipation on the polygon (face form), with mu0
@@ -445,6 +503,7 @@ int dos_run(const dos_params *p, dos_result *res) {
         return -1;
       }
       if (kind == 2) res->vertex_onsets++;
+      exact_onset(&md, t, y, dir);
       md.mode = DOS_SLIP;
       md.s0[0] = dir[0];
       md.s0[1] = dir[1];
@@ -479,6 +538,7 @@ int dos_run(const dos_params *p, dos_result *res) {
             dir[0] = v[0] / sp;
             dir[1] = v[1] / sp;
           }
+          exact_onset(&md, t, ys, dir);
           md.mode = DOS_SLIP;
           md.s0[0] = dir[0];
           md.s0[1] = dir[1];
