@@ -246,7 +246,6 @@ int nsedi_indicators(const nsed_model *m, nsed_data *d, double t, const double *
   }
   double bp = d->t_next_breakpoint;
   g[NSEDI_ROOTS_PER_CONTACT * m->ncontact] = isfinite(bp) ? bp - t : 1.0;
-  (void)next_breakpoint;
   return NSED_OK;
 }
 

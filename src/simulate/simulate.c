@@ -3,6 +3,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
 
 #include "forces.h"
@@ -114,18 +115,27 @@ int nsed_simulate(const nsed_model *m, nsed_data *d, const nsed_observer *obs, n
   }
   long k_out = (long)floor(d->t / o->output_dt + 1e-9) + 1;
   while (d->t < o->t_end) {
-    double next_out = fmin(k_out * o->output_dt, o->t_end);
+    /* A breakpoint of a piecewise law is a stop time, so no step straddles
+     * the kink (a root of t - t_b would be located on a step across it). */
+    double stop = fmin(o->t_end, d->t_next_breakpoint);
+    double next_out = fmin(k_out * o->output_dt, stop);
     nsedi_step_result res;
     double t;
-    rc = nsedi_integrator_advance(d->integ, next_out, o->t_end, d->x, &t, &res, err);
+    rc = nsedi_integrator_advance(d->integ, next_out, stop, d->x, &t, &res, err);
     if (rc) {
       d->t = t;
       rc = integrator_error(m, d, err);
       goto done;
     }
     d->t = t;
-    if (res == NSEDI_STEP_ROOT) {
-      nsedi_integrator_roots(d->integ, fired);
+    int at_breakpoint = res == NSEDI_STEP_TOUT && t >= d->t_next_breakpoint;
+    if (at_breakpoint) {
+      d->t = d->t_next_breakpoint;
+      memset(fired, 0, sizeof *fired * (size_t)nroot);
+      fired[nroot - 1] = -1; /* the time indicator */
+    }
+    if (res == NSEDI_STEP_ROOT || at_breakpoint) {
+      if (!at_breakpoint) nsedi_integrator_roots(d->integ, fired);
       rc = nsedi_resolve(m, d, fired, obs, err);
       if (rc) goto done;
       rc = sample(m, d, obs, NSED_SAMPLE_EVENT, err);
