@@ -52,8 +52,11 @@ typedef enum {
   NSED_SHAPE_DISK = 2,     /* thin disk: radius; axis = body z; contacts on its rim (a circle) */
   NSED_SHAPE_CYLINDER = 3, /* solid cylinder: radius, length along body z (inertia only) */
   NSED_SHAPE_BOX = 4,      /* half extents along body x, y, z (inertia only) */
-  NSED_SHAPE_POINT = 5     /* a contact point at the centre of mass (a sliding block, a particle);
+  NSED_SHAPE_POINT = 5,    /* a contact point at the centre of mass (a sliding block, a particle);
                               inertia must be given */
+  NSED_SHAPE_ROLLER = 6    /* omni-wheel spindle roller (seed 001 eq. 1), axis = body x:
+                              x^2 + (sqrt(y^2 + z^2) + R1)^2 = R^2, R = radius (the wheel's),
+                              R1 = R cos(alpha), alpha = pi/rollers, tips at x = +-R sin(alpha) */
 } nsed_shape_type;
 
 typedef struct {
@@ -61,6 +64,7 @@ typedef struct {
   double radius;
   double length;   /* CYLINDER */
   double half[3];  /* BOX */
+  int rollers;     /* ROLLER: rollers per wheel n >= 3 (alpha = pi/n) */
 } nsed_shape;
 
 typedef struct {

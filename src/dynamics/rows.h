@@ -25,6 +25,8 @@ typedef struct {
   double n[3], t1[3], t2[3]; /* frame: n points from the other surface into the body */
   nsedi_row row[3]; /* (n, t1, t2): relative velocity of the body's material point
                        with respect to the other surface */
+  double region;  /* > 0 while the contact point stays on the same smooth piece of
+                     the surface (a roller's body vs its tips); its zero is an event */
 } nsedi_contact_geom;
 
 /* Rows of joint j (m->joint[j].nrow of them) at time t. */

@@ -18,7 +18,7 @@
     }                                               \
   } while (0)
 
-static const char *const shape_names[] = {"none", "sphere", "disk", "cylinder", "box", "point", NULL};
+static const char *const shape_names[] = {"none", "sphere", "disk", "cylinder", "box", "point", "roller", NULL};
 static const char *const joint_names[] = {"spherical", "revolute", "cylindrical", "prismatic",
                                           "universal", "weld", "servo", "align", NULL};
 static const char *const force_names[] = {"force", "torque", "spring", NULL};
@@ -91,7 +91,7 @@ static int check_unique(nsedi_problem_defs *p, const nsedi_ynode *list, const ch
 
 static int read_shape(nsedi_problem_defs *p, const nsedi_ynode *node, const char *path,
                       nsed_shape *s) {
-  static const char *const keys[] = {"type", "radius", "length", "half_extents", NULL};
+  static const char *const keys[] = {"type", "radius", "length", "half_extents", "rollers", NULL};
   int rc = nsedi_check_map(p->d, node, path, keys);
   if (rc) return -1;
   if (nsedi_require(p->d, node, path, "type")) return -1;
@@ -101,10 +101,13 @@ static int read_shape(nsedi_problem_defs *p, const nsedi_ynode *node, const char
   if (nsedi_read_enum(p->d, nsedi_ymap_get(node, "type"), kp, shape_names, &type)) return -1;
   s->type = (nsed_shape_type)type;
   /* Which dimensions each shape needs; the others would be silently unused. */
-  int need_r = type == NSED_SHAPE_SPHERE || type == NSED_SHAPE_DISK || type == NSED_SHAPE_CYLINDER;
+  int need_r = type == NSED_SHAPE_SPHERE || type == NSED_SHAPE_DISK || type == NSED_SHAPE_CYLINDER ||
+               type == NSED_SHAPE_ROLLER;
   int need_l = type == NSED_SHAPE_CYLINDER, need_h = type == NSED_SHAPE_BOX;
-  struct { const char *key; int need; } dims[] = {{"radius", need_r}, {"length", need_l}, {"half_extents", need_h}};
-  for (int i = 0; i < 3; i++) {
+  int need_n = type == NSED_SHAPE_ROLLER;
+  struct { const char *key; int need; } dims[] = {
+      {"radius", need_r}, {"length", need_l}, {"half_extents", need_h}, {"rollers", need_n}};
+  for (int i = 0; i < 4; i++) {
     const nsedi_ynode *v = nsedi_ymap_get(node, dims[i].key);
     KP(kp, path, dims[i].key);
     if (dims[i].need && !v)
@@ -117,6 +120,12 @@ static int read_shape(nsedi_problem_defs *p, const nsedi_ynode *node, const char
   if ((v = nsedi_ymap_get(node, "radius"))) {
     KP(kp, path, "radius");
     rc |= nsedi_read_double(p->d, v, kp, NSEDI_POSITIVE, &s->radius);
+  }
+  if ((v = nsedi_ymap_get(node, "rollers"))) {
+    long nr = 0;
+    KP(kp, path, "rollers");
+    if (nsedi_read_int(p->d, v, kp, 3, 1000, &nr)) rc = -1;
+    s->rollers = (int)nr;
   }
   if ((v = nsedi_ymap_get(node, "length"))) {
     KP(kp, path, "length");
@@ -352,9 +361,10 @@ static int read_contact(nsedi_problem_defs *p, const nsedi_ynode *node, const ch
   if (!p->item_ok[bi] || (oi >= 0 && !p->item_ok[oi])) return 0; /* its own message says why */
   const nsed_shape_type st = p->bodies[bi].shape.type;
   KP(kp, path, "body");
-  if (st != NSED_SHAPE_SPHERE && st != NSED_SHAPE_DISK && st != NSED_SHAPE_POINT)
+  if (st != NSED_SHAPE_SPHERE && st != NSED_SHAPE_DISK && st != NSED_SHAPE_POINT &&
+      st != NSED_SHAPE_ROLLER)
     return nsedi_diag_add(p->d, nsedi_ymap_get(node, "body"), kp,
-                          "body '%s' has shape %s: contacts need a sphere, a disk or a point", c->body,
+                          "body '%s' has shape %s: contacts need a sphere, a disk, a point or a roller", c->body,
                           shape_names[st]);
   if (oi >= 0) {
     KP(kp, path, "with");

@@ -84,6 +84,27 @@ static int resolve_body(const nsed_model *m, const char *name, int allow_ground,
   return i;
 }
 
+/* Solid spindle of uniform density: the solid of revolution about x of the
+ * profile r(x) = sqrt(R^2 - x^2) - R cos(alpha), |x| <= R sin(alpha).
+ * Simpson's rule on the slices (discs): mass ~ int r^2, axial moment
+ * ~ int r^4 / 2, transverse ~ int (r^4 / 4 + r^2 x^2), all scaled by the
+ * given mass. 2000 panels: relative error below 1e-12. */
+static void roller_inertia(double R, int n, double mass, double J[3]) {
+  double a = M_PI / n, R1 = R * cos(a), L = R * sin(a);
+  const int N = 2000;
+  double m0 = 0, ax = 0, tr = 0, h = 2 * L / N;
+  for (int k = 0; k <= N; k++) {
+    double x = -L + k * h, r = sqrt(fmax(0.0, R * R - x * x)) - R1;
+    if (r < 0) r = 0;
+    double w = (k == 0 || k == N) ? 1 : (k % 2 ? 4 : 2), r2 = r * r;
+    m0 += w * r2;
+    ax += w * 0.5 * r2 * r2;
+    tr += w * (0.25 * r2 * r2 + r2 * x * x);
+  }
+  J[0] = mass * ax / m0;
+  J[1] = J[2] = mass * tr / m0;
+}
+
 static void shape_inertia(const nsed_shape *s, double mass, double J[3]) {
   double r = s->radius;
   switch (s->type) {
@@ -97,6 +118,9 @@ static void shape_inertia(const nsed_shape *s, double mass, double J[3]) {
     case NSED_SHAPE_CYLINDER:
       J[0] = J[1] = mass * (3 * r * r + s->length * s->length) / 12.0;
       J[2] = 0.5 * mass * r * r;
+      break;
+    case NSED_SHAPE_ROLLER:
+      roller_inertia(s->radius, s->rollers, mass, J);
       break;
     case NSED_SHAPE_BOX: {
       double a = 2 * s->half[0], b = 2 * s->half[1], c = 2 * s->half[2];
@@ -130,7 +154,10 @@ int nsed_model_add_body(nsed_model *m, const nsed_body_def *def, nsed_error *err
                           "body '%s': orientation quaternion must be finite and non-zero", n);
   const nsed_shape *s = &def->shape;
   int needs_radius = s->type == NSED_SHAPE_SPHERE || s->type == NSED_SHAPE_DISK ||
-                     s->type == NSED_SHAPE_CYLINDER;
+                     s->type == NSED_SHAPE_CYLINDER || s->type == NSED_SHAPE_ROLLER;
+  if (s->type == NSED_SHAPE_ROLLER && s->rollers < 3)
+    return nsed_error_set(err, NSED_ERR_INPUT,
+                          "body '%s': a roller needs rollers >= 3 per wheel, got %d", n, s->rollers);
   if (needs_radius && !(s->radius > 0 && isfinite(s->radius)))
     return nsed_error_set(err, NSED_ERR_INPUT, "body '%s': shape radius must be positive, got %g",
                           n, s->radius);
@@ -314,10 +341,11 @@ int nsed_model_add_contact(nsed_model *m, const nsed_contact_def *def, nsed_erro
   c.body = resolve_body(m, def->body, 0, "body", owner, err);
   if (c.body == -1000) return err ? err->status : NSED_ERR_INPUT;
   nsed_shape_type st = m->body[c.body].def.shape.type;
-  if (st != NSED_SHAPE_SPHERE && st != NSED_SHAPE_DISK && st != NSED_SHAPE_POINT)
+  if (st != NSED_SHAPE_SPHERE && st != NSED_SHAPE_DISK && st != NSED_SHAPE_POINT &&
+      st != NSED_SHAPE_ROLLER)
     return nsed_error_set(err, NSED_ERR_INPUT,
-                          "%s: body '%s' has no contact geometry (its shape must be sphere, disk "
-                          "or point)",
+                          "%s: body '%s' has no contact geometry (its shape must be sphere, disk, "
+                          "point or roller)",
                           owner, def->body);
   if (!def->other[0] || !strcmp(def->other, "floor")) {
     c.other = NSEDI_GROUND;

@@ -28,7 +28,7 @@ int nsed_data_create(const nsed_model *m, nsed_data **out, nsed_error *err) {
            ALLOC(d->cl, 3 * nc) && ALLOC(d->ca, 3 * nc) && ALLOC(d->cdir, 2 * nc) &&
            ALLOC(d->cpc, nc) && ALLOC(d->cmode, nc) && ALLOC(d->zeno_t, nc * ze) &&
            ALLOC(d->zeno_n, nc) && ALLOC(d->prev_mode, nc) && ALLOC(d->impacted, nc) &&
-           ALLOC(d->plastic, nc) && ALLOC(d->du_imp, nv) && ALLOC(d->stopping, nc);
+           ALLOC(d->plastic, nc) && ALLOC(d->du_imp, nv) && ALLOC(d->stopping, nc) && ALLOC(d->region_sign, nc);
   if (ok) d->ws = nsedi_dyn_ws_create(m, d->maxr);
   if (!ok || !d->ws) {
     nsed_data_free(&d);
@@ -50,6 +50,9 @@ int nsed_data_create(const nsed_model *m, nsed_data **out, nsed_error *err) {
   d->t = 0.0;
   d->t_next_breakpoint = INFINITY;
   nsedi_kin_eval(m, d->x, d->kin);
+  /* The contact snapshot is meaningful before the first step. */
+  for (int c = 0; c < nc; c++)
+    d->geom_ok[c] = nsedi_contact_eval(m, c, d->kin, &d->geom[c]) == NSED_OK;
   d->energy_initial = nsedi_kinetic_energy(m, d->kin) + nsedi_potential_energy(m, d->kin);
   *out = d;
   return NSED_OK;
@@ -66,7 +69,7 @@ void nsed_data_free(nsed_data **pd) {
                     d->lam,    d->row_contact, d->f,    d->du,          d->cand,  d->W,
                     d->G,      d->b,      d->PWt,       d->cl,          d->ca,    d->cdir,
                     d->cpc,    d->cmode,  d->zeno_t,    d->zeno_n, d->prev_mode, d->impacted,
-                    d->plastic, d->du_imp, d->stopping};
+                    d->plastic, d->du_imp, d->stopping, d->region_sign};
   for (size_t i = 0; i < sizeof arrays / sizeof arrays[0]; i++) free(arrays[i]);
   free(d);
   *pd = NULL;

@@ -210,6 +210,10 @@ int nsedi_indicators(const nsed_model *m, nsed_data *d, double t, const double *
     const nsedi_contact_geom *geo = &d->geom[c];
     const double *l = d->lambda_c + 3 * c;
     gc[0] = gc[1] = gc[2] = 1.0;
+    /* A closed contact whose point moves onto another smooth piece of the
+     * surface (a roller's body onto its tip) changes its acceleration
+     * terms: an event. The region's sign at the phase start orients it. */
+    gc[3] = d->mode[c] != NSED_MODE_OPEN && d->region_sign[c] != 0 ? d->region_sign[c] * geo->region : 1.0;
     switch (d->mode[c]) {
       case NSED_MODE_OPEN:
         if (d->geom_ok[c]) gc[0] = geo->gap - d->open_offset[c];

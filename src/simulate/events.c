@@ -423,6 +423,8 @@ int nsedi_resolve(const nsed_model *m, nsed_data *d, const int *fired, const nse
   int rc0 = align_onset_directions(m, d, err);
   if (rc0) return rc0;
   for (int c = 0; c < nc; c++)
+    d->region_sign[c] = d->geom[c].region >= 0 ? 1.0 : -1.0;
+  for (int c = 0; c < nc; c++)
     d->open_offset[c] = d->mode[c] == NSED_MODE_OPEN && d->geom_ok[c] ? fmin(0.0, d->geom[c].gap) : 0.0;
 
   /* Record the changes; run the Zeno guard. */

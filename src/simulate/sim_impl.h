@@ -8,7 +8,7 @@
 #include "nsed/simulate.h"
 #include "rows.h"
 
-#define NSEDI_ROOTS_PER_CONTACT 3
+#define NSEDI_ROOTS_PER_CONTACT 4
 
 /* Work accumulators integrated after the body states (x[nstate + k]):
  * external loads (force/torque laws, dampers), contact forces (friction,
@@ -51,6 +51,7 @@ struct nsed_data {
   int *impacted;          /* nc: took part in this event's impact */
   int *plastic;           /* nc: the Zeno guard made its impacts plastic */
   int nacc;               /* contacts in the last acceleration problem */
+  double *region_sign;    /* nc: sign of the contact's surface region at the phase start */
   int *stopping;          /* nc: a turning 2D slip declared stopped at this event */
   double *du_imp;         /* nv: velocity jump of an impact */
 

@@ -51,7 +51,7 @@ CASES = {
     "restitution_above_one.yaml": ["restitution_above_one.yaml:10:18:", "contacts[0].restitution: expected a number in [0, 1], got 1.5"],
     "servo_without_angle.yaml": ["servo_without_angle.yaml:7:5:", "joints[0].servo_angle:"],
     "piecewise_times_not_increasing.yaml": ["piecewise_times_not_increasing.yaml:11:48:", "forces[0].magnitude.times[2]:", "increase strictly"],
-    "contact_on_box.yaml": ["contact_on_box.yaml:7:11:", "contacts[0].body:", "a sphere, a disk or a point"],
+    "contact_on_box.yaml": ["contact_on_box.yaml:7:11:", "contacts[0].body:", "a sphere, a disk, a point or a roller"],
     "zero_quaternion.yaml": ["zero_quaternion.yaml:6:18:", "bodies[0].orientation:"],
     "zero_axis.yaml": ["zero_axis.yaml:10:13:", "joints[0].axis_a: expected a non-zero direction"],
 }
