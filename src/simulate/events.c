@@ -125,8 +125,10 @@ static int impact(const nsed_model *m, nsed_data *d, int n, nsed_lcp_stats *st, 
       d->x[13 * b + 10 + k] += d->du_imp[6 * b + 3 + k];
     }
   d->x[m->nstate + 1] += kinetic(m, d) - T0; /* the impulses' work */
-  for (int i = 0; i < n; i++)
+  for (int i = 0; i < n; i++) {
     d->impacted[d->cand[i]] = d->prev_mode[d->cand[i]] == NSED_MODE_OPEN && d->b[3 * i] < -o->slip_tol;
+    d->impact_speed[d->cand[i]] = -d->b[3 * i];
+  }
   return NSED_OK;
 }
 
@@ -357,7 +359,16 @@ int nsedi_resolve(const nsed_model *m, nsed_data *d, const int *fired, const nse
                               m->contact[c].def.name);
       continue;
     }
-    if (d->mode[c] != NSED_MODE_OPEN || d->geom[c].gap <= o->contact_tol) d->cand[n++] = c;
+    /* An open contact joins the event problem when its closing indicator
+     * fired (or at the start, or if it penetrates beyond the tolerance):
+     * one that is merely near, e.g. a roller that just handed its contact
+     * over at the same point, must not be pulled into an unrelated event's
+     * degenerate problem. */
+    int open_hit = d->mode[c] == NSED_MODE_OPEN &&
+                   (fired ? fired[NSEDI_ROOTS_PER_CONTACT * c] != 0 ||
+                                d->geom[c].gap < -o->contact_tol
+                          : d->geom[c].gap <= o->contact_tol);
+    if (d->mode[c] != NSED_MODE_OPEN || open_hit) d->cand[n++] = c;
   }
   nsed_lcp_stats ist = {0}, ast = {0};
   int approaching = 0;
@@ -424,8 +435,17 @@ int nsedi_resolve(const nsed_model *m, nsed_data *d, const int *fired, const nse
   if (rc0) return rc0;
   for (int c = 0; c < nc; c++)
     d->region_sign[c] = d->geom[c].region >= 0 ? 1.0 : -1.0;
-  for (int c = 0; c < nc; c++)
-    d->open_offset[c] = d->mode[c] == NSED_MODE_OPEN && d->geom_ok[c] ? fmin(0.0, d->geom[c].gap) : 0.0;
+  /* The closing indicator of an open contact is gap - offset. A contact
+   * that lifts off (its normal force reached zero) leaves with a gap that
+   * grows quadratically from round-off level, so it is allowed contact_tol
+   * of penetration before it counts as closing again; one that bounces off
+   * leaves with a velocity and keeps the exact level (impact times). */
+  for (int c = 0; c < nc; c++) {
+    double off = d->mode[c] == NSED_MODE_OPEN && d->geom_ok[c] ? fmin(0.0, d->geom[c].gap) : 0.0;
+    if (d->mode[c] == NSED_MODE_OPEN && d->prev_mode[c] != NSED_MODE_OPEN && !d->impacted[c])
+      off -= o->contact_tol;
+    d->open_offset[c] = off;
+  }
 
   /* Record the changes; run the Zeno guard. */
   for (int c = 0; c < nc; c++) {
@@ -433,7 +453,10 @@ int nsedi_resolve(const nsed_model *m, nsed_data *d, const int *fired, const nse
     if (from == to && !d->impacted[c]) continue;
     if (from == NSED_MODE_SLIP && to == NSED_MODE_SLIP && !d->impacted[c]) continue;
     if (!fired && !d->impacted[c]) continue; /* initial modes are not events */
-    nsed_event_kind kind = transition_kind(from, to, d->impacted[c]);
+    /* Closing with a negligible approach speed (a roller handover, a
+     * grazing touch) is a closure, though the impact problem removed it. */
+    int real_impact = d->impacted[c] && d->impact_speed[c] > 1e3 * o->slip_tol;
+    nsed_event_kind kind = transition_kind(from, to, real_impact);
     int plastic_now = d->impacted[c] && (d->plastic[c] || fabs(d->geom[c].row[0].vel) <= vtol);
     if (d->impacted[c] && plastic_now && !d->plastic[c] && m->contact[c].def.restitution > 0)
       kind = NSED_EVENT_ZENO; /* below the Zeno velocity: the guard closed it */

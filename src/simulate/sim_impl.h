@@ -49,6 +49,7 @@ struct nsed_data {
   nsed_cp_mode *cmode;    /* nc */
   nsed_mode *prev_mode;   /* nc: modes before the event */
   int *impacted;          /* nc: took part in this event's impact */
+  double *impact_speed;   /* nc: its approach speed before the impact (m/s) */
   int *plastic;           /* nc: the Zeno guard made its impacts plastic */
   int nacc;               /* contacts in the last acceleration problem */
   double *region_sign;    /* nc: sign of the contact's surface region at the phase start */
