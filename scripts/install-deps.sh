@@ -9,8 +9,9 @@ set -euo pipefail
 # (~160 packages, see docs/install.md); that weight is Debian's packaging.
 PACKAGES=(
   build-essential meson ninja-build pkg-config
-  libsiconos-numerics-dev libopenblas-dev liblapacke-dev libsundials-dev libyaml-dev
-  python3 python3-numpy python3-matplotlib python3-cffi
+  libsiconos-numerics-dev libopenblas-dev liblapacke-dev libsundials-dev libyaml-dev libhdf5-dev
+  python3 python3-numpy python3-matplotlib python3-cffi python3-h5py
+  openmpi-bin
 )
 
 missing=()

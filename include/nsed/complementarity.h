@@ -48,7 +48,7 @@ typedef struct {
   nsed_friction_model model; /* default NSED_FRICTION_POLYGON_FACE */
   int sides;                 /* polygon sides 4n*, a multiple of 4, >= 4 (default 8: the octagon) */
   nsed_lcp_path path;        /* default NSED_LCP_PATH_AUTO */
-  double tol;                /* relative residual accepted for an LCP solution (default 1e-10) */
+  double tol;                /* relative residual accepted for an LCP solution (default 1e-9) */
   int max_pivots;            /* Lemke pivot limit (default 10000) */
   double cone_tol;           /* fc3d tolerance for the exact cone (default 1e-12) */
 } nsed_complementarity_settings;

@@ -4,8 +4,8 @@
  * overrides, validates every key (messages carry file:line:column and the key
  * path, e.g. "ball.yaml:7:11: bodies[2].mass: expected a positive number, got
  * -1") and builds a finalized nsed_model. Running writes trajectory.csv,
- * contacts.csv, events.csv and summary.json into a directory that appears
- * atomically, complete or not at all.
+ * contacts.csv, events.csv (or results.h5) and summary.json into a directory
+ * that appears atomically, complete or not at all.
  *
  * Plain C types only (no FILE*, no varargs) so that a cffi binding can call
  * every function here directly. */
@@ -48,6 +48,17 @@ int nsed_problem_read_file(const char *path, char **text, size_t *len, nsed_erro
 typedef void (*nsed_progress_fn)(void *ctx, double t, double t_end, long events,
                                  double wall_seconds);
 
+/* Result file formats (docs/cli.md, "Outputs"). */
+typedef enum {
+  NSED_FORMAT_CSV = 0,  /* trajectory.csv, contacts.csv, events.csv */
+  NSED_FORMAT_HDF5 = 1  /* results.h5 (only if built with HDF5: nsed_format_available).
+                         * Debian's serial HDF5 is not thread-safe: run at most one
+                         * HDF5 run at a time in a process. */
+} nsed_output_format;
+
+/* 1 if this build can write format f (HDF5 is an optional dependency). */
+int nsed_format_available(nsed_output_format f);
+
 /* How nsed_run_problem runs and what it records in summary.json. */
 typedef struct {
   const char *problem_path;   /* recorded as "problem" (may be NULL) */
@@ -58,9 +69,10 @@ typedef struct {
   nsed_progress_fn progress;  /* may be NULL */
   void *progress_ctx;
   volatile sig_atomic_t *interrupt; /* set non-zero (e.g. from a signal handler) to stop the run */
+  nsed_output_format format;  /* default NSED_FORMAT_CSV; summary.json is written either way */
 } nsed_run_options;
 
-/* Fill o with: no problem path or text, no overrides, no progress, no interrupt flag. */
+/* Fill o with: no problem path or text, no overrides, no progress, no interrupt flag, CSV. */
 void nsed_run_options_default(nsed_run_options *o);
 
 /* What a run reached (for messages; summary.json has it all). */
@@ -79,8 +91,9 @@ typedef struct {
  * completed, summary.json says "failed" or "interrupted" with the message,
  * and the simulation's status is returned. NSED_ERR_IO if the outputs cannot
  * be written (then no outdir is left behind); NSED_ERR_INPUT if outdir
- * exists and is neither empty nor an nsed result (it holds no summary.json).
- * opt and result may be NULL. */
+ * exists and is neither empty nor an nsed result (it holds no summary.json),
+ * or if opt->format is not available in this build (checked before anything
+ * is created). opt and result may be NULL. */
 int nsed_run_problem(const nsed_model *m, const char *outdir, const nsed_run_options *opt,
                      nsed_run_result *result, nsed_error *err);
 

@@ -4,6 +4,9 @@
 
 #include "commands.h"
 #include "nsed_config.h"
+#ifdef NSED_HAVE_HDF5
+#include "writer.h"
+#endif
 
 extern char *openblas_get_config(void);
 
@@ -21,6 +24,13 @@ int nsedi_cmd_info(int argc, char **argv) {
   printf("  SUNDIALS         %s (ARKODE ERKStep, CVODE)\n", NSED_SUNDIALS_VERSION);
   printf("  Siconos Numerics %s (Lemke, enumeration, fc3d)\n", NSED_SICONOS_VERSION);
   printf("  OpenBLAS         %s\n", openblas_get_config());
+#ifdef NSED_HAVE_HDF5
+  char h5[64];
+  nsedi_hdf5_version(h5, sizeof h5);
+  printf("  HDF5             %s (nsed run --format hdf5)\n", h5);
+#else
+  printf("  HDF5             not built (nsed run --format hdf5 unavailable)\n");
+#endif
   printf("  build type       %s\n", NSED_BUILDTYPE);
   printf("  sanitizers       %s\n", NSED_SANITIZE);
   return 0;

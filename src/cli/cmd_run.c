@@ -3,14 +3,17 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <unistd.h>
 
 #include "commands.h"
 #include "nsed/io.h"
+#include "plot.h"
 #include "problem_args.h"
 
 static const char usage[] =
-    "usage: nsed run PROBLEM.yaml [-o OUTDIR] [--set KEY=VALUE ...] [--quiet]\n"
+    "usage: nsed run PROBLEM.yaml [-o OUTDIR] [--set KEY=VALUE ...] [--format csv|hdf5]\n"
+    "                [--plot] [--quiet]\n"
     "\n"
     "Simulate PROBLEM.yaml and write trajectory.csv, contacts.csv, events.csv and\n"
     "summary.json into OUTDIR (default results/<problem name>). The directory\n"
@@ -19,9 +22,14 @@ static const char usage[] =
     "  -o, --output DIR     output directory\n"
     "  -s, --set KEY=VALUE  override a key, e.g. --set solver.rtol=1e-8,\n"
     "                       --set bodies.ball.velocity=[1,0,0] (repeatable)\n"
+    "  --format FMT         csv (default) or hdf5: one file results.h5 with the\n"
+    "                       trajectory, contacts, events and the run's metadata\n"
+    "  --plot               draw the figures into OUTDIR/plots after a successful\n"
+    "                       run (as `nsed plot OUTDIR`; needs python3-matplotlib)\n"
     "  -q, --quiet          no progress bar and no report on success\n"
     "  -h, --help           this help\n"
     "\n"
+    "On a terminal, runs longer than a second show a progress bar on stderr.\n"
     "Exit status: 0 success, 1 the simulation failed or was interrupted (the\n"
     "files up to that instant are written), 2 bad problem file or usage.\n";
 
@@ -34,26 +42,62 @@ static void on_signal(int sig) {
   interrupted = 1;
 }
 
+/* The progress bar: one line on stderr, redrawn in place. */
 typedef struct {
-  int shown; /* a progress line is on the terminal */
+  int shown;        /* a progress line is on the terminal */
+  double last_draw; /* wall time of the last redraw (s) */
+  int columns;      /* terminal width: a wrapped line could not be redrawn */
 } progress_state;
+
+static int terminal_columns(int fd) {
+  struct winsize ws;
+  if (ioctl(fd, TIOCGWINSZ, &ws) == 0 && ws.ws_col >= 20) return ws.ws_col;
+  return 80;
+}
+
+/* "4.2 s", "3m07s", "2h05m": wide ranges in a few characters. */
+static void duration(char *buf, size_t size, double s) {
+  if (!(s >= 0) || s > 1e7) snprintf(buf, size, "--");
+  else if (s < 60) snprintf(buf, size, "%.1f s", s);
+  else if (s < 3600) snprintf(buf, size, "%dm%02ds", (int)(s / 60), (int)s % 60);
+  else snprintf(buf, size, "%dh%02dm", (int)(s / 3600), (int)(s / 60) % 60);
+}
 
 static void on_progress(void *ctx, double t, double t_end, long events, double wall) {
   progress_state *ps = ctx;
-  /* Short runs stay silent: a bar that flashes for 0.2 s is noise. */
-  if (wall < 1.0 || t_end <= 0) return;
+  /* Short runs stay silent: a bar that flashes for 0.2 s is noise. The
+   * engine calls about every 0.1 s; the own limit keeps it at 10 Hz even
+   * if that changes. */
+  if (wall < 1.0 || !(t_end > 0)) return;
+  if (ps->shown && wall - ps->last_draw < 0.1) return;
   double frac = t / t_end;
-  if (frac < 0) frac = 0;
+  if (!(frac > 0)) frac = 0;
   if (frac > 1) frac = 1;
-  char bar[31];
-  int filled = (int)(frac * 30);
-  for (int i = 0; i < 30; i++) bar[i] = i < filled ? '#' : '.';
-  bar[30] = '\0';
-  double eta = frac > 0 ? wall * (1 - frac) / frac : 0;
-  fprintf(stderr, "\r[%s] t = %.4g / %.4g s  events %ld  wall %.1f s  eta %.1f s ", bar, t, t_end,
-          events, wall, eta);
+  char bar[21];
+  int filled = (int)(frac * 20);
+  for (int i = 0; i < 20; i++) bar[i] = i < filled ? '#' : '.';
+  bar[20] = '\0';
+  char w[16], eta[16], line[256];
+  duration(w, sizeof w, wall);
+  duration(eta, sizeof eta, frac > 0 ? wall * (1 - frac) / frac : -1);
+  int n = snprintf(line, sizeof line, "[%s] %3d%%  t %.4g/%.4g s  events %ld  wall %s  eta %s",
+                   bar, (int)(frac * 100), t, t_end, events, w, eta);
+  if (n < 0) return;
+  /* Never wrap: \r only returns to the start of the current screen line. */
+  if (n >= ps->columns) line[ps->columns - 1] = '\0';
+  /* \r, the line, then erase the rest of the old one (ESC [ K). */
+  fprintf(stderr, "\r%s\033[K", line);
   fflush(stderr);
   ps->shown = 1;
+  ps->last_draw = wall;
+}
+
+/* Remove the bar so that whatever follows starts on a clean line. */
+static void progress_clear(progress_state *ps) {
+  if (!ps->shown) return;
+  fputs("\r\033[K", stderr);
+  fflush(stderr);
+  ps->shown = 0;
 }
 
 /* results/<basename without .yaml/.yml>. */
@@ -119,7 +163,9 @@ int nsedi_cmd_run(int argc, char **argv) {
   opt.overrides = (const char *const *)a.overrides;
   opt.noverrides = a.noverrides;
   opt.interrupt = &interrupted;
+  opt.format = a.format && !strcmp(a.format, "hdf5") ? NSED_FORMAT_HDF5 : NSED_FORMAT_CSV;
   if (!a.quiet && isatty(STDERR_FILENO)) {
+    ps.columns = terminal_columns(STDERR_FILENO);
     opt.progress = on_progress;
     opt.progress_ctx = &ps;
   }
@@ -130,15 +176,21 @@ int nsedi_cmd_run(int argc, char **argv) {
   int rc = nsed_run_problem(m, outdir, &opt, &res, &err);
   signal(SIGINT, SIG_DFL);
   signal(SIGTERM, SIG_DFL);
-  if (ps.shown) fputc('\n', stderr);
+  progress_clear(&ps);
 
   if (rc == NSED_OK) {
-    if (!a.quiet)
-      printf("nsed run: %s: t = %.10g s reached, %ld events, %.3g s wall\n"
-             "  trajectory  %s/trajectory.csv\n  contacts    %s/contacts.csv\n"
-             "  events      %s/events.csv\n  summary     %s/summary.json\n",
-             a.problem, res.t_reached, res.events, res.wall_seconds, outdir, outdir, outdir, outdir);
-    code = 0;
+    if (!a.quiet) {
+      printf("nsed run: %s: t = %.10g s reached, %ld events, %.3g s wall\n", a.problem,
+             res.t_reached, res.events, res.wall_seconds);
+      if (opt.format == NSED_FORMAT_HDF5)
+        printf("  results     %s/results.h5\n", outdir);
+      else
+        printf("  trajectory  %s/trajectory.csv\n  contacts    %s/contacts.csv\n"
+               "  events      %s/events.csv\n",
+               outdir, outdir, outdir);
+      printf("  summary     %s/summary.json\n", outdir);
+    }
+    code = a.plot ? nsedi_plot_results(outdir, NULL, NULL, NULL, a.quiet) : 0;
   } else if (res.written) {
     fprintf(stderr, "nsed run: %s: %s at t = %.17g s: %s\n", a.problem,
             rc == NSED_ERR_INTERRUPTED ? "interrupted" : "simulation failed", res.t_reached,

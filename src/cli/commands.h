@@ -13,6 +13,13 @@ int nsedi_cmd_run(int argc, char **argv);
 /* nsed validate PROBLEM.yaml [--set key=value ...]: check and print the expanded model. */
 int nsedi_cmd_validate(int argc, char **argv);
 
+/* nsed sweep SWEEP.yaml -o DIR [--jobs N] [--shard K/N] [--quiet]: run a grid or
+ * list of overrides, one result directory per point, a table (docs/sweeps.md). */
+int nsedi_cmd_sweep(int argc, char **argv);
+
+/* nsed plot RESULTDIR [--out DIR] [--format png|svg|pdf]: figures via python/nsed_plot.py. */
+int nsedi_cmd_plot(int argc, char **argv);
+
 /* nsed info: version, linked library versions, build options. */
 int nsedi_cmd_info(int argc, char **argv);
 

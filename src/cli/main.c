@@ -17,6 +17,8 @@ static const nsed_command commands[] = {
     {"run", nsedi_cmd_run, "simulate a problem file, write trajectory, contacts, events, summary"},
     {"validate", nsedi_cmd_validate, "check a problem file and print the expanded model"},
     {"lcp", nsedi_cmd_lcp, "solve LCP files (Siconos text format) and report each solve"},
+    {"sweep", nsedi_cmd_sweep, "run a grid or list of overrides of a problem, tabulate metrics"},
+    {"plot", nsedi_cmd_plot, "draw the figures of a result directory (python3, matplotlib)"},
     {"info", nsedi_cmd_info, "version, linked libraries and build options"},
 };
 

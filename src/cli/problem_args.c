@@ -44,6 +44,17 @@ int nsedi_problem_args_parse(int argc, char **argv, int allow_output, const char
       a->outdir = s + 9;
     } else if (allow_output && (!strcmp(s, "-q") || !strcmp(s, "--quiet"))) {
       a->quiet = 1;
+    } else if (allow_output && !strcmp(s, "--format")) {
+      if (i + 1 >= argc) {
+        fprintf(stderr, "nsed %s: %s needs csv or hdf5\n", argv[0], s);
+        synopsis(argv[0], usage);
+        return 2;
+      }
+      a->format = argv[++i];
+    } else if (allow_output && !strncmp(s, "--format=", 9)) {
+      a->format = s + 9;
+    } else if (allow_output && !strcmp(s, "--plot")) {
+      a->plot = 1;
     } else if (s[0] == '-' && s[1]) {
       fprintf(stderr, "nsed %s: unknown option '%s'\n", argv[0], s);
         synopsis(argv[0], usage);
@@ -60,6 +71,15 @@ int nsedi_problem_args_parse(int argc, char **argv, int allow_output, const char
   if (!a->help && !a->problem) {
     fprintf(stderr, "nsed %s: no problem file given\n", argv[0]);
     synopsis(argv[0], usage);
+    return 2;
+  }
+  if (a->format && strcmp(a->format, "csv") && strcmp(a->format, "hdf5")) {
+    fprintf(stderr, "nsed %s: --format expects csv or hdf5, got '%s'\n", argv[0], a->format);
+    return 2;
+  }
+  /* The plotting script reads the CSV files. */
+  if (a->plot && a->format && !strcmp(a->format, "hdf5")) {
+    fprintf(stderr, "nsed %s: --plot reads the CSV files: use it with --format csv\n", argv[0]);
     return 2;
   }
   for (int i = 0; i < a->noverrides; i++)

@@ -13,10 +13,13 @@ typedef struct {
   const char **overrides; /* --set KEY=VALUE, in order (points into argv) */
   int noverrides;
   int quiet;              /* --quiet */
+  const char *format;     /* --format csv|hdf5 (run only), NULL: csv */
+  int plot;               /* --plot (run only) */
   int help;               /* --help given */
 } nsedi_problem_args;
 
-/* Parse argv (argv[0] is the subcommand). allow_output: accept -o/--quiet.
+/* Parse argv (argv[0] is the subcommand). allow_output: accept -o, --quiet,
+ * --format and --plot.
  * Returns 0, or 2 after printing a usage error to stderr. Free with
  * nsedi_problem_args_free. */
 int nsedi_problem_args_parse(int argc, char **argv, int allow_output, const char *usage,

@@ -23,7 +23,7 @@ void nsed_complementarity_default_settings(nsed_complementarity_settings *s) {
   s->model = NSED_FRICTION_POLYGON_FACE;
   s->sides = 8;
   s->path = NSED_LCP_PATH_AUTO;
-  s->tol = 1e-10;
+  s->tol = 1e-9;
   s->max_pivots = 10000;
   s->cone_tol = 1e-12;
 }

@@ -1,6 +1,7 @@
 #include "override.h"
 
 #include <ctype.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -146,7 +147,11 @@ int nsedi_override_apply(nsedi_ynode *root, const char *override, const char *sr
     } else if (cur->kind == NSEDI_Y_SEQ) {
       int idx, used = 1;
       if (is_index(seg[i])) {
-        idx = atoi(seg[i]);
+        /* strtol, not atoi: a huge index must be out of range, not wrap
+         * to a negative one (fuzz/: bodies.9999999999999999999999.mass=1). */
+        errno = 0;
+        long li = strtol(seg[i], NULL, 10);
+        idx = errno == ERANGE || li >= cur->n ? cur->n : (int)li;
         if (idx >= cur->n) {
           rc = nsedi_diag_add_at(d, src, 0, 0, NULL, "index %s is out of range: %s has %d item%s",
                                  seg[i], where, cur->n, cur->n == 1 ? "" : "s");

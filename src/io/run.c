@@ -1,5 +1,7 @@
-/* nsed_run_problem: simulate with the CSV observer into a temporary
- * directory, add summary.json, then move the directory into place. */
+/* nsed_run_problem: simulate with the result writer (CSV or HDF5) as the
+ * observer into a temporary directory, add summary.json, complete the
+ * writer's files, then move the directory into place. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -9,33 +11,45 @@
 
 void nsed_run_options_default(nsed_run_options *o) { memset(o, 0, sizeof *o); }
 
-static void hash_problem(const nsed_run_options *o, char hex[65], int *have) {
+/* Hash the problem text, reading it from problem_path if the caller gave
+ * none; *read_text (free it) keeps what was read, for the HDF5 metadata. */
+static void hash_problem(const nsed_run_options *o, char hex[65], int *have, char **read_text,
+                         size_t *read_len) {
   *have = 0;
+  *read_text = NULL;
+  *read_len = 0;
   if (o->problem_text) {
     nsed_sha256_hex(o->problem_text, o->problem_len, hex);
     *have = 1;
   } else if (o->problem_path) {
-    char *text = NULL;
-    size_t len = 0;
-    if (nsed_problem_read_file(o->problem_path, &text, &len, NULL) == NSED_OK) {
-      nsed_sha256_hex(text, len, hex);
+    if (nsed_problem_read_file(o->problem_path, read_text, read_len, NULL) == NSED_OK) {
+      nsed_sha256_hex(*read_text, *read_len, hex);
       *have = 1;
     }
-    free(text);
   }
+}
+
+/* The text of summary.json just written into dir (for the HDF5 metadata). */
+static int read_summary(const char *dir, char **text, nsed_error *err) {
+  char path[4096];
+  snprintf(path, sizeof path, "%s/summary.json", dir);
+  size_t len = 0;
+  return nsed_problem_read_file(path, text, &len, err);
 }
 
 /* Forward progress to the caller's callback (the observer's ctx is the writer). */
 typedef struct {
-  nsedi_writer w;
+  nsedi_sink w;
   const nsed_run_options *opt;
 } run_ctx;
 
 static int on_sample(void *ctx, const nsed_model *m, const nsed_data *d, nsed_sample_reason why) {
-  return nsedi_writer_sample(&((run_ctx *)ctx)->w, m, d, why);
+  nsedi_sink *w = &((run_ctx *)ctx)->w;
+  return w->sample(w->self, m, d, why);
 }
 static int on_event(void *ctx, const nsed_model *m, const nsed_data *d, const nsed_event *ev) {
-  return nsedi_writer_event(&((run_ctx *)ctx)->w, m, d, ev);
+  nsedi_sink *w = &((run_ctx *)ctx)->w;
+  return w->event(w->self, m, d, ev);
 }
 static void on_progress(void *ctx, double t, double t_end, long events, double wall) {
   const nsed_run_options *o = ((run_ctx *)ctx)->opt;
@@ -51,6 +65,11 @@ int nsed_run_problem(const nsed_model *m, const char *outdir, const nsed_run_opt
   nsed_run_options_default(&defaults);
   if (!opt) opt = &defaults;
   if (!m) return nsed_error_set(err, NSED_ERR_INPUT, "nsed_run_problem: no model");
+  /* Refuse an unavailable format before anything is created or simulated. */
+  if (!nsed_format_available(opt->format)) {
+    nsedi_sink none;
+    return nsedi_sink_open(&none, opt->format, outdir, m, err);
+  }
   char *tmp = NULL;
   int rc = nsedi_outdir_begin(outdir, &tmp, err);
   if (rc) return rc;
@@ -58,11 +77,10 @@ int nsed_run_problem(const nsed_model *m, const char *outdir, const nsed_run_opt
   run_ctx ctx;
   ctx.opt = opt;
   nsed_data *d = NULL;
-  rc = nsedi_writer_open(&ctx.w, tmp, m, err);
+  rc = nsedi_sink_open(&ctx.w, opt->format, tmp, m, err);
   if (rc == NSED_OK) rc = nsed_data_create(m, &d, err);
   if (rc != NSED_OK) {
-    nsed_error e;
-    nsedi_writer_close(&ctx.w, &e);
+    if (ctx.w.self) ctx.w.close(ctx.w.self, NULL, NULL);
     nsedi_remove_tree(tmp);
     free(tmp);
     return rc;
@@ -83,28 +101,51 @@ int nsed_run_problem(const nsed_model *m, const char *outdir, const nsed_run_opt
   result->events = nsed_data_stats(d)->events;
   result->wall_seconds = nsed_data_stats(d)->wall_seconds;
 
+  /* summary.json first: the HDF5 writer stores its text in results.h5. A
+   * write error of either means no result (the directory is removed). */
   nsed_error io_err;
   nsed_error_clear(&io_err);
-  int io_rc = nsedi_writer_close(&ctx.w, &io_err);
-  if (io_rc == NSED_OK) {
-    char hex[65];
-    int have_hash;
-    hash_problem(opt, hex, &have_hash);
-    nsedi_summary s;
-    memset(&s, 0, sizeof s);
-    s.problem_path = opt->problem_path;
-    s.sha256 = have_hash ? hex : NULL;
-    s.overrides = opt->overrides;
-    s.noverrides = opt->noverrides;
-    s.status = sim_rc;
-    s.message = sim_rc == NSED_OK ? "" : sim_err.message;
-    s.t_reached = nsed_data_time(d);
-    s.energy_initial = nsed_data_stats(d)->energy_initial;
-    s.energy_final = nsed_data_energy(m, d);
-    s.stats = nsed_data_stats(d);
-    io_rc = nsedi_summary_write(tmp, m, &s, &io_err);
-  }
+  char hex[65];
+  int have_hash;
+  char *read_text;
+  size_t read_len;
+  hash_problem(opt, hex, &have_hash, &read_text, &read_len);
+  nsedi_summary s;
+  memset(&s, 0, sizeof s);
+  s.problem_path = opt->problem_path;
+  s.sha256 = have_hash ? hex : NULL;
+  s.overrides = opt->overrides;
+  s.noverrides = opt->noverrides;
+  s.status = sim_rc;
+  s.message = sim_rc == NSED_OK ? "" : sim_err.message;
+  s.t_reached = nsed_data_time(d);
+  s.energy_initial = nsed_data_stats(d)->energy_initial;
+  s.energy_final = nsed_data_energy(m, d);
+  s.stats = nsed_data_stats(d);
+  int io_rc = nsedi_summary_write(tmp, m, &s, &io_err);
   nsed_data_free(&d);
+  char *summary_text = NULL;
+  if (io_rc == NSED_OK && opt->format != NSED_FORMAT_CSV)
+    io_rc = read_summary(tmp, &summary_text, &io_err);
+  nsedi_meta meta;
+  memset(&meta, 0, sizeof meta);
+  meta.problem_path = opt->problem_path;
+  meta.problem_text = opt->problem_text ? opt->problem_text : read_text;
+  meta.problem_len = opt->problem_text ? opt->problem_len : read_len;
+  meta.sha256 = s.sha256;
+  meta.overrides = opt->overrides;
+  meta.noverrides = opt->noverrides;
+  meta.status = sim_rc;
+  meta.summary_json = summary_text;
+  nsed_error close_err;
+  nsed_error_clear(&close_err);
+  int close_rc = ctx.w.close(ctx.w.self, io_rc == NSED_OK ? &meta : NULL, &close_err);
+  free(summary_text);
+  free(read_text);
+  if (io_rc == NSED_OK && close_rc != NSED_OK) {
+    io_rc = close_rc;
+    io_err = close_err;
+  }
   if (io_rc == NSED_OK) io_rc = nsedi_outdir_commit(outdir, tmp, &io_err);
   if (io_rc != NSED_OK) {
     /* Without complete files there is no result: leave nothing behind. */

@@ -4,6 +4,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+const char *const nsedi_body_fields[13] = {"x",  "y",  "z",  "q0", "q1", "q2", "q3",
+                                           "vx", "vy", "vz", "wx", "wy", "wz"};
+
 /* Large buffers: a long run writes millions of rows. */
 #define WRITER_BUFSIZE (1 << 20)
 
@@ -37,12 +40,10 @@ int nsedi_writer_open(nsedi_writer *w, const char *dir, const nsed_model *m, nse
   if (!(w->traj = open_in(dir, "trajectory.csv", err))) return err ? err->status : NSED_ERR_IO;
   if (!(w->contacts = open_in(dir, "contacts.csv", err))) return err ? err->status : NSED_ERR_IO;
   if (!(w->events = open_in(dir, "events.csv", err))) return err ? err->status : NSED_ERR_IO;
-  static const char *const cols[13] = {"x", "y", "z", "q0", "q1", "q2", "q3",
-                                       "vx", "vy", "vz", "wx", "wy", "wz"};
   int bad = fputs("t", w->traj) < 0;
   for (int b = 0; b < w->nbody; b++)
     for (int k = 0; k < 13; k++)
-      bad |= fprintf(w->traj, ",%s.%s", nsed_model_body_name(m, b), cols[k]) < 0;
+      bad |= fprintf(w->traj, ",%s.%s", nsed_model_body_name(m, b), nsedi_body_fields[k]) < 0;
   bad |= fputc('\n', w->traj) < 0;
   note(w, bad, "trajectory.csv");
   note(w, fputs("t,contact,mode,gap,lambda_n,lambda_t1,lambda_t2,slip_speed\n", w->contacts) < 0,

@@ -135,7 +135,7 @@ int main(void) {
   /* settings */
   nsed_complementarity_settings set;
   nsed_complementarity_default_settings(&set);
-  CHECK(set.sides == 8 && set.model == NSED_FRICTION_POLYGON_FACE && set.tol == 1e-10);
+  CHECK(set.sides == 8 && set.model == NSED_FRICTION_POLYGON_FACE && set.tol == 1e-9);
   set.sides = 6;
   CHECK(nsed_contact_solver_create(&set, 1, &s, &err) == NSED_ERR_INPUT && s == NULL);
   set.sides = 8;

@@ -1,0 +1,340 @@
+/* The sweep file: problem, grid or list, set, metrics (docs/sweeps.md). It
+ * is read with the problem reader's YAML tree, so its messages carry
+ * file:line:column like a problem file's. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "diag.h"
+#include "nsed/io.h"
+#include "nsed/simulate.h"
+#include "sweep.h"
+#include "yread.h"
+#include "ytree.h"
+
+/* Top-level keys of summary.json (src/io/summary.c writes them; keep the two
+ * in step) that a sweep may tabulate; nested: events_by_kind.<kind>. */
+static const char *const summary_keys[] = {
+    "problem", "problem_sha256", "overrides", "status", "status_code", "message", "t_end",
+    "t_reached", "bodies", "body_names", "joints", "contacts", "forces", "states",
+    "integrator", "friction_model", "friction_sides", "events", "events_by_kind",
+    "lcp_solves", "rhs_evaluations", "steps", "wall_seconds", "max_constraint_violation",
+    "max_lcp_residual", "energy_initial", "energy_final", "work_external", "work_contacts",
+    "work_joints", "energy_balance_error", "nsed_version", "sundials_version",
+    "siconos_version", NULL};
+
+static const char *const default_metrics[] = {"events", "t_reached", "energy_balance_error",
+                                              "wall_seconds"};
+
+static char *xstrdup(const char *s) {
+  size_t n = strlen(s) + 1;
+  char *c = malloc(n);
+  if (c) memcpy(c, s, n);
+  return c;
+}
+
+int nsedi_strbuf_add(nsedi_strbuf *b, const char *text) {
+  size_t n = strlen(text);
+  if (b->len + n + 1 > b->cap) {
+    size_t cap = b->cap ? b->cap : 64;
+    while (cap < b->len + n + 1) cap *= 2;
+    char *p = realloc(b->buf, cap);
+    if (!p) return -1;
+    b->buf = p;
+    b->cap = cap;
+  }
+  memcpy(b->buf + b->len, text, n + 1);
+  b->len += n;
+  return 0;
+}
+
+int nsedi_strbuf_add_csv(nsedi_strbuf *b, const char *cell) {
+  if (!strpbrk(cell, ",\"\r\n")) return nsedi_strbuf_add(b, cell);
+  if (nsedi_strbuf_add(b, "\"")) return -1;
+  for (const char *p = cell; *p; p++) {
+    char c[3] = {*p, *p == '"' ? '"' : '\0', '\0'};
+    if (nsedi_strbuf_add(b, c)) return -1;
+  }
+  return nsedi_strbuf_add(b, "\"");
+}
+
+/* A node as YAML flow text, which is what an override's value is parsed as. */
+static int flow(nsedi_strbuf *b, const nsedi_ynode *n) {
+  if (n->kind == NSEDI_Y_SCALAR) {
+    if (n->plain) return nsedi_strbuf_add(b, n->text);
+    if (nsedi_strbuf_add(b, "\"")) return -1;
+    for (const char *p = n->text; *p; p++) {
+      char c[3] = {*p, '\0', '\0'};
+      if (*p == '"' || *p == '\\') {
+        c[0] = '\\';
+        c[1] = *p;
+      } else if (*p == '\n') {
+        c[0] = '\\';
+        c[1] = 'n';
+      }
+      if (nsedi_strbuf_add(b, c)) return -1;
+    }
+    return nsedi_strbuf_add(b, "\"");
+  }
+  int map = n->kind == NSEDI_Y_MAP;
+  if (nsedi_strbuf_add(b, map ? "{" : "[")) return -1;
+  for (int i = 0; i < n->n; i++) {
+    if (i && nsedi_strbuf_add(b, ", ")) return -1;
+    if (map && (flow(b, n->keys[i]) || nsedi_strbuf_add(b, ": "))) return -1;
+    if (flow(b, n->items[i])) return -1;
+  }
+  return nsedi_strbuf_add(b, map ? "}" : "]");
+}
+
+/* The value's text in the table: a scalar as written, a collection as flow. */
+static char *cell_text(const nsedi_ynode *n) {
+  if (n->kind == NSEDI_Y_SCALAR) return xstrdup(n->text);
+  nsedi_strbuf b = {0};
+  if (flow(&b, n)) {
+    free(b.buf);
+    return NULL;
+  }
+  return b.buf;
+}
+
+static char *override_text(const char *key, const nsedi_ynode *value) {
+  nsedi_strbuf b = {0};
+  if (nsedi_strbuf_add(&b, key) || nsedi_strbuf_add(&b, "=") || flow(&b, value)) {
+    free(b.buf);
+    return NULL;
+  }
+  return b.buf;
+}
+
+static int column_of(nsedi_sweep_spec *s, const char *key) {
+  for (int i = 0; i < s->ncolumns; i++)
+    if (!strcmp(s->columns[i], key)) return i;
+  return -1;
+}
+
+static int add_column(nsedi_sweep_spec *s, const char *key) {
+  int c = column_of(s, key);
+  if (c >= 0) return c;
+  char **p = realloc(s->columns, (size_t)(s->ncolumns + 1) * sizeof *p);
+  if (!p) return -1;
+  s->columns = p;
+  if (!(s->columns[s->ncolumns] = xstrdup(key))) return -1;
+  return s->ncolumns++;
+}
+
+/* Start every point with the fixed overrides of `set:`. */
+static int init_points(nsedi_sweep_spec *s, int npoints, const nsedi_ynode *set, int per_point) {
+  s->points = calloc((size_t)npoints, sizeof *s->points);
+  if (!s->points) return -1;
+  s->npoints = npoints;
+  int nset = set ? set->n : 0;
+  for (int i = 0; i < npoints; i++) {
+    nsedi_sweep_point *p = &s->points[i];
+    p->overrides = calloc((size_t)(nset + per_point), sizeof *p->overrides);
+    if (!p->overrides) return -1;
+    for (int k = 0; k < nset; k++)
+      if (!(p->overrides[p->noverrides++] = override_text(set->keys[k]->text, set->items[k])))
+        return -1;
+  }
+  return 0;
+}
+
+static int fill_cells(nsedi_sweep_spec *s) {
+  for (int i = 0; i < s->npoints; i++) {
+    nsedi_sweep_point *p = &s->points[i];
+    p->cells = calloc((size_t)s->ncolumns + 1, sizeof *p->cells);
+    if (!p->cells) return -1;
+  }
+  return 0;
+}
+
+static int set_cell(nsedi_sweep_point *p, int col, const nsedi_ynode *value) {
+  free(p->cells[col]);
+  return (p->cells[col] = cell_text(value)) ? 0 : -1;
+}
+
+/* grid: {key: [v...], ...}: the cartesian product, the first key varying
+ * slowest (as nested loops written in the file's order). */
+static int read_grid(nsedi_sweep_spec *s, const nsedi_ynode *g, const nsedi_ynode *set,
+                     nsedi_diag *d) {
+  if (g->kind != NSEDI_Y_MAP || g->n == 0)
+    return nsedi_diag_add(d, g, "grid", "expected a mapping of override keys to lists of values");
+  if (g->n > 64) return nsedi_diag_add(d, g, "grid", "more than 64 keys");
+  long total = 1;
+  int bad = 0;
+  for (int k = 0; k < g->n; k++) {
+    char path[256];
+    nsedi_path_key(path, sizeof path, "grid", g->keys[k]->text);
+    if (g->items[k]->kind != NSEDI_Y_SEQ || g->items[k]->n == 0) {
+      bad |= nsedi_diag_add(d, g->items[k], path, "expected a non-empty list of values");
+      continue;
+    }
+    total *= g->items[k]->n;
+    if (total > 10000000) return nsedi_diag_add(d, g, "grid", "more than 10^7 points");
+  }
+  if (bad) return -1;
+  if (init_points(s, (int)total, set, g->n)) return -2;
+  for (int k = 0; k < g->n; k++)
+    if (add_column(s, g->keys[k]->text) < 0) return -2;
+  if (fill_cells(s)) return -2;
+  for (int i = 0; i < s->npoints; i++) {
+    long rest = i;
+    int idx[64];
+    for (int k = g->n - 1; k >= 0; k--) {
+      idx[k] = (int)(rest % g->items[k]->n);
+      rest /= g->items[k]->n;
+    }
+    nsedi_sweep_point *p = &s->points[i];
+    for (int k = 0; k < g->n; k++) {
+      const nsedi_ynode *v = g->items[k]->items[idx[k]];
+      if (!(p->overrides[p->noverrides++] = override_text(g->keys[k]->text, v))) return -2;
+      if (set_cell(p, k, v)) return -2;
+    }
+  }
+  return 0;
+}
+
+/* list: [{key: value, ...}, ...]: one point per item. */
+static int read_list(nsedi_sweep_spec *s, const nsedi_ynode *l, const nsedi_ynode *set,
+                     nsedi_diag *d) {
+  if (l->kind != NSEDI_Y_SEQ || l->n == 0)
+    return nsedi_diag_add(d, l, "list", "expected a non-empty list of mappings (key: value)");
+  int most = 0, bad = 0;
+  for (int i = 0; i < l->n; i++) {
+    char path[64];
+    nsedi_path_index(path, sizeof path, "list", i);
+    if (l->items[i]->kind != NSEDI_Y_MAP) {
+      bad |= nsedi_diag_add(d, l->items[i], path, "expected a mapping of override keys to values");
+      continue;
+    }
+    if (l->items[i]->n > most) most = l->items[i]->n;
+    for (int k = 0; k < l->items[i]->n; k++)
+      if (add_column(s, l->items[i]->keys[k]->text) < 0) return -2;
+  }
+  if (bad) return -1;
+  if (init_points(s, l->n, set, most) || fill_cells(s)) return -2;
+  for (int i = 0; i < l->n; i++) {
+    const nsedi_ynode *m = l->items[i];
+    nsedi_sweep_point *p = &s->points[i];
+    for (int k = 0; k < m->n; k++) {
+      if (!(p->overrides[p->noverrides++] = override_text(m->keys[k]->text, m->items[k])))
+        return -2;
+      if (set_cell(p, column_of(s, m->keys[k]->text), m->items[k])) return -2;
+    }
+  }
+  return 0;
+}
+
+static int known_metric(const char *m) {
+  for (int i = 0; summary_keys[i]; i++)
+    if (!strcmp(m, summary_keys[i])) return 1;
+  if (!strncmp(m, "events_by_kind.", 15))
+    for (int k = 0; k < 7; k++)
+      if (!strcmp(m + 15, nsed_event_kind_name((nsed_event_kind)k))) return 1;
+  return 0;
+}
+
+static int read_metrics(nsedi_sweep_spec *s, const nsedi_ynode *n, nsedi_diag *d) {
+  int count = n ? n->n : (int)(sizeof default_metrics / sizeof default_metrics[0]);
+  if (n && n->kind != NSEDI_Y_SEQ)
+    return nsedi_diag_add(d, n, "metrics", "expected a list of summary.json keys");
+  s->metrics = calloc((size_t)count + 1, sizeof *s->metrics);
+  if (!s->metrics) return -2;
+  int bad = 0;
+  for (int i = 0; i < count; i++) {
+    const char *m = default_metrics[i % 4];
+    if (n) {
+      char path[64];
+      nsedi_path_index(path, sizeof path, "metrics", i);
+      if (n->items[i]->kind != NSEDI_Y_SCALAR) {
+        bad |= nsedi_diag_add(d, n->items[i], path, "expected a summary.json key");
+        continue;
+      }
+      m = n->items[i]->text;
+      if (!known_metric(m)) {
+        const char *hint = nsedi_suggest(m, summary_keys);
+        if (hint)
+          bad |= nsedi_diag_add(d, n->items[i], path,
+                                "'%s' is not a summary.json key (did you mean '%s'?)", m, hint);
+        else
+          bad |= nsedi_diag_add(d, n->items[i], path,
+                                "'%s' is not a summary.json key (docs/sweeps.md lists them)", m);
+        continue;
+      }
+    }
+    if (!(s->metrics[s->nmetrics++] = xstrdup(m))) return -2;
+  }
+  return bad ? -1 : 0;
+}
+
+/* problem: relative to the sweep file's folder, so a sweep file can be run
+ * from anywhere. */
+static char *resolve(const char *sweep_path, const char *problem) {
+  const char *slash = strrchr(sweep_path, '/');
+  if (problem[0] == '/' || !slash) return xstrdup(problem);
+  size_t dl = (size_t)(slash - sweep_path), n = dl + 1 + strlen(problem) + 1;
+  char *p = malloc(n);
+  if (p) snprintf(p, n, "%.*s/%s", (int)dl, sweep_path, problem);
+  return p;
+}
+
+static int read_root(nsedi_sweep_spec *s, const char *path, const nsedi_ynode *root,
+                     nsedi_diag *d) {
+  static const char *const allowed[] = {"problem", "grid", "list", "set", "metrics", NULL};
+  if (!root) return nsedi_diag_add_at(d, path, 0, 0, NULL, "empty sweep file");
+  /* Unknown keys are reported and reading goes on, so one run lists every fix. */
+  int unknown = nsedi_check_map(d, root, "", allowed);
+  if (root->kind != NSEDI_Y_MAP) return -1;
+  if (nsedi_require(d, root, "", "problem")) return -1;
+  const nsedi_ynode *prob = nsedi_ymap_get(root, "problem");
+  if (prob->kind != NSEDI_Y_SCALAR || !prob->text[0])
+    return nsedi_diag_add(d, prob, "problem", "expected the path of a problem file");
+  const nsedi_ynode *grid = nsedi_ymap_get(root, "grid"), *list = nsedi_ymap_get(root, "list");
+  const nsedi_ynode *set = nsedi_ymap_get(root, "set");
+  if (!!grid == !!list)
+    return nsedi_diag_add(d, root, "", "give exactly one of 'grid' (a cartesian product) and "
+                                       "'list' (one point per item)");
+  if (set && set->kind != NSEDI_Y_MAP)
+    return nsedi_diag_add(d, set, "set", "expected a mapping of override keys to values");
+  if (!(s->problem = resolve(path, prob->text))) return -2;
+  int rc = read_metrics(s, nsedi_ymap_get(root, "metrics"), d);
+  if (rc == -2) return rc;
+  int rc2 = grid ? read_grid(s, grid, set, d) : read_list(s, list, set, d);
+  return rc2 ? rc2 : rc ? rc : unknown;
+}
+
+int nsedi_sweep_spec_load(const char *path, nsedi_sweep_spec *s, nsed_error *err) {
+  memset(s, 0, sizeof *s);
+  char *text = NULL;
+  size_t len = 0;
+  int rc = nsed_problem_read_file(path, &text, &len, err);
+  if (rc) return rc;
+  nsedi_diag d;
+  nsedi_diag_init(&d);
+  nsedi_ynode *root = NULL;
+  rc = nsedi_yparse(text, len, path, 1, &root, &d);
+  if (rc == 0) rc = read_root(s, path, root, &d);
+  nsedi_yfree(root);
+  free(text);
+  if (rc == -2) return nsed_error_set(err, NSED_ERR_NOMEM, "%s: out of memory", path);
+  if (rc || d.count) return nsedi_diag_to_error(&d, NSED_ERR_INPUT, err);
+  return NSED_OK;
+}
+
+void nsedi_sweep_spec_free(nsedi_sweep_spec *s) {
+  for (int i = 0; i < s->npoints; i++) {
+    nsedi_sweep_point *p = &s->points[i];
+    for (int k = 0; k < p->noverrides; k++) free(p->overrides[k]);
+    if (p->cells)
+      for (int k = 0; k < s->ncolumns; k++) free(p->cells[k]);
+    free(p->overrides);
+    free(p->cells);
+  }
+  for (int i = 0; i < s->ncolumns; i++) free(s->columns[i]);
+  for (int i = 0; i < s->nmetrics; i++) free(s->metrics[i]);
+  free(s->points);
+  free(s->columns);
+  free(s->metrics);
+  free(s->problem);
+  memset(s, 0, sizeof *s);
+}
