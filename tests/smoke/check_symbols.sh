@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
 # Every symbol libnsed exports carries the nsed_ (public) or nsedi_
-# (internal) prefix, so it cannot collide with Siconos' generic globals
+# (internal) prefix (ASan adds __odr_asan.<name> twins), so it cannot collide with Siconos' generic globals
 # (cond, pinv, do_pivot, ... : notes/dependencies.md P9) or a user's code.
 set -euo pipefail
 lib="$1"
 bad="$(nm -D --defined-only "$lib" | awk '{print $3}' |
-       grep -v -E '^(nsed_|nsedi_|_init$|_fini$|_edata$|_end$|__bss_start$)' || true)"
+       grep -v -E '^(nsed_|nsedi_|__odr_asan[.]nsed|_init$|_fini$|_edata$|_end$|__bss_start$)' || true)"
 count="$(nm -D --defined-only "$lib" | grep -c ' T nsed_' || true)"
 if [ -n "$bad" ]; then
   echo "libnsed exports symbols without the nsed_/nsedi_ prefix:" >&2
