@@ -2,6 +2,7 @@
  * subcommand (src/cli/cmd_*.c). Exit status: 0 success, 1 a computation
  * failed, 2 bad input or usage. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "commands.h"
@@ -28,7 +29,13 @@ static void usage(FILE *f) {
     fprintf(f, "  %-9s %s\n", commands[i].name, commands[i].summary);
 }
 
+extern void openblas_set_num_threads(int n);
+
 int main(int argc, char **argv) {
+  /* nsed's dense systems are small: OpenBLAS threads make them slower
+   * (notes/dependencies.md §5) and change the rounding, hence the results'
+   * last bits. One thread unless the user asks otherwise. */
+  if (!getenv("OPENBLAS_NUM_THREADS")) openblas_set_num_threads(1);
   if (argc < 2) {
     usage(stderr);
     return 2;
