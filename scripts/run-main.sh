@@ -11,7 +11,9 @@ export OPENBLAS_NUM_THREADS=1
 [ -f "$build/build.ninja" ] || meson setup "$build" "$root" >/dev/null
 ninja -C "$build" >/dev/null
 "$build/src/cli/nsed" run "$problem" -o "$out"
-/usr/bin/python3 "$root/python/nsed_plot.py" "$out" --out "$out/plots"
+/usr/bin/python3 "$root/python/nsed_plot.py" "$out" --out "$out/plots" >/dev/null
+# The paper's figures (Xu, Wang & Wang 2017, Figs. 14-19) of this run.
+/usr/bin/python3 "$root/python/disk_on_shaft_figures.py" "$out" --out "$out/plots" >/dev/null
 echo "nsed: trajectory: $out/trajectory.csv"
 echo "nsed: event log:  $out/events.csv"
 echo "nsed: plots:      $out/plots/"
