@@ -1,0 +1,54 @@
+#include "small_lu.h"
+
+#include <math.h>
+
+double nsedi_small_lu_factor(int n, double *A, int *piv) {
+  double umax = 0, umin = INFINITY;
+  for (int k = 0; k < n; k++) {
+    int p = k;
+    double best = fabs(A[k * n + k]);
+    for (int i = k + 1; i < n; i++)
+      if (fabs(A[k * n + i]) > best) {
+        best = fabs(A[k * n + i]);
+        p = i;
+      }
+    piv[k] = p;
+    if (p != k)
+      for (int j = 0; j < n; j++) {
+        double t = A[j * n + k];
+        A[j * n + k] = A[j * n + p];
+        A[j * n + p] = t;
+      }
+    double d = A[k * n + k];
+    umax = fmax(umax, fabs(d));
+    umin = fmin(umin, fabs(d));
+    if (d == 0) continue; /* singular: the ratio says so; leave the column */
+    for (int i = k + 1; i < n; i++) A[k * n + i] /= d;
+    for (int j = k + 1; j < n; j++) {
+      double f = A[j * n + k];
+      if (f == 0) continue;
+      for (int i = k + 1; i < n; i++) A[j * n + i] -= A[k * n + i] * f;
+    }
+  }
+  return n == 0 ? 1.0 : (umax > 0 ? umin / umax : 0.0);
+}
+
+void nsedi_small_lu_solve(int n, const double *LU, const int *piv, int nrhs, double *B) {
+  for (int r = 0; r < nrhs; r++) {
+    double *b = B + (long)r * n;
+    for (int k = 0; k < n; k++) {
+      int p = piv[k];
+      if (p != k) {
+        double t = b[k];
+        b[k] = b[p];
+        b[p] = t;
+      }
+    }
+    for (int k = 0; k < n; k++)
+      for (int i = k + 1; i < n; i++) b[i] -= LU[k * n + i] * b[k];
+    for (int k = n - 1; k >= 0; k--) {
+      b[k] /= LU[k * n + k];
+      for (int i = 0; i < k; i++) b[i] -= LU[k * n + i] * b[k];
+    }
+  }
+}
