@@ -45,6 +45,7 @@ EVENT_STYLES = {
     "slip":   ("D", "tab:orange"),
     "zeno":   ("X", "tab:purple"),
     "time":   ("|", "tab:gray"),
+    "failure": ("x", "black"),
 }
 DEFAULT_EVENT = ("o", "black")
 GLOBAL_ROW = "(no contact)"   # events.csv rows with an empty contact column

@@ -30,7 +30,9 @@ typedef enum {
   NSED_EVENT_OPEN = 3,   /* closed -> open (lambda_n reached zero) */
   NSED_EVENT_IMPACT = 4, /* open -> closed with approaching velocity */
   NSED_EVENT_ZENO = 5,   /* the Zeno guard closed or stuck a contact */
-  NSED_EVENT_TIME = 6    /* a breakpoint of a time law */
+  NSED_EVENT_TIME = 6,   /* a breakpoint of a time law */
+  NSED_EVENT_FAILURE = 7 /* the run stopped on an error: path holds the status name,
+                            contact the contact involved (or -1); the message is in the summary */
 } nsed_event_kind;
 
 typedef struct {
@@ -54,7 +56,7 @@ typedef struct {
 
 typedef struct {
   long events, lcp_solves, rhs_evals, steps, root_evals;
-  long events_by_kind[7];
+  long events_by_kind[8];
   double max_constraint_violation; /* max |phi| of bilateral position constraints and closed gaps */
   double max_lcp_residual;
   double wall_seconds;

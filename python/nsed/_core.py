@@ -285,7 +285,7 @@ class _Collector:
         self.error = None
         self.user_progress = progress
         self.interrupt = ffi.new("int *")
-        self.kind_names = [_str(lib.nsed_event_kind_name(k)) for k in range(7)]
+        self.kind_names = [_str(lib.nsed_event_kind_name(k)) for k in range(8)]
 
     def _grow(self):
         cap = 2 * self.traj.shape[0]
@@ -323,7 +323,7 @@ class _Collector:
     def event(self, ctx, m, d, ev):
         c = ev.contact
         self.events.append((
-            ev.t, self.kind_names[ev.kind] if 0 <= ev.kind < 7 else str(ev.kind),
+            ev.t, self.kind_names[ev.kind] if 0 <= ev.kind < 8 else str(ev.kind),
             self.contact_names[c] if c >= 0 else "",
             MODE_NAMES[getattr(ev, "from")] if c >= 0 else "",
             MODE_NAMES[ev.to] if c >= 0 else "",
@@ -385,7 +385,7 @@ def _summary(model, d, rc, message, problem_hash):
         "friction_sides": model.friction_sides,
         "events": st.events,
         "events_by_kind": {_str(lib.nsed_event_kind_name(k)): st.events_by_kind[k]
-                           for k in range(7)},
+                           for k in range(8)},
         "lcp_solves": st.lcp_solves,
         "rhs_evaluations": st.rhs_evals,
         "steps": st.steps,

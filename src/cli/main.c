@@ -1,6 +1,7 @@
 /* nsed: the command-line door to the library. Dispatches to one file per
  * subcommand (src/cli/cmd_*.c). Exit status: 0 success, 1 a computation
  * failed, 2 bad input or usage. */
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -36,6 +37,9 @@ int main(int argc, char **argv) {
    * (notes/dependencies.md §5) and change the rounding, hence the results'
    * last bits. One thread unless the user asks otherwise. */
   if (!getenv("OPENBLAS_NUM_THREADS")) openblas_set_num_threads(1);
+  /* A file-size limit (ulimit -f) must end in a write error that nsed
+   * reports and cleans up after, not in a kill by SIGXFSZ. */
+  signal(SIGXFSZ, SIG_IGN);
   if (argc < 2) {
     usage(stderr);
     return 2;

@@ -229,7 +229,7 @@ static int known_metric(const char *m) {
   for (int i = 0; summary_keys[i]; i++)
     if (!strcmp(m, summary_keys[i])) return 1;
   if (!strncmp(m, "events_by_kind.", 15))
-    for (int k = 0; k < 7; k++)
+    for (int k = 0; k < 8; k++)
       if (!strcmp(m + 15, nsed_event_kind_name((nsed_event_kind)k))) return 1;
   return 0;
 }

@@ -328,7 +328,16 @@ int nsedi_contact_eval(const nsed_model *m, int c, const nsedi_kin *kin, nsedi_c
         ud[i] = nkd * kw[i] + nk * kd[i];
       }
       double un = nsedi_v3_norm(u);
-      if (un < 1e-9) return NSED_ERR_EVENT; /* lying flat: the rim contact is undefined */
+      if (un < 1e-9) {
+        /* Lying flat: every rim point is lowest, the rim contact is
+         * undefined. The gap is still the rim's height, so an open disk
+         * falling flat is caught when it reaches the floor. */
+        double d0[3];
+        nsedi_v3_copy(g->p, k->r);
+        nsedi_v3_sub(d0, k->r, o->floor_point);
+        g->gap = nsedi_v3_dot(g->n, d0);
+        return NSED_ERR_EVENT;
+      }
       nsedi_v3_scale(e, u, 1.0 / un);
       double eud = nsedi_v3_dot(e, ud);
       for (int i = 0; i < 3; i++) ed[i] = (ud[i] - e[i] * eud) / un;

@@ -101,7 +101,7 @@ int nsedi_summary_write(const char *dir, const nsed_model *m, const nsedi_summar
   fprintf(f, "%ld", st ? st->events : 0L);
   key(f, "events_by_kind");
   fputc('{', f);
-  for (int k = 0; k < 7; k++) {
+  for (int k = 0; k < 8; k++) {
     if (k) fputs(", ", f);
     json_string(f, nsed_event_kind_name((nsed_event_kind)k));
     fprintf(f, ": %ld", st ? st->events_by_kind[k] : 0L);

@@ -49,6 +49,7 @@ int nsed_data_create(const nsed_model *m, nsed_data **out, nsed_error *err) {
   }
   d->t = 0.0;
   d->t_next_breakpoint = INFINITY;
+  d->failure_contact = -1;
   nsedi_kin_eval(m, d->x, d->kin);
   /* The contact snapshot is meaningful before the first step. */
   for (int c = 0; c < nc; c++)
@@ -112,8 +113,8 @@ const char *nsed_mode_name(nsed_mode mode) {
 }
 
 const char *nsed_event_kind_name(nsed_event_kind kind) {
-  static const char *names[] = {"stick", "slip", "close", "open", "impact", "zeno", "time"};
-  return (unsigned)kind < 7 ? names[kind] : "unknown";
+  static const char *names[] = {"stick", "slip", "close", "open", "impact", "zeno", "time", "failure"};
+  return (unsigned)kind < 8 ? names[kind] : "unknown";
 }
 
 void nsedi_normalize_quats(const nsed_model *m, double *x) {

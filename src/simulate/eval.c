@@ -143,12 +143,20 @@ int nsedi_eval(const nsed_model *m, nsed_data *d, double t, const double *x, dou
     xdot[m->nstate] = nsedi_external_power(m, d->kin, t);
     xdot[m->nstate + 1] = pc;
     xdot[m->nstate + 2] = pj;
-    for (int i = 0; i < m->nstate + NSEDI_NWORK; i++)
+    for (int i = 0; i < m->nstate; i++)
       if (!isfinite(xdot[i]))
         return nsed_error_set(err, NSED_ERR_NONFINITE,
                               "non-finite acceleration at t = %.17g: body '%s', component %d "
                               "(a force law returned NaN or Inf?)",
                               t, m->body[i / 13].def.name, i % 13);
+    static const char *const work_names[NSEDI_NWORK] = {"external loads", "contact forces",
+                                                        "joint forces"};
+    for (int k = 0; k < NSEDI_NWORK; k++)
+      if (!isfinite(xdot[m->nstate + k]))
+        return nsed_error_set(err, NSED_ERR_NONFINITE,
+                              "non-finite power of the %s at t = %.17g (a force law out of "
+                              "range?)",
+                              work_names[k], t);
   }
   return NSED_OK;
 }
@@ -216,7 +224,8 @@ int nsedi_indicators(const nsed_model *m, nsed_data *d, double t, const double *
     gc[3] = d->mode[c] != NSED_MODE_OPEN && d->region_sign[c] != 0 ? d->region_sign[c] * geo->region : 1.0;
     switch (d->mode[c]) {
       case NSED_MODE_OPEN:
-        if (d->geom_ok[c]) gc[0] = geo->gap - d->open_offset[c];
+        /* Degenerate geometry still has a gap (a flat disk's rim height). */
+        gc[0] = geo->gap - d->open_offset[c];
         break;
       case NSED_MODE_STICK:
         gc[0] = l[0];

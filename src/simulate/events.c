@@ -109,6 +109,7 @@ static int impact(const nsed_model *m, nsed_data *d, int n, nsed_lcp_stats *st, 
   if (rc) {
     char buf[512];
     describe(m, d, n, buf, sizeof buf);
+    d->failure_contact = n == 1 ? d->cand[0] : -1;
     return nsed_error_set(err, rc < 0 ? rc : NSED_ERR_LCP,
                           "t = %.17g: impact problem of %d contact(s) not solved: %s; contacts: %s",
                           d->t, n, lerr.message, buf);
@@ -177,6 +178,7 @@ static int accel_problem(const nsed_model *m, nsed_data *d, int n, const int *fi
   if (rc) {
     char buf[512];
     describe(m, d, n, buf, sizeof buf);
+    d->failure_contact = n == 1 ? d->cand[0] : -1;
     return nsed_error_set(err, rc < 0 ? rc : NSED_ERR_LCP,
                           "t = %.17g: contact problem of %d contact(s) not solved%s: %s; "
                           "contacts: %s",
@@ -338,6 +340,7 @@ int nsedi_resolve(const nsed_model *m, nsed_data *d, const int *fired, const nse
   const nsed_options *o = &m->opt;
   int nc = m->ncontact;
   double vtol = o->slip_tol;
+  d->failure_contact = -1;
   nsedi_normalize_quats(m, d->x);
   refresh_geometry(m, d);
   memcpy(d->prev_mode, d->mode, sizeof(nsed_mode) * (size_t)nc);
@@ -353,10 +356,13 @@ int nsedi_resolve(const nsed_model *m, nsed_data *d, const int *fired, const nse
   int n = 0;
   for (int c = 0; c < nc; c++) {
     if (!d->geom_ok[c]) {
-      if (d->mode[c] != NSED_MODE_OPEN)
+      if (d->mode[c] != NSED_MODE_OPEN || d->geom[c].gap <= o->contact_tol) {
+        d->failure_contact = c;
         return nsed_error_set(err, NSED_ERR_EVENT,
-                              "t = %.17g: contact '%s' has a degenerate geometry", d->t,
-                              m->contact[c].def.name);
+                              "t = %.17g: contact '%s' touches with a degenerate geometry (a "
+                              "disk lying flat: its rim contact is undefined; gap %.3g m)",
+                              d->t, m->contact[c].def.name, d->geom[c].gap);
+      }
       continue;
     }
     /* An open contact joins the event problem when its closing indicator
@@ -471,6 +477,7 @@ int nsedi_resolve(const nsed_model *m, nsed_data *d, const int *fired, const nse
         rc = emit(m, d, obs, NSED_EVENT_ZENO, c, to, to, NULL);
         if (rc) return nsed_error_set(err, rc, "writing the event log failed");
       } else if (speed > o->zeno_velocity) {
+        d->failure_contact = c;
         return nsed_error_set(err, NSED_ERR_EVENT,
                               "t = %.17g: event storm on contact '%s': %d events within %g s "
                               "at relative speed %.3g m/s (above the Zeno guard's %.3g m/s); "

@@ -52,6 +52,7 @@ struct nsed_data {
   double *impact_speed;   /* nc: its approach speed before the impact (m/s) */
   int *plastic;           /* nc: the Zeno guard made its impacts plastic */
   int nacc;               /* contacts in the last acceleration problem */
+  int failure_contact;    /* the contact an event failure concerns, -1 if none or several */
   double *region_sign;    /* nc: sign of the contact's surface region at the phase start */
   int *stopping;          /* nc: a turning 2D slip declared stopped at this event */
   double *du_imp;         /* nv: velocity jump of an impact */

@@ -159,6 +159,15 @@ int nsed_simulate(const nsed_model *m, nsed_data *d, const nsed_observer *obs, n
     }
   }
 done:
+  if (rc < 0 && rc != NSED_ERR_INTERRUPTED && rc != NSED_ERR_IO && obs && obs->event) {
+    /* The event log ends with the failure, so a reader of events.csv alone
+     * sees that the run stopped and why (the message is in the summary). */
+    nsed_event ev = {.t = d->t, .kind = NSED_EVENT_FAILURE, .contact = d->failure_contact,
+                     .from = NSED_MODE_OPEN,
+                     .to = NSED_MODE_OPEN, .path = nsed_status_name(rc)};
+    d->stats.events_by_kind[NSED_EVENT_FAILURE]++;
+    obs->event(obs->ctx, m, d, &ev);
+  }
   update_counts(d);
   d->stats.wall_seconds = wall_before + wall_now() - w0;
   free(fired);
