@@ -144,6 +144,18 @@ void nsed_force_def_default(nsed_force_def *def);
 
 /* ---- contacts ---- */
 
+/* The force law of a contact (DESIGN.md §9): the same problem, other laws,
+ * for benchmarking friction models. */
+typedef enum {
+  NSED_CONTACT_COULOMB = 0,     /* exact Coulomb, event-driven: stick/slip decided by the
+                                   event problem (the default) */
+  NSED_CONTACT_REGULARIZED = 1, /* unilateral normal (event-driven) with Kosenko's regularised
+                                   friction -mu N v_t / max(|v_t|, delta): no stick mode */
+  NSED_CONTACT_COMPLIANT = 2    /* seed 004: a spring-damper normal force
+                                   max(0, -stiffness gap - damping v_n) while penetrating,
+                                   friction -mu f_n v_t / max(|v_t|, delta): no events */
+} nsed_contact_law;
+
 typedef struct {
   char name[NSED_NAME_MAX];
   char body[NSED_NAME_MAX];   /* its shape (sphere, disk rim) touches */
@@ -151,6 +163,9 @@ typedef struct {
   double mu;                  /* kinetic friction coefficient >= 0 */
   double mu0;                 /* static friction coefficient >= mu */
   double restitution;         /* Newton's e_N in [0, 1] */
+  nsed_contact_law law;       /* default NSED_CONTACT_COULOMB */
+  double delta;               /* m/s: regularisation speed (REGULARIZED, COMPLIANT), default 1e-6 */
+  double stiffness, damping;  /* COMPLIANT: N/m > 0 and N s/m >= 0 */
 } nsed_contact_def;
 
 /* Defaults: floor contact, mu = mu0 = 0.3, restitution 0. */

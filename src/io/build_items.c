@@ -327,7 +327,9 @@ static int read_force(nsedi_problem_defs *p, const nsedi_ynode *node, const char
 
 static int read_contact(nsedi_problem_defs *p, const nsedi_ynode *node, const char *path,
                         nsed_contact_def *c) {
-  static const char *const keys[] = {"name", "body", "with", "mu", "mu0", "restitution", NULL};
+  static const char *const keys[] = {"name", "body", "with", "mu", "mu0", "restitution", "law",
+                                     "delta", "stiffness", "damping", NULL};
+  static const char *const law_names[] = {"coulomb", "regularized", "compliant", NULL};
   nsed_contact_def_default(c);
   if (nsedi_check_map(p->d, node, path, keys) && (!node || node->kind != NSEDI_Y_MAP)) return -1;
   int rc = 0;
@@ -346,6 +348,17 @@ static int read_contact(nsedi_problem_defs *p, const nsedi_ynode *node, const ch
   if (nsedi_ymap_get(node, "mu") && !nsedi_ymap_get(node, "mu0")) c->mu0 = c->mu;
   OPT(node, "mu0", nsedi_read_double(p->d, v_, kp_, NSEDI_NONNEGATIVE, &c->mu0));
   OPT(node, "restitution", nsedi_read_double(p->d, v_, kp_, NSEDI_UNIT, &c->restitution));
+  int law = (int)c->law;
+  OPT(node, "law", nsedi_read_enum(p->d, v_, kp_, law_names, &law));
+  c->law = (nsed_contact_law)law;
+  OPT(node, "delta", nsedi_read_double(p->d, v_, kp_, NSEDI_POSITIVE, &c->delta));
+  OPT(node, "stiffness", nsedi_read_double(p->d, v_, kp_, NSEDI_POSITIVE, &c->stiffness));
+  OPT(node, "damping", nsedi_read_double(p->d, v_, kp_, NSEDI_NONNEGATIVE, &c->damping));
+  if (c->law == NSED_CONTACT_COMPLIANT && !nsedi_ymap_get(node, "stiffness")) {
+    char kp2[300];
+    KP(kp2, path, "stiffness");
+    rc = nsedi_diag_add(p->d, node, kp2, "a compliant contact needs 'stiffness' (N/m)");
+  }
   if (rc) return -1;
   if (c->mu0 < c->mu) {
     const nsedi_ynode *at = nsedi_ymap_get(node, "mu0");

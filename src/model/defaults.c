@@ -29,6 +29,8 @@ void nsed_contact_def_default(nsed_contact_def *def) {
   memset(def, 0, sizeof *def);
   def->mu = 0.3;
   def->mu0 = 0.3;
+  def->law = NSED_CONTACT_COULOMB;
+  def->delta = 1e-6;
 }
 
 void nsed_options_default(nsed_options *o) {

@@ -368,6 +368,19 @@ int nsed_model_add_contact(nsed_model *m, const nsed_contact_def *def, nsed_erro
     return nsed_error_set(err, NSED_ERR_INPUT,
                           "%s: static friction mu0 (%g) must be >= kinetic friction mu (%g)",
                           owner, def->mu0, def->mu);
+  if ((unsigned)def->law > NSED_CONTACT_COMPLIANT)
+    return nsed_error_set(err, NSED_ERR_INPUT, "%s: unknown contact law %d", owner, (int)def->law);
+  if (def->law != NSED_CONTACT_COULOMB && !(def->delta > 0 && isfinite(def->delta)))
+    return nsed_error_set(err, NSED_ERR_INPUT,
+                          "%s: the regularisation speed delta must be positive, got %g", owner,
+                          def->delta);
+  if (def->law == NSED_CONTACT_COMPLIANT &&
+      (!(def->stiffness > 0) || !isfinite(def->stiffness) || !(def->damping >= 0) ||
+       !isfinite(def->damping)))
+    return nsed_error_set(err, NSED_ERR_INPUT,
+                          "%s: a compliant contact needs stiffness > 0 and damping >= 0 (got %g, "
+                          "%g)",
+                          owner, def->stiffness, def->damping);
   if (!(def->restitution >= 0 && def->restitution <= 1))
     return nsed_error_set(err, NSED_ERR_INPUT, "%s: restitution must be in [0, 1], got %g",
                           owner, def->restitution);

@@ -25,6 +25,46 @@ static void slip_direction(const nsed_model *m, const nsed_data *d, int c, doubl
   }
 }
 
+/* Friction of a slipping contact: its unit direction s (t1, t2) and the
+ * coefficient: mu for exact Coulomb, mu min(1, |v|/delta) along v for the
+ * regularised law (zero at rest). */
+static double friction_of(const nsed_model *m, const nsed_data *d, int c, double s[2]) {
+  const nsed_contact_def *cd = &m->contact[c].def;
+  if (cd->law == NSED_CONTACT_COULOMB) {
+    slip_direction(m, d, c, s);
+    return cd->mu;
+  }
+  const nsedi_contact_geom *g = &d->geom[c];
+  double v1 = g->row[1].vel, v2 = g->row[2].vel, sp = hypot(v1, v2);
+  s[0] = sp > 0 ? v1 / sp : 1.0;
+  s[1] = sp > 0 ? v2 / sp : 0.0;
+  return cd->mu * fmin(1.0, sp / cd->delta);
+}
+
+/* Seed 004's compliant contact: a spring-damper normal force while the
+ * surfaces overlap and regularised friction, applied as forces through the
+ * contact's rows (no constraint, no event). */
+static void compliant_force(const nsed_model *m, nsed_data *d, int c) {
+  const nsed_contact_def *cd = &m->contact[c].def;
+  const nsedi_contact_geom *g = &d->geom[c];
+  double *l = d->lambda_c + 3 * c;
+  l[0] = l[1] = l[2] = 0;
+  if (g->gap >= 0) return;
+  double fn = fmax(0.0, -cd->stiffness * g->gap - cd->damping * g->row[0].vel);
+  double v1 = g->row[1].vel, v2 = g->row[2].vel, sp = hypot(v1, v2);
+  double k = sp > 0 ? cd->mu * fn * fmin(1.0, sp / cd->delta) / sp : 0.0;
+  l[0] = fn;
+  l[1] = -k * v1;
+  l[2] = -k * v2;
+  for (int r = 0; r < 3; r++) {
+    const nsedi_row *row = &g->row[r];
+    for (int q = 0; q < 6; q++) {
+      if (row->a >= 0) d->f[6 * row->a + q] += l[r] * row->ja[q];
+      if (row->b >= 0) d->f[6 * row->b + q] += l[r] * row->jb[q];
+    }
+  }
+}
+
 int nsedi_eval(const nsed_model *m, nsed_data *d, double t, const double *x, double *xdot,
                nsed_error *err) {
   const nsed_options *o = &m->opt;
@@ -51,6 +91,10 @@ int nsedi_eval(const nsed_model *m, nsed_data *d, double t, const double *x, dou
     int rc = nsedi_contact_eval(m, c, d->kin, g);
     d->geom_ok[c] = rc == NSED_OK;
     d->lambda_c[3 * c] = d->lambda_c[3 * c + 1] = d->lambda_c[3 * c + 2] = 0;
+    if (m->contact[c].def.law == NSED_CONTACT_COMPLIANT) {
+      if (rc == NSED_OK) compliant_force(m, d, c);
+      continue;
+    }
     if (d->mode[c] == NSED_MODE_OPEN) continue;
     if (rc)
       return nsed_error_set(err, NSED_ERR_EVENT,
@@ -64,8 +108,7 @@ int nsedi_eval(const nsed_model *m, nsed_data *d, double t, const double *x, dou
     d->row_contact[nr] = c;
     if (d->mode[c] == NSED_MODE_SLIP) {
       /* Kinetic friction -mu*lambda_n*s rides on the normal column. */
-      double s[2], mu = m->contact[c].def.mu;
-      slip_direction(m, d, c, s);
+      double s[2], mu = friction_of(m, d, c, s);
       nsedi_row *col = &d->cols[nr];
       for (int k = 0; k < 6; k++) {
         col->ja[k] -= mu * (s[0] * g->row[1].ja[k] + s[1] * g->row[2].ja[k]);
@@ -95,8 +138,7 @@ int nsedi_eval(const nsed_model *m, nsed_data *d, double t, const double *x, dou
   for (int i = m->nrow; i < nr; i++) {
     int c = d->row_contact[i];
     if (d->mode[c] == NSED_MODE_SLIP) {
-      double s[2], mu = m->contact[c].def.mu, ln = d->lam[i];
-      slip_direction(m, d, c, s);
+      double s[2], mu = friction_of(m, d, c, s), ln = d->lam[i];
       d->lambda_c[3 * c] = ln;
       d->lambda_c[3 * c + 1] = -mu * ln * s[0];
       d->lambda_c[3 * c + 2] = -mu * ln * s[1];
@@ -122,7 +164,7 @@ int nsedi_eval(const nsed_model *m, nsed_data *d, double t, const double *x, dou
      * their rows' velocities (u from the state), external loads. */
     double pc = 0, pj = 0;
     for (int c = 0; c < m->ncontact; c++) {
-      if (d->mode[c] == NSED_MODE_OPEN) continue;
+      if (d->mode[c] == NSED_MODE_OPEN && m->contact[c].def.law != NSED_CONTACT_COMPLIANT) continue;
       /* On the body's absolute velocity: a moving floor (belt) feeds power. */
       const nsedi_contact_geom *gc = &d->geom[c];
       const double *dirs[3] = {gc->n, gc->t1, gc->t2};
@@ -222,6 +264,7 @@ int nsedi_indicators(const nsed_model *m, nsed_data *d, double t, const double *
      * surface (a roller's body onto its tip) changes its acceleration
      * terms: an event. The region's sign at the phase start orients it. */
     gc[3] = d->mode[c] != NSED_MODE_OPEN && d->region_sign[c] != 0 ? d->region_sign[c] * geo->region : 1.0;
+    if (m->contact[c].def.law == NSED_CONTACT_COMPLIANT) continue; /* a force law: no events */
     switch (d->mode[c]) {
       case NSED_MODE_OPEN:
         /* Degenerate geometry still has a gap (a flat disk's rim height). */
@@ -233,6 +276,7 @@ int nsedi_indicators(const nsed_model *m, nsed_data *d, double t, const double *
         break;
       case NSED_MODE_SLIP:
         gc[0] = l[0];
+        if (m->contact[c].def.law == NSED_CONTACT_REGULARIZED) break; /* never sticks */
         /* |v_t| does not change sign; its projection on the phase's initial
          * slip direction does, at the instant the slip stops (1D) or turns
          * by 90 degrees (2D, then the event re-anchors the direction). */

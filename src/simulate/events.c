@@ -94,7 +94,9 @@ static int impact(const nsed_model *m, nsed_data *d, int n, nsed_lcp_stats *st, 
     for (int k = 0; k < 3; k++) d->b[3 * i + k] = d->W[3 * i + k].vel;
     nsed_cp_contact *p = &d->cpc[i];
     memset(p, 0, sizeof *p);
-    p->kind = cd->mu0 > 0 ? NSED_CP_STICK_CANDIDATE : NSED_CP_FRICTIONLESS;
+    /* A regularised friction force is finite: it gives no impulse. */
+    p->kind = cd->mu0 > 0 && cd->law == NSED_CONTACT_COULOMB ? NSED_CP_STICK_CANDIDATE
+                                                             : NSED_CP_FRICTIONLESS;
     p->mu = cd->mu;
     p->mu0 = cd->mu0;
     double vn = d->geom[c].row[0].vel;
@@ -158,7 +160,13 @@ static int accel_problem(const nsed_model *m, nsed_data *d, int n, const int *fi
     if (fired && d->prev_mode[c] == NSED_MODE_STICK && fired[NSEDI_ROOTS_PER_CONTACT * c + 1])
       p->mu0 = fmax(cd->mu, cd->mu0 * (1 - NSEDI_SATURATION_SHRINK));
     double sp = slip_speed(g);
-    if (cd->mu0 == 0 && cd->mu == 0) {
+    if (cd->law == NSED_CONTACT_REGULARIZED) {
+      /* Kosenko's law: always the kinetic branch, mu min(1, |v|/delta) along v. */
+      p->kind = NSED_CP_SLIPPING;
+      p->mu = cd->mu * fmin(1.0, sp / cd->delta);
+      p->slip_dir[0] = sp > 0 ? g->row[1].vel / sp : 1.0;
+      p->slip_dir[1] = sp > 0 ? g->row[2].vel / sp : 0.0;
+    } else if (cd->mu0 == 0 && cd->mu == 0) {
       p->kind = NSED_CP_FRICTIONLESS;
     } else if (sp <= o->slip_tol || d->stopping[c]) {
       p->kind = NSED_CP_STICK_CANDIDATE;
@@ -243,7 +251,9 @@ static int onset_residual(const nsed_model *m, nsed_data *d, int c, double th, d
 
 static int align_onset_directions(const nsed_model *m, nsed_data *d, nsed_error *err) {
   for (int c = 0; c < m->ncontact; c++) {
-    if (d->mode[c] != NSED_MODE_SLIP || slip_speed(&d->geom[c]) > m->opt.slip_tol) continue;
+    if (d->mode[c] != NSED_MODE_SLIP || slip_speed(&d->geom[c]) > m->opt.slip_tol ||
+        m->contact[c].def.law != NSED_CONTACT_COULOMB)
+      continue;
     double th0 = atan2(d->slip_dir0[2 * c + 1], d->slip_dir0[2 * c]);
     double best_lo = 0, best_hi = 0, best_dist = INFINITY, f_lo = 0;
     double prev_th = th0, prev_cross, prev_dot;
@@ -370,6 +380,7 @@ int nsedi_resolve(const nsed_model *m, nsed_data *d, const int *fired, const nse
      * one that is merely near, e.g. a roller that just handed its contact
      * over at the same point, must not be pulled into an unrelated event's
      * degenerate problem. */
+    if (m->contact[c].def.law == NSED_CONTACT_COMPLIANT) continue; /* a force law, not a constraint */
     int open_hit = d->mode[c] == NSED_MODE_OPEN &&
                    (fired ? fired[NSEDI_ROOTS_PER_CONTACT * c] != 0 ||
                                 d->geom[c].gap < -o->contact_tol
@@ -398,6 +409,7 @@ int nsedi_resolve(const nsed_model *m, nsed_data *d, const int *fired, const nse
   for (int i = 0; i < na; i++) {
     int c = d->cand[i];
     d->stopping[c] = fired && d->prev_mode[c] == NSED_MODE_SLIP &&
+                     m->contact[c].def.law == NSED_CONTACT_COULOMB &&
                      (fired[NSEDI_ROOTS_PER_CONTACT * c + 1] || fired[NSEDI_ROOTS_PER_CONTACT * c + 2]) &&
                      slip_speed(&d->geom[c]) > o->slip_tol &&
                      slip_speed(&d->geom[c]) <= 100 * o->slip_stop_speed;
