@@ -40,37 +40,33 @@ static int is_cvode(const nsedi_integrator *it) {
   return it->kind == NSED_INTEGRATOR_CVODE_ADAMS || it->kind == NSED_INTEGRATOR_CVODE_BDF;
 }
 
-static void harvest(nsedi_integrator *it) {
-  long a = 0, b = 0, c = 0, e = 0;
+/* The solver's own counters since its last (re)initialisation. */
+static void raw_counts(const nsedi_integrator *it, long *steps, long *rhs, long *roots) {
+  *steps = *rhs = *roots = 0;
   if (!it->mem) return;
   if (is_cvode(it)) {
-    CVodeGetNumSteps(it->mem, &a);
-    CVodeGetNumRhsEvals(it->mem, &b);
-    CVodeGetNumGEvals(it->mem, &c);
+    CVodeGetNumSteps(it->mem, steps);
+    CVodeGetNumRhsEvals(it->mem, rhs);
+    CVodeGetNumGEvals(it->mem, roots);
   } else {
-    ERKStepGetNumSteps(it->mem, &a);
-    ERKStepGetNumRhsEvals(it->mem, &b);
-    ERKStepGetNumGEvals(it->mem, &c);
+    ERKStepGetNumSteps(it->mem, steps);
+    ERKStepGetNumRhsEvals(it->mem, rhs);
+    ERKStepGetNumGEvals(it->mem, roots);
   }
-  (void)e;
+}
+
+/* Reinitialisation resets SUNDIALS' counters: bank them first. */
+static void harvest(nsedi_integrator *it) {
+  long a, b, c;
+  raw_counts(it, &a, &b, &c);
   it->steps += a;
   it->rhs += b;
   it->roots += c;
 }
 
 void nsedi_integrator_counts(const nsedi_integrator *it, long *steps, long *rhs, long *roots) {
-  long a = 0, b = 0, c = 0;
-  if (it->mem) {
-    if (is_cvode(it)) {
-      CVodeGetNumSteps(it->mem, &a);
-      CVodeGetNumRhsEvals(it->mem, &b);
-      CVodeGetNumGEvals(it->mem, &c);
-    } else {
-      ERKStepGetNumSteps(it->mem, &a);
-      ERKStepGetNumRhsEvals(it->mem, &b);
-      ERKStepGetNumGEvals(it->mem, &c);
-    }
-  }
+  long a, b, c;
+  raw_counts(it, &a, &b, &c);
   *steps = it->steps + a;
   *rhs = it->rhs + b;
   *roots = it->roots + c;

@@ -82,6 +82,32 @@ static int build_problem(const nsed_model *m, nsed_data *d, int n) {
   return nsedi_delassus(m, d->ws, nj, d->rows, d->target, d->f, 3 * n, d->W, d->G, d->b, d->PWt);
 }
 
+/* Solve the event problem over the candidates (impact or acceleration
+ * level) and turn a failure into an error that names the contacts with
+ * their gaps and speeds. */
+static int solve_event_problem(const nsed_model *m, nsed_data *d, int n, int impact_level,
+                               nsed_lcp_stats *st, nsed_error *err) {
+  nsed_contact_problem prob = {.nc = n, .G = d->G, .b = d->b, .contacts = d->cpc};
+  nsed_contact_solution sol = {.lambda = d->cl, .a = d->ca, .mode = d->cmode, .slip_dir = d->cdir};
+  nsed_error lerr;
+  nsed_error_clear(&lerr);
+  int rc = impact_level ? nsed_contact_solve_impact(d->cs, &prob, &sol, st, &lerr)
+                        : nsed_contact_solve_accel(d->cs, &prob, &sol, st, &lerr);
+  d->stats.lcp_solves++;
+  if (rc) {
+    char buf[512];
+    describe(m, d, n, buf, sizeof buf);
+    d->failure_contact = n == 1 ? d->cand[0] : -1;
+    return nsed_error_set(err, rc < 0 ? rc : NSED_ERR_LCP,
+                          "t = %.17g: %s problem of %d contact(s) not solved%s: %s; contacts: %s",
+                          d->t, impact_level ? "impact" : "contact", n,
+                          rc == NSED_LCP_INFEASIBLE ? " (no solution: Painleve?)" : "",
+                          lerr.message, buf);
+  }
+  if (st->residual > d->stats.max_lcp_residual) d->stats.max_lcp_residual = st->residual;
+  return NSED_OK;
+}
+
 static int impact(const nsed_model *m, nsed_data *d, int n, nsed_lcp_stats *st, nsed_error *err) {
   const nsed_options *o = &m->opt;
   int rc = build_problem(m, d, n);
@@ -102,21 +128,8 @@ static int impact(const nsed_model *m, nsed_data *d, int n, nsed_lcp_stats *st, 
     double vn = d->geom[c].row[0].vel;
     p->restitution = (d->plastic[c] || -vn < o->zeno_velocity) ? 0.0 : cd->restitution;
   }
-  nsed_contact_problem prob = {.nc = n, .G = d->G, .b = d->b, .contacts = d->cpc};
-  nsed_contact_solution sol = {.lambda = d->cl, .a = d->ca, .mode = d->cmode, .slip_dir = d->cdir};
-  nsed_error lerr;
-  nsed_error_clear(&lerr);
-  rc = nsed_contact_solve_impact(d->cs, &prob, &sol, st, &lerr);
-  d->stats.lcp_solves++;
-  if (rc) {
-    char buf[512];
-    describe(m, d, n, buf, sizeof buf);
-    d->failure_contact = n == 1 ? d->cand[0] : -1;
-    return nsed_error_set(err, rc < 0 ? rc : NSED_ERR_LCP,
-                          "t = %.17g: impact problem of %d contact(s) not solved: %s; contacts: %s",
-                          d->t, n, lerr.message, buf);
-  }
-  if (st->residual > d->stats.max_lcp_residual) d->stats.max_lcp_residual = st->residual;
+  rc = solve_event_problem(m, d, n, 1, st, err);
+  if (rc) return rc;
   int nv = m->nv;
   double T0 = kinetic(m, d);
   memset(d->du_imp, 0, sizeof(double) * (size_t)nv);
@@ -177,24 +190,7 @@ static int accel_problem(const nsed_model *m, nsed_data *d, int n, const int *fi
     }
   }
   if (o->event_resolver == NSED_RESOLVER_TRIAL) return nsedi_trial_modes(m, d, n, st, err);
-  nsed_contact_problem prob = {.nc = n, .G = d->G, .b = d->b, .contacts = d->cpc};
-  nsed_contact_solution sol = {.lambda = d->cl, .a = d->ca, .mode = d->cmode, .slip_dir = d->cdir};
-  nsed_error lerr;
-  nsed_error_clear(&lerr);
-  rc = nsed_contact_solve_accel(d->cs, &prob, &sol, st, &lerr);
-  d->stats.lcp_solves++;
-  if (rc) {
-    char buf[512];
-    describe(m, d, n, buf, sizeof buf);
-    d->failure_contact = n == 1 ? d->cand[0] : -1;
-    return nsed_error_set(err, rc < 0 ? rc : NSED_ERR_LCP,
-                          "t = %.17g: contact problem of %d contact(s) not solved%s: %s; "
-                          "contacts: %s",
-                          d->t, n, rc == NSED_LCP_INFEASIBLE ? " (no solution: Painleve?)" : "",
-                          lerr.message, buf);
-  }
-  if (st->residual > d->stats.max_lcp_residual) d->stats.max_lcp_residual = st->residual;
-  return NSED_OK;
+  return solve_event_problem(m, d, n, 0, st, err);
 }
 
 /* Remove the residual tangential velocity (below 100 slip_stop_speed) of
