@@ -1,0 +1,108 @@
+#!/usr/bin/python3
+"""Light test of the friction benchmark suite (bench/friction/run.py).
+
+Usage: /usr/bin/python3 tests/plot/test_friction_bench.py [SOURCE_ROOT [NSED]]
+Runs `run.py --quick` on the sphere only, with three models (exact cone,
+polygon n* = 1 face, regularised delta = 1e-4), in a temp dir, and checks the
+table, the closed-form stick times, the 45-degree artefact and the plot.
+"""
+
+import csv
+import json
+import math
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import traceback
+
+SOURCE_ROOT = os.path.abspath(sys.argv[1] if len(sys.argv) > 1 else
+                              os.path.join(os.path.dirname(__file__), "..", ".."))
+NSED = os.path.abspath(sys.argv[2]) if len(sys.argv) > 2 else \
+    os.path.join(SOURCE_ROOT, "build", "src", "cli", "nsed")
+SCRIPT = os.path.join(SOURCE_ROOT, "bench", "friction", "run.py")
+MODELS = ("exact_cone", "poly_face_n1", "reg_1e-4")
+T_STAR = 2 * 2.0 / (7 * 0.3 * 9.81)     # sphere_slide_roll.yaml header
+OUT = tempfile.mkdtemp(prefix="friction_bench_test_")
+
+
+def run_suite():
+    cmd = ["/usr/bin/python3", SCRIPT, "--nsed", NSED, "--out", OUT, "--quick",
+           "--problems", "sphere", "--models", ",".join(MODELS)]
+    proc = subprocess.run(cmd, capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, f"run.py failed:\n{proc.stdout}\n{proc.stderr}"
+
+
+def rows():
+    with open(os.path.join(OUT, "friction_bench.csv"), newline="") as f:
+        return {r["model"]: r for r in csv.DictReader(f)}
+
+
+def test_csv_has_rows():
+    r = rows()
+    assert sorted(r) == sorted(MODELS), sorted(r)
+    assert all(x["problem"] == "sphere" and x["status"] == "ok" for x in r.values())
+
+
+def test_event_driven_stick_times():
+    # Exact cone and polygon n* = 1: sliding uses the circle, so t* is exact.
+    for m in ("exact_cone", "poly_face_n1"):
+        err = float(rows()[m]["t_stick_err"])
+        assert err < 1e-8, (m, err)
+
+
+def test_regularised_never_sticks():
+    r = rows()["reg_1e-4"]
+    events = os.path.join(OUT, "runs", "sphere", "reg_1e-4", "events.csv")
+    with open(events, newline="") as f:
+        kinds = [e["kind"] for e in csv.DictReader(f)]
+    assert "stick" not in kinds, kinds
+    assert float(r["t_stick_err"]) > 1e-6     # creeps to rest after t*
+
+
+def test_sphere45_polygon_uses_circle():
+    with open(os.path.join(OUT, "sphere45.json")) as f:
+        s = json.load(f)
+    for k in ("nsed_poly_face_n1", "nsed_poly_vertex_n1", "nsed_exact_cone"):
+        assert abs(s[k]["t_stick"] - s["t_star"]) < 1e-8, (k, s[k], s["t_star"])
+    # The box / pyramid during sliding: t*/sqrt(2) and sqrt(2) t*.
+    assert abs(s["python_box"]["ratio"] - 1 / math.sqrt(2)) < 1e-4, s["python_box"]
+    assert abs(s["python_pyramid"]["ratio"] - math.sqrt(2)) < 1e-4, s["python_pyramid"]
+
+
+def test_png_nonblank():
+    from matplotlib import image as mpimg
+    for name in ("friction_sphere.png", "friction_sphere45.png"):
+        path = os.path.join(OUT, name)
+        assert os.path.getsize(path) > 10_000, path
+        img = mpimg.imread(path)
+        assert img[..., :3].std() > 0.02, f"{path} looks blank"
+
+
+def main():
+    passed = failed = 0
+    try:
+        run_suite()
+    except Exception:
+        traceback.print_exc()
+        print("0 passed, 1 failed")
+        return 1
+    for name, fn in sorted(globals().items()):
+        if name.startswith("test_") and callable(fn):
+            try:
+                fn()
+                passed += 1
+                print(f"ok   {name}")
+            except Exception:
+                failed += 1
+                print(f"FAIL {name}")
+                traceback.print_exc()
+    print(f"{passed} passed, {failed} failed")
+    if not failed:
+        shutil.rmtree(OUT, ignore_errors=True)   # keep it for inspection on failure
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
