@@ -247,7 +247,6 @@ int nsedi_joint_rows(const nsed_model *m, int j, const nsedi_kin *kin, double t,
   }
   if (d->type == NSED_JOINT_SERVO)
     row_angle(&rows[n++], a, ka, axa, p1, b, kb, q1, &d->servo_angle, t);
-  (void)q1;
   return n;
 }
 

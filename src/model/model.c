@@ -253,11 +253,6 @@ int nsed_model_add_joint(nsed_model *m, const nsed_joint_def *def, nsed_error *e
     return nsed_error_set(err, NSED_ERR_INPUT, "%s: non-finite anchor or axis", owner);
   if (nsedi_v3_normalize(j.def.axis_a) < 1e-12 || nsedi_v3_normalize(j.def.axis_b) < 1e-12)
     return nsed_error_set(err, NSED_ERR_INPUT, "%s: axis_a and axis_b must be non-zero", owner);
-  if (def->type == NSED_JOINT_UNIVERSAL) {
-    /* The cross axis of B is the second axis of the cardan: it must be
-     * perpendicular to axis_a in the initial configuration; checked at
-     * data creation where the orientations are known. */
-  }
   if (!(def->spring_k >= 0) || !(def->spring_c >= 0) || !isfinite(def->spring_k) ||
       !isfinite(def->spring_c) || !isfinite(def->rest_length))
     return nsed_error_set(err, NSED_ERR_INPUT,
@@ -277,6 +272,40 @@ int nsed_model_add_joint(nsed_model *m, const nsed_joint_def *def, nsed_error *e
                           owner);
   perp_frame(j.def.axis_a, j.pa1, j.pa2);
   perp_frame(j.def.axis_b, j.pb1, j.pb2);
+  /* The initial configuration (bodies come first) fixes the references:
+   * B's perpendicular axes are A's carried into B's frame, so a weld,
+   * prismatic or servo joint holds the relative rotation it starts with
+   * (the servo's angle counts from it); and the axes must be consistent. */
+  {
+    double RA[9] = {1, 0, 0, 0, 1, 0, 0, 0, 1}, RB[9], aw[3], bw[3], p1w[3], t[3];
+    if (j.a != NSEDI_GROUND) nsedi_quat_to_mat(RA, m->body[j.a].def.quat);
+    nsedi_quat_to_mat(RB, m->body[j.b].def.quat);
+    nsedi_m3_mulv(aw, RA, j.def.axis_a);
+    nsedi_m3_mulv(bw, RB, j.def.axis_b);
+    double c = nsedi_v3_dot(aw, bw);
+    if (def->type == NSED_JOINT_UNIVERSAL && fabs(c) > 1e-6)
+      return nsed_error_set(err, NSED_ERR_INPUT,
+                            "%s: a universal joint's axis_b must be perpendicular to axis_a in "
+                            "the initial configuration (cos = %.3g)",
+                            owner, c);
+    int aligned = def->type == NSED_JOINT_REVOLUTE || def->type == NSED_JOINT_CYLINDRICAL ||
+                  def->type == NSED_JOINT_PRISMATIC || def->type == NSED_JOINT_WELD ||
+                  def->type == NSED_JOINT_SERVO;
+    if (aligned && c < 1 - 1e-6)
+      return nsed_error_set(err, NSED_ERR_INPUT,
+                            "%s: axis_a and axis_b must be aligned in the initial configuration "
+                            "(cos = %.9g)",
+                            owner, c);
+    if (aligned) {
+      nsedi_m3_mulv(p1w, RA, j.pa1);
+      nsedi_m3_mulTv(t, RB, p1w);
+      nsedi_v3_axpy(t, t, -nsedi_v3_dot(t, j.def.axis_b), j.def.axis_b);
+      if (nsedi_v3_normalize(t) > 0.5) {
+        nsedi_v3_copy(j.pb1, t);
+        nsedi_v3_cross(j.pb2, j.def.axis_b, j.pb1);
+      }
+    }
+  }
   j.nrow = nsedi_joint_nrows(def->type);
   j.row0 = m->nrow;
   if (grow((void **)&m->joint, &m->cap_joint, m->njoint, sizeof *m->joint))

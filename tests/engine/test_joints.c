@@ -136,5 +136,53 @@ int main(void) {
     nsed_data_free(&d);
     nsed_model_free(&m);
   }
+  /* Initial configuration: a weld between bodies turned 30 degrees apart
+   * about its axis holds that rotation (nothing moves); a revolute joint
+   * whose axes are not aligned at the start is refused with the cosine. */
+  {
+    nsed_error err;
+    nsed_model *m;
+    must(nsed_model_create(&m, &err), &err);
+    nsed_body_def b;
+    nsed_body_def_default(&b);
+    snprintf(b.name, sizeof b.name, "bob");
+    b.mass = MB;
+    b.inertia[0] = b.inertia[1] = b.inertia[2] = JB;
+    b.position[0] = L;
+    b.quat[0] = cos(M_PI / 12); /* 30 degrees about x, the weld's axis */
+    b.quat[1] = sin(M_PI / 12);
+    must(nsed_model_add_body(m, &b, &err), &err);
+    nsed_joint_def j;
+    nsed_joint_def_default(&j);
+    snprintf(j.name, sizeof j.name, "fix");
+    j.type = NSED_JOINT_WELD;
+    snprintf(j.body_b, sizeof j.body_b, "bob");
+    j.anchor_b[0] = -L;
+    j.axis_a[0] = 1, j.axis_a[2] = 0;
+    j.axis_b[0] = 1, j.axis_b[2] = 0;
+    must(nsed_model_add_joint(m, &j, &err), &err);
+    nsed_options *o = nsed_model_options(m);
+    o->t_end = 1.0;
+    must(nsed_model_finalize(m, &err), &err);
+    static recorder rec;
+    nsed_data *d;
+    CHECK(run_model(m, &d, &rec) == NSED_OK);
+    double s[13];
+    nsed_data_body_state(d, 0, s);
+    CHECK_NEAR(s[3], cos(M_PI / 12), 1e-12, 0);
+    CHECK_NEAR(s[4], sin(M_PI / 12), 1e-12, 0);
+    CHECK_NEAR(s[0], L, 1e-12, 0);
+    nsed_data_free(&d);
+    nsed_model_free(&m);
+
+    must(nsed_model_create(&m, &err), &err);
+    must(nsed_model_add_body(m, &b, &err), &err);
+    j.type = NSED_JOINT_REVOLUTE;
+    j.axis_a[0] = 0, j.axis_a[1] = 1; /* world y against the bob's x */
+    int rc = nsed_model_add_joint(m, &j, &err);
+    CHECK(rc == NSED_ERR_INPUT);
+    CHECK(strstr(err.message, "aligned") != NULL && strstr(err.message, "'fix'") != NULL);
+    nsed_model_free(&m);
+  }
   return TEST_DONE();
 }

@@ -36,6 +36,7 @@ static const char good[] =
     "    body_b: wheel.1\n"
     "    anchor_a: [0, 1, 0]\n"
     "    axis_a: [1, 0, 0]\n"
+    "    axis_b: [1, 0, 0]\n"
     "    torque: {type: sine, amplitude: 2, omega: 3, phase_deg: 90, offset: 1}\n"
     "  - name: slider\n"
     "    type: prismatic\n"
