@@ -70,28 +70,44 @@ static void centre(const nsedi_kin *k, double c[3]) {
     nsedi_v3_set(c, 0, 0, 0);
 }
 
-/* phi = d . (PB - PA) for a constant world direction d. */
-static void row_point(nsedi_row *r, int a, const nsedi_kin *ka, const double pa[3], int b,
-                      const nsedi_kin *kb, const double pb[3], const double d[3]) {
-  row_init(r, a, b);
-  double rhoa[3], rhob[3], ca[3], cb[3], PA[3], PB[3], va[3], vb[3], aa[3], ab[3];
-  offset(ka, pa, rhoa);
-  offset(kb, pb, rhob);
-  centre(ka, ca);
+/* The two anchor points of a joint: their offsets from the body centres,
+ * positions, velocities and centripetal accelerations, computed once per
+ * joint and shared by its point and plane rows. */
+typedef struct {
+  const nsedi_kin *ka, *kb;
+  int a, b;
+  double rhoa[3], rhob[3], ca[3], PB[3];
+  double dP[3], dv[3], da[3]; /* PB - PA and its rates (no angular accelerations) */
+} point_pair;
+
+static void point_pair_eval(point_pair *pp, int a, const nsedi_kin *ka, const double pa[3], int b,
+                            const nsedi_kin *kb, const double pb[3]) {
+  double cb[3], PA[3], va[3], vb[3], aa[3], ab[3];
+  pp->ka = ka;
+  pp->kb = kb;
+  pp->a = a;
+  pp->b = b;
+  offset(ka, pa, pp->rhoa);
+  offset(kb, pb, pp->rhob);
+  centre(ka, pp->ca);
   centre(kb, cb);
-  nsedi_v3_add(PA, ca, rhoa);
-  nsedi_v3_add(PB, cb, rhob);
-  point_motion(ka, rhoa, va, aa);
-  point_motion(kb, rhob, vb, ab);
-  side_point(r->ja, ka, rhoa, d, -1);
-  side_point(r->jb, kb, rhob, d, +1);
-  double dP[3], dv[3], da[3];
-  nsedi_v3_sub(dP, PB, PA);
-  nsedi_v3_sub(dv, vb, va);
-  nsedi_v3_sub(da, ab, aa);
-  r->pos = nsedi_v3_dot(d, dP);
-  r->vel = nsedi_v3_dot(d, dv);
-  r->bias = nsedi_v3_dot(d, da);
+  nsedi_v3_add(PA, pp->ca, pp->rhoa);
+  nsedi_v3_add(pp->PB, cb, pp->rhob);
+  point_motion(ka, pp->rhoa, va, aa);
+  point_motion(kb, pp->rhob, vb, ab);
+  nsedi_v3_sub(pp->dP, pp->PB, PA);
+  nsedi_v3_sub(pp->dv, vb, va);
+  nsedi_v3_sub(pp->da, ab, aa);
+}
+
+/* phi = d . (PB - PA) for a constant world direction d. */
+static void row_point(nsedi_row *r, const point_pair *pp, const double d[3]) {
+  row_init(r, pp->a, pp->b);
+  side_point(r->ja, pp->ka, pp->rhoa, d, -1);
+  side_point(r->jb, pp->kb, pp->rhob, d, +1);
+  r->pos = nsedi_v3_dot(d, pp->dP);
+  r->vel = nsedi_v3_dot(d, pp->dv);
+  r->bias = nsedi_v3_dot(d, pp->da);
 }
 
 /* phi = dA . dB for body-fixed directions (world values dA, dB).
@@ -117,37 +133,25 @@ static void row_perp(nsedi_row *r, int a, const nsedi_kin *ka, const double dA[3
 }
 
 /* phi = n . (PB - PA) with n fixed in body A (world value n). */
-static void row_plane(nsedi_row *r, int a, const nsedi_kin *ka, const double pa[3],
-                      const double n[3], int b, const nsedi_kin *kb, const double pb[3]) {
-  row_init(r, a, b);
-  double rhoa[3], rhob[3], ca[3], cb[3], PA[3], PB[3], va[3], vb[3], aa[3], ab[3];
-  offset(ka, pa, rhoa);
-  offset(kb, pb, rhob);
-  centre(ka, ca);
-  centre(kb, cb);
-  nsedi_v3_add(PA, ca, rhoa);
-  nsedi_v3_add(PB, cb, rhob);
-  point_motion(ka, rhoa, va, aa);
-  point_motion(kb, rhob, vb, ab);
-  double dd[3], ddv[3], dda[3], pbca[3], c[3];
-  nsedi_v3_sub(dd, PB, PA);
-  nsedi_v3_sub(ddv, vb, va);
-  nsedi_v3_sub(dda, ab, aa);
+static void row_plane(nsedi_row *r, const point_pair *pp, const double n[3]) {
+  row_init(r, pp->a, pp->b);
+  const nsedi_kin *ka = pp->ka;
   /* A: -n at its centre velocity, angular part n x (PB - cA). */
   if (ka) {
+    double pbca[3], c[3];
     for (int i = 0; i < 3; i++) r->ja[i] -= n[i];
-    nsedi_v3_sub(pbca, PB, ca);
+    nsedi_v3_sub(pbca, pp->PB, pp->ca);
     nsedi_v3_cross(c, n, pbca);
     side_rot(r->ja, ka, c, +1);
   }
-  side_point(r->jb, kb, rhob, n, +1);
+  side_point(r->jb, pp->kb, pp->rhob, n, +1);
   const double *wa = omega(ka);
   double nd[3], ndd[3];
   nsedi_v3_cross(nd, wa, n);
   nsedi_v3_cross(ndd, wa, nd);
-  r->pos = nsedi_v3_dot(n, dd);
-  r->vel = nsedi_v3_dot(n, ddv) + nsedi_v3_dot(nd, dd);
-  r->bias = nsedi_v3_dot(ndd, dd) + 2 * nsedi_v3_dot(nd, ddv) + nsedi_v3_dot(n, dda);
+  r->pos = nsedi_v3_dot(n, pp->dP);
+  r->vel = nsedi_v3_dot(n, pp->dv) + nsedi_v3_dot(nd, pp->dP);
+  r->bias = nsedi_v3_dot(ndd, pp->dP) + 2 * nsedi_v3_dot(nd, pp->dv) + nsedi_v3_dot(n, pp->da);
 }
 
 /* Law value, first and second time derivatives. */
@@ -205,18 +209,21 @@ int nsedi_joint_rows(const nsed_model *m, int j, const nsedi_kin *kin, double t,
   nsedi_kin_dir(kb, J->pb1, q1);
   nsedi_kin_dir(kb, J->pb2, q2);
   int n = 0;
+  point_pair pp;
   switch (d->type) {
     case NSED_JOINT_SPHERICAL:
     case NSED_JOINT_REVOLUTE:
     case NSED_JOINT_UNIVERSAL:
     case NSED_JOINT_WELD:
     case NSED_JOINT_SERVO:
-      for (int k = 0; k < 3; k++) row_point(&rows[n++], a, ka, d->anchor_a, b, kb, d->anchor_b, ex[k]);
+      point_pair_eval(&pp, a, ka, d->anchor_a, b, kb, d->anchor_b);
+      for (int k = 0; k < 3; k++) row_point(&rows[n++], &pp, ex[k]);
       break;
     case NSED_JOINT_CYLINDRICAL:
     case NSED_JOINT_PRISMATIC:
-      row_plane(&rows[n++], a, ka, d->anchor_a, p1, b, kb, d->anchor_b);
-      row_plane(&rows[n++], a, ka, d->anchor_a, p2, b, kb, d->anchor_b);
+      point_pair_eval(&pp, a, ka, d->anchor_a, b, kb, d->anchor_b);
+      row_plane(&rows[n++], &pp, p1);
+      row_plane(&rows[n++], &pp, p2);
       break;
     case NSED_JOINT_ALIGN:
       break;

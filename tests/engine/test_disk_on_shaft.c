@@ -79,7 +79,7 @@ static void check_trial_agrees(const char *root, const char *file, const dos_run
     worst = fmax(worst, fabs(T.rec.ev[i].t - lcp->rec.ev[i].t));
   }
   printf("%s: trial-and-error vs LCP resolver: %d events, max |dt| %.2g s\n", file, T.rec.nev, worst);
-  CHECK(worst <= 1e-7);
+  CHECK(worst <= 5e-8); /* measured 1.6e-8 s (case 2) */
 }
 
 /* Events alternate slip/stick, and no two come closer than 1 ms (no chatter). */
