@@ -56,7 +56,9 @@ typedef enum {
                               inertia must be given */
   NSED_SHAPE_ROLLER = 6    /* omni-wheel spindle roller (seed 001 eq. 1), axis = body x:
                               x^2 + (sqrt(y^2 + z^2) + R1)^2 = R^2, R = radius (the wheel's),
-                              R1 = R cos(alpha), alpha = pi/rollers, tips at x = +-R sin(alpha) */
+                              R1 = R cos(alpha), alpha = pi/rollers, tips at x = +-R sin(alpha);
+                              inclined rollers (psi != 0): the profile of docs/rollers.md,
+                              tips at x = +-R sin(alpha) / cos(psi) */
 } nsed_shape_type;
 
 typedef struct {
@@ -65,6 +67,7 @@ typedef struct {
   double length;   /* CYLINDER */
   double half[3];  /* BOX */
   int rollers;     /* ROLLER: rollers per wheel n >= 3 (alpha = pi/n) */
+  double psi;      /* ROLLER: inclination of the roller axis to the wheel plane (rad), |psi| < pi/2 */
 } nsed_shape;
 
 typedef struct {
@@ -156,6 +159,16 @@ typedef enum {
                                    friction -mu f_n v_t / max(|v_t|, delta): no events */
 } nsed_contact_law;
 
+/* How a roller/floor contact finds its contact point (seed 000 §5; the same
+ * point on an exact configuration, different arithmetic; docs/rollers.md). */
+typedef enum {
+  NSED_TRACKING_INHERIT = -1,    /* contact def only: use nsed_options.contact_tracking */
+  NSED_TRACKING_EXPLICIT = 0,    /* closed form from the roller's own axis (default) */
+  NSED_TRACKING_IMPLICIT = 1,    /* from the wheel's centre and axis (seed 000 §5.1) */
+  NSED_TRACKING_DIFFERENTIAL = 2 /* the contact point's surface coordinates are extra states,
+                                    integrated from consistent initial values (seed 000 eqs. 7-8) */
+} nsed_contact_tracking;
+
 typedef struct {
   char name[NSED_NAME_MAX];
   char body[NSED_NAME_MAX];   /* its shape (sphere, disk rim) touches */
@@ -166,9 +179,12 @@ typedef struct {
   nsed_contact_law law;       /* default NSED_CONTACT_COULOMB */
   double delta;               /* m/s: regularisation speed (REGULARIZED, COMPLIANT), default 1e-6 */
   double stiffness, damping;  /* COMPLIANT: N/m > 0 and N s/m >= 0 */
+  nsed_contact_tracking tracking; /* roller contacts; default NSED_TRACKING_INHERIT */
+  char wheel[NSED_NAME_MAX];  /* IMPLICIT tracking: the wheel body carrying the roller; "" = the
+                                 body joined to the roller by a revolute joint */
 } nsed_contact_def;
 
-/* Defaults: floor contact, mu = mu0 = 0.3, restitution 0. */
+/* Defaults: floor contact, mu = mu0 = 0.3, restitution 0, tracking inherited. */
 void nsed_contact_def_default(nsed_contact_def *def);
 
 /* ---- settings ---- */
@@ -206,6 +222,7 @@ typedef struct {
   double zeno_velocity;       /* close/stick when relative speed is below this (m/s) (default 1e-3) */
   int max_events;             /* stop with an error past this many events (default 1000000) */
   nsed_event_resolver event_resolver; /* default NSED_RESOLVER_LCP */
+  nsed_contact_tracking contact_tracking; /* roller contacts that inherit (default EXPLICIT) */
 } nsed_options;
 
 /* Fill o with the defaults documented above. */
@@ -261,6 +278,7 @@ const nsed_force_def *nsed_model_force_def(const nsed_model *m, int i);
 const char *nsed_joint_type_name(nsed_joint_type t);
 const char *nsed_integrator_name(nsed_integrator i);
 const char *nsed_friction_model_name(nsed_friction_model f);
+const char *nsed_contact_tracking_name(nsed_contact_tracking t);
 
 #ifdef __cplusplus
 }

@@ -91,7 +91,7 @@ static int check_unique(nsedi_problem_defs *p, const nsedi_ynode *list, const ch
 
 static int read_shape(nsedi_problem_defs *p, const nsedi_ynode *node, const char *path,
                       nsed_shape *s) {
-  static const char *const keys[] = {"type", "radius", "length", "half_extents", "rollers", NULL};
+  static const char *const keys[] = {"type", "radius", "length", "half_extents", "rollers", "psi", NULL};
   int rc = nsedi_check_map(p->d, node, path, keys);
   if (rc) return -1;
   if (nsedi_require(p->d, node, path, "type")) return -1;
@@ -105,12 +105,13 @@ static int read_shape(nsedi_problem_defs *p, const nsedi_ynode *node, const char
                type == NSED_SHAPE_ROLLER;
   int need_l = type == NSED_SHAPE_CYLINDER, need_h = type == NSED_SHAPE_BOX;
   int need_n = type == NSED_SHAPE_ROLLER;
-  struct { const char *key; int need; } dims[] = {
-      {"radius", need_r}, {"length", need_l}, {"half_extents", need_h}, {"rollers", need_n}};
-  for (int i = 0; i < 4; i++) {
+  /* need 2: optional for this shape, meaningless for the others */
+  struct { const char *key; int need; } dims[] = {{"radius", need_r}, {"length", need_l},
+      {"half_extents", need_h}, {"rollers", need_n}, {"psi", 2 * need_n}};
+  for (int i = 0; i < 5; i++) {
     const nsedi_ynode *v = nsedi_ymap_get(node, dims[i].key);
     KP(kp, path, dims[i].key);
-    if (dims[i].need && !v)
+    if (dims[i].need == 1 && !v)
       rc = nsedi_diag_add(p->d, node, kp, "a %s needs '%s'", shape_names[type], dims[i].key);
     else if (!dims[i].need && v)
       rc = nsedi_diag_add(p->d, v, kp, "'%s' does not apply to a %s", dims[i].key, shape_names[type]);
@@ -126,6 +127,13 @@ static int read_shape(nsedi_problem_defs *p, const nsedi_ynode *node, const char
     KP(kp, path, "rollers");
     if (nsedi_read_int(p->d, v, kp, 3, 1000, &nr)) rc = -1;
     s->rollers = (int)nr;
+  }
+  if ((v = nsedi_ymap_get(node, "psi"))) {
+    KP(kp, path, "psi");
+    if (nsedi_read_double(p->d, v, kp, NSEDI_ANY, &s->psi)) rc = -1;
+    else if (!(fabs(s->psi) < M_PI / 2))
+      rc = nsedi_diag_add(p->d, v, kp,
+                          "the roller inclination psi must lie in (-pi/2, pi/2) rad, got %.15g", s->psi);
   }
   if ((v = nsedi_ymap_get(node, "length"))) {
     KP(kp, path, "length");
@@ -328,8 +336,9 @@ static int read_force(nsedi_problem_defs *p, const nsedi_ynode *node, const char
 static int read_contact(nsedi_problem_defs *p, const nsedi_ynode *node, const char *path,
                         nsed_contact_def *c) {
   static const char *const keys[] = {"name", "body", "with", "mu", "mu0", "restitution", "law",
-                                     "delta", "stiffness", "damping", NULL};
+                                     "delta", "stiffness", "damping", "tracking", "wheel", NULL};
   static const char *const law_names[] = {"coulomb", "regularized", "compliant", NULL};
+  static const char *const tracking_names[] = {"explicit", "implicit", "differential", NULL};
   nsed_contact_def_default(c);
   if (nsedi_check_map(p->d, node, path, keys) && (!node || node->kind != NSEDI_Y_MAP)) return -1;
   int rc = 0;
@@ -354,6 +363,10 @@ static int read_contact(nsedi_problem_defs *p, const nsedi_ynode *node, const ch
   OPT(node, "delta", nsedi_read_double(p->d, v_, kp_, NSEDI_POSITIVE, &c->delta));
   OPT(node, "stiffness", nsedi_read_double(p->d, v_, kp_, NSEDI_POSITIVE, &c->stiffness));
   OPT(node, "damping", nsedi_read_double(p->d, v_, kp_, NSEDI_NONNEGATIVE, &c->damping));
+  int tracking = 0;
+  OPT(node, "tracking", nsedi_read_enum(p->d, v_, kp_, tracking_names, &tracking) ||
+                            ((c->tracking = (nsed_contact_tracking)tracking), 0));
+  OPT(node, "wheel", nsedi_read_name(p->d, v_, kp_, c->wheel) || check_body_ref(p, v_, kp_, c->wheel, 0));
   if (c->law == NSED_CONTACT_COMPLIANT && !nsedi_ymap_get(node, "stiffness")) {
     char kp2[300];
     KP(kp2, path, "stiffness");

@@ -21,6 +21,7 @@ static const char *const integrator_names[] = {"arkode_dp5", "arkode_verner", "c
 static const char *const friction_models[] = {"polygon", "exact_cone", NULL};
 static const char *const friction_forms[] = {"face", "vertex", NULL};
 static const char *const lcp_paths[] = {"auto", "siconos", "nsed", "enum", NULL};
+static const char *const tracking_names[] = {"explicit", "implicit", "differential", NULL};
 
 /* A section mapping, or NULL if absent (an empty "solver:" counts as absent). */
 static const nsedi_ynode *section(nsedi_problem_defs *p, const char *key, const char *const *keys,
@@ -147,6 +148,9 @@ int nsedi_build_settings(nsedi_problem_defs *p) {
   int rc = 0;
   const char *path = "";
   OPT(p->root, path, "gravity", nsedi_read_vec(p->d, v_, kp_, 3, p->opt.gravity));
+  int tracking = (int)p->opt.contact_tracking;
+  OPT(p->root, path, "contact_tracking", nsedi_read_enum(p->d, v_, kp_, tracking_names, &tracking));
+  p->opt.contact_tracking = (nsed_contact_tracking)tracking;
   rc |= read_floor(p);
   rc |= read_friction(p);
   rc |= read_solver(p);

@@ -12,7 +12,7 @@
 
 static const char *const top_keys[] = {"name", "description", "gravity", "floor", "bodies",
                                        "joints", "forces", "contacts", "friction", "solver",
-                                       "output", NULL};
+                                       "output", "contact_tracking", NULL};
 
 int nsed_problem_read_file(const char *path, char **text, size_t *len, nsed_error *err) {
   *text = NULL;

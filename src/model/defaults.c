@@ -31,6 +31,7 @@ void nsed_contact_def_default(nsed_contact_def *def) {
   def->mu0 = 0.3;
   def->law = NSED_CONTACT_COULOMB;
   def->delta = 1e-6;
+  def->tracking = NSED_TRACKING_INHERIT;
 }
 
 void nsed_options_default(nsed_options *o) {
@@ -66,4 +67,9 @@ const char *nsed_integrator_name(nsed_integrator i) {
 const char *nsed_friction_model_name(nsed_friction_model f) {
   static const char *names[] = {"polygon_face", "polygon_vertex", "exact_cone"};
   return (unsigned)f < sizeof names / sizeof names[0] ? names[f] : "unknown";
+}
+
+const char *nsed_contact_tracking_name(nsed_contact_tracking t) {
+  static const char *names[] = {"explicit", "implicit", "differential"};
+  return (unsigned)t < sizeof names / sizeof names[0] ? names[t] : "unknown";
 }

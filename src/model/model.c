@@ -158,6 +158,10 @@ int nsed_model_add_body(nsed_model *m, const nsed_body_def *def, nsed_error *err
   if (s->type == NSED_SHAPE_ROLLER && s->rollers < 3)
     return nsed_error_set(err, NSED_ERR_INPUT,
                           "body '%s': a roller needs rollers >= 3 per wheel, got %d", n, s->rollers);
+  if (s->type == NSED_SHAPE_ROLLER && !(fabs(s->psi) < M_PI / 2))
+    return nsed_error_set(err, NSED_ERR_INPUT,
+                          "body '%s': the roller inclination psi must lie in (-pi/2, pi/2), got %g",
+                          n, s->psi);
   if (needs_radius && !(s->radius > 0 && isfinite(s->radius)))
     return nsed_error_set(err, NSED_ERR_INPUT, "body '%s': shape radius must be positive, got %g",
                           n, s->radius);
@@ -419,6 +423,111 @@ int nsed_model_add_contact(nsed_model *m, const nsed_contact_def *def, nsed_erro
   return m->ncontact++;
 }
 
+/* The wheel of a roller contact: named by the contact, else the one body
+ * joined to the roller by a revolute joint. */
+static int find_wheel(const nsed_model *m, const nsedi_contact *c, const char *owner, nsed_error *err) {
+  if (c->def.wheel[0]) {
+    int w = nsed_model_find_body(m, c->def.wheel);
+    if (w < 0 || w == c->body)
+      return nsed_error_set(err, NSED_ERR_INPUT, "%s: wheel '%s' is not another body of the model",
+                            owner, c->def.wheel);
+    return w;
+  }
+  int w = -1;
+  for (int j = 0; j < m->njoint; j++) {
+    const nsedi_joint *J = &m->joint[j];
+    if (J->def.type != NSED_JOINT_REVOLUTE || (J->a != c->body && J->b != c->body)) continue;
+    int other = J->a == c->body ? J->b : J->a;
+    if (other < 0) continue;
+    if (w >= 0 && w != other)
+      return nsed_error_set(err, NSED_ERR_INPUT,
+                            "%s: roller '%s' has revolute joints to several bodies; name its 'wheel'",
+                            owner, c->def.body);
+    w = other;
+  }
+  if (w < 0)
+    return nsed_error_set(err, NSED_ERR_INPUT,
+                          "%s: implicit tracking needs the wheel carrying roller '%s': mount it on a "
+                          "revolute joint or name the contact's 'wheel'",
+                          owner, c->def.body);
+  return w;
+}
+
+/* Implicit tracking computes the contact point from the wheel (seed 000
+ * §5.1), so the roller must sit where the wheel's envelope needs it: its
+ * centre at R1 = R cos(pi/n) from the wheel's, its axis perpendicular to
+ * that radius and at psi to the wheel plane (the wheel's axis is its body z,
+ * as for a disk). */
+static int check_mount(nsed_model *m, nsedi_contact *c, const char *owner, nsed_error *err) {
+  const nsed_body_def *rb = &m->body[c->body].def, *wb = &m->body[c->wheel].def;
+  const nsed_shape *s = &rb->shape;
+  if (wb->shape.type != NSED_SHAPE_DISK && wb->shape.type != NSED_SHAPE_CYLINDER)
+    return nsed_error_set(err, NSED_ERR_INPUT,
+                          "%s: implicit tracking takes the wheel's axis from its shape: give wheel "
+                          "'%s' a disk or cylinder shape (axis = body z)",
+                          owner, wb->name);
+  double R = s->radius, R1 = R * cos(M_PI / s->rollers), d[3], i2[3], k1[3], ex[3] = {1, 0, 0},
+         ez[3] = {0, 0, 1};
+  nsedi_v3_sub(d, wb->position, rb->position);
+  double Rr[9], Rw[9];
+  nsedi_quat_to_mat(Rr, rb->quat);
+  nsedi_quat_to_mat(Rw, wb->quat);
+  nsedi_m3_mulv(i2, Rr, ex);
+  nsedi_m3_mulv(k1, Rw, ez);
+  double dist = nsedi_v3_norm(d), tol = 1e-6 * R;
+  if (fabs(dist - R1) > tol)
+    return nsed_error_set(err, NSED_ERR_INPUT,
+                          "%s: roller '%s' is %.9g from the centre of wheel '%s'; its shape (radius "
+                          "%g, rollers %d) needs R cos(pi/n) = %.9g, or its surface cannot reach "
+                          "the floor where the wheel's envelope does",
+                          owner, rb->name, dist, wb->name, R, s->rollers, R1);
+  double ri = nsedi_v3_dot(d, i2) / dist, rk = nsedi_v3_dot(d, k1) / dist;
+  double ik = fabs(nsedi_v3_dot(i2, k1)), sp = fabs(sin(s->psi));
+  if (fabs(ri) > 1e-6 || fabs(rk) > 1e-6 || fabs(ik - sp) > 1e-6)
+    return nsed_error_set(err, NSED_ERR_INPUT,
+                          "%s: roller '%s' is not mounted as its shape says on wheel '%s': radius.axis "
+                          "= %.3g and radius.wheel_axis = %.3g (both must be 0), |axis.wheel_axis| "
+                          "= %.6g vs |sin(psi)| = %.6g",
+                          owner, rb->name, wb->name, ri, rk, ik, sp);
+  nsedi_v3_copy(c->wheel_axis, ez);
+  return NSED_OK;
+}
+
+static int resolve_tracking(nsed_model *m, nsed_error *err) {
+  if ((unsigned)m->opt.contact_tracking > NSED_TRACKING_DIFFERENTIAL)
+    return nsed_error_set(err, NSED_ERR_INPUT, "unknown contact_tracking %d",
+                          (int)m->opt.contact_tracking);
+  for (int i = 0; i < m->ncontact; i++) {
+    nsedi_contact *c = &m->contact[i];
+    char owner[NSED_NAME_MAX + 16];
+    snprintf(owner, sizeof owner, "contact '%s'", c->def.name);
+    nsed_contact_tracking t = c->def.tracking;
+    if (t != NSED_TRACKING_INHERIT && (unsigned)t > NSED_TRACKING_DIFFERENTIAL)
+      return nsed_error_set(err, NSED_ERR_INPUT, "%s: unknown tracking %d", owner, (int)t);
+    int roller = m->body[c->body].def.shape.type == NSED_SHAPE_ROLLER && c->other == NSEDI_GROUND;
+    if (!roller && t != NSED_TRACKING_INHERIT && t != NSED_TRACKING_EXPLICIT)
+      return nsed_error_set(err, NSED_ERR_INPUT,
+                            "%s: 'tracking: %s' applies to roller/floor contacts only", owner,
+                            nsed_contact_tracking_name(t));
+    c->tracking = roller ? (t == NSED_TRACKING_INHERIT ? m->opt.contact_tracking : t)
+                         : NSED_TRACKING_EXPLICIT;
+    c->wheel = c->xtrack = -1;
+    if (!roller && c->def.wheel[0])
+      return nsed_error_set(err, NSED_ERR_INPUT, "%s: 'wheel' applies to roller contacts only", owner);
+    if (c->tracking == NSED_TRACKING_IMPLICIT) {
+      int w = find_wheel(m, c, owner, err);
+      if (w < 0) return w;
+      c->wheel = w;
+      int rc = check_mount(m, c, owner, err);
+      if (rc) return rc;
+    } else if (c->tracking == NSED_TRACKING_DIFFERENTIAL) {
+      c->xtrack = m->nstate;
+      m->nstate += 2;
+    }
+  }
+  return NSED_OK;
+}
+
 nsed_options *nsed_model_options(nsed_model *m) { return m->finalized ? NULL : &m->opt; }
 const nsed_options *nsed_model_get_options(const nsed_model *m) { return &m->opt; }
 
@@ -462,7 +571,10 @@ int nsed_model_finalize(nsed_model *m, nsed_error *err) {
     return nsed_error_set(err, NSED_ERR_INPUT, "unknown event resolver %d", (int)o->event_resolver);
   if ((unsigned)o->integrator > NSED_INTEGRATOR_CVODE_BDF)
     return nsed_error_set(err, NSED_ERR_INPUT, "unknown integrator %d", (int)o->integrator);
-  m->nstate = 13 * m->nbody;
+  m->nbstate = 13 * m->nbody;
+  m->nstate = m->nbstate;
+  int rc = resolve_tracking(m, err);
+  if (rc) return rc;
   m->nv = 6 * m->nbody;
   m->finalized = 1;
   return NSED_OK;
@@ -472,7 +584,7 @@ int nsed_model_nbody(const nsed_model *m) { return m->nbody; }
 int nsed_model_njoint(const nsed_model *m) { return m->njoint; }
 int nsed_model_ncontact(const nsed_model *m) { return m->ncontact; }
 int nsed_model_nforce(const nsed_model *m) { return m->nforce; }
-int nsed_model_nstate(const nsed_model *m) { return 13 * m->nbody; }
+int nsed_model_nstate(const nsed_model *m) { return m->finalized ? m->nstate : 13 * m->nbody; }
 int nsed_model_nconstraint_rows(const nsed_model *m) { return m->nrow; }
 const char *nsed_model_body_name(const nsed_model *m, int i) { return m->body[i].def.name; }
 const char *nsed_model_joint_name(const nsed_model *m, int i) { return m->joint[i].def.name; }

@@ -30,6 +30,11 @@ typedef struct {
   nsed_contact_def def;
   int body;           /* the body whose shape touches */
   int other;          /* NSEDI_GROUND: the floor; else a body (sphere-sphere) */
+  /* Roller contacts (resolved at finalize): */
+  nsed_contact_tracking tracking; /* never INHERIT after finalize */
+  int wheel;          /* IMPLICIT: the wheel body carrying the roller, else -1 */
+  double wheel_axis[3]; /* IMPLICIT: the wheel's axis k1, wheel body frame */
+  int xtrack;         /* DIFFERENTIAL: index of its 2 tracking states in x, else -1 */
 } nsedi_contact;
 
 struct nsed_model {
@@ -42,7 +47,8 @@ struct nsed_model {
   nsedi_force *force;
   nsedi_contact *contact;
   int nrow;           /* bilateral rows (sum of the joints' nrow) */
-  int nstate;         /* 13 * nbody */
+  int nstate;         /* 13 * nbody + 2 per differentially tracked contact */
+  int nbstate;        /* 13 * nbody: the body states, first in x */
   int nv;             /* 6 * nbody generalised velocities */
   int nroot;          /* root functions: per contact and per law breakpoint */
 };
