@@ -8,6 +8,7 @@
 
 #include "math3.h"
 #include "nsed/status.h"
+#include "roller.h"
 #include "rows.h"
 
 static const nsedi_kin *kin_of(const nsedi_kin *kin, int i) { return i < 0 ? NULL : &kin[i]; }
@@ -280,7 +281,8 @@ static void contact_rows_floor(nsedi_contact_geom *g, int body, const nsedi_kin 
   g->row[0].pos = g->gap;
 }
 
-int nsedi_contact_eval(const nsed_model *m, int c, const nsedi_kin *kin, nsedi_contact_geom *g) {
+int nsedi_contact_eval(const nsed_model *m, int c, const nsedi_kin *kin, const double *xtrack,
+                       nsedi_contact_geom *g) {
   const nsedi_contact *C = &m->contact[c];
   const nsedi_kin *k = &kin[C->body];
   const nsed_shape *s = &m->body[C->body].def.shape;
@@ -293,36 +295,13 @@ int nsedi_contact_eval(const nsed_model *m, int c, const nsedi_kin *kin, nsedi_c
     double rho[3], rho_dot[3] = {0, 0, 0};
     g->region = 1.0;
     if (s->type == NSED_SHAPE_ROLLER) {
-      /* Spindle: for the arc's centre O = c - R1 e (e the unit part of -n
-       * across the axis i) the lowest point is O - R n, valid while the
-       * axis tilts by at most alpha (|n.i| <= sin(alpha), seed 001 eq. 2
-       * and condition 4); beyond, the lower tip x = -sign(n.i) R sin(alpha). */
-      double a = M_PI / s->rollers, R = s->radius, R1 = R * cos(a), sa = sin(a);
-      double ex[3] = {1, 0, 0}, iw[3], id[3];
-      nsedi_kin_dir(k, ex, iw);
-      nsedi_v3_cross(id, k->ww, iw);
-      double ni = nsedi_v3_dot(g->n, iw);
-      g->region = sa - fabs(ni);
-      if (fabs(ni) <= sa) {
-        double u[3], ud[3], nid = nsedi_v3_dot(g->n, id);
-        for (int q = 0; q < 3; q++) {
-          u[q] = g->n[q] - ni * iw[q];
-          ud[q] = -nid * iw[q] - ni * id[q];
-        }
-        double un = nsedi_v3_norm(u), uh[3], e[3], ed[3];
-        nsedi_v3_scale(uh, u, 1.0 / un);
-        nsedi_v3_scale(e, uh, -1.0);
-        double uhud = nsedi_v3_dot(uh, ud);
-        for (int q = 0; q < 3; q++) {
-          ed[q] = -(ud[q] - uh[q] * uhud) / un;
-          rho[q] = -R1 * e[q] - R * g->n[q];
-          rho_dot[q] = -R1 * ed[q];
-        }
-      } else {
-        double xt = (ni > 0 ? -1.0 : 1.0) * R * sa;
-        nsedi_v3_scale(rho, iw, xt);
-        nsedi_v3_cross(rho_dot, k->ww, rho); /* a body-fixed point */
-      }
+      nsedi_roller_point rp;
+      nsedi_roller_point_eval(m, c, kin, xtrack, g->n, &rp);
+      nsedi_v3_copy(rho, rp.rho);
+      nsedi_v3_copy(rho_dot, rp.rho_dot);
+      g->region = rp.region;
+      g->track_rate[0] = rp.rate[0];
+      g->track_rate[1] = rp.rate[1];
     } else if (s->type == NSED_SHAPE_DISK) {
       /* Lowest rim point: e = unit part of -n perpendicular to the axis k. */
       double kz[3] = {0, 0, 1}, kw[3], kd[3], u[3], ud[3], e[3], ed[3];

@@ -27,13 +27,16 @@ typedef struct {
                        with respect to the other surface */
   double region;  /* > 0 while the contact point stays on the same smooth piece of
                      the surface (a roller's body vs its tips); its zero is an event */
+  double track_rate[2]; /* rates of the contact's DIFFERENTIAL tracking states */
 } nsedi_contact_geom;
 
 /* Rows of joint j (m->joint[j].nrow of them) at time t. */
 int nsedi_joint_rows(const nsed_model *m, int j, const nsedi_kin *kin, double t, nsedi_row *rows);
 
-/* Geometry and rows of contact c; returns NSED_OK or NSED_ERR_EVENT when the
- * geometry is degenerate (a disk lying flat, coincident sphere centres). */
-int nsedi_contact_eval(const nsed_model *m, int c, const nsedi_kin *kin, nsedi_contact_geom *g);
+/* Geometry and rows of contact c (xtrack: its live DIFFERENTIAL tracking
+ * states, or NULL); returns NSED_OK or NSED_ERR_EVENT when the geometry is
+ * degenerate (a disk lying flat, coincident sphere centres). */
+int nsedi_contact_eval(const nsed_model *m, int c, const nsedi_kin *kin, const double *xtrack,
+                       nsedi_contact_geom *g);
 
 #endif

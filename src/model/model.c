@@ -7,6 +7,7 @@
 
 #include "math3.h"
 #include "model_impl.h"
+#include "roller_shape.h"
 
 int nsedi_joint_nrows(nsed_joint_type type) {
   switch (type) {
@@ -84,27 +85,6 @@ static int resolve_body(const nsed_model *m, const char *name, int allow_ground,
   return i;
 }
 
-/* Solid spindle of uniform density: the solid of revolution about x of the
- * profile r(x) = sqrt(R^2 - x^2) - R cos(alpha), |x| <= R sin(alpha).
- * Simpson's rule on the slices (discs): mass ~ int r^2, axial moment
- * ~ int r^4 / 2, transverse ~ int (r^4 / 4 + r^2 x^2), all scaled by the
- * given mass. 2000 panels: relative error below 1e-12. */
-static void roller_inertia(double R, int n, double mass, double J[3]) {
-  double a = M_PI / n, R1 = R * cos(a), L = R * sin(a);
-  const int N = 2000;
-  double m0 = 0, ax = 0, tr = 0, h = 2 * L / N;
-  for (int k = 0; k <= N; k++) {
-    double x = -L + k * h, r = sqrt(fmax(0.0, R * R - x * x)) - R1;
-    if (r < 0) r = 0;
-    double w = (k == 0 || k == N) ? 1 : (k % 2 ? 4 : 2), r2 = r * r;
-    m0 += w * r2;
-    ax += w * 0.5 * r2 * r2;
-    tr += w * (0.25 * r2 * r2 + r2 * x * x);
-  }
-  J[0] = mass * ax / m0;
-  J[1] = J[2] = mass * tr / m0;
-}
-
 static void shape_inertia(const nsed_shape *s, double mass, double J[3]) {
   double r = s->radius;
   switch (s->type) {
@@ -120,7 +100,7 @@ static void shape_inertia(const nsed_shape *s, double mass, double J[3]) {
       J[2] = 0.5 * mass * r * r;
       break;
     case NSED_SHAPE_ROLLER:
-      roller_inertia(s->radius, s->rollers, mass, J);
+      nsedi_roller_inertia(s, mass, J);
       break;
     case NSED_SHAPE_BOX: {
       double a = 2 * s->half[0], b = 2 * s->half[1], c = 2 * s->half[2];

@@ -5,6 +5,7 @@
 
 #include "forces.h"
 #include "math3.h"
+#include "roller.h"
 #include "sim_impl.h"
 
 #define ALLOC(ptr, n) ((ptr) = calloc((size_t)((n) > 0 ? (n) : 1), sizeof *(ptr)))
@@ -28,7 +29,7 @@ int nsed_data_create(const nsed_model *m, nsed_data **out, nsed_error *err) {
            ALLOC(d->cl, 3 * nc) && ALLOC(d->ca, 3 * nc) && ALLOC(d->cdir, 2 * nc) &&
            ALLOC(d->cpc, nc) && ALLOC(d->cmode, nc) && ALLOC(d->zeno_t, nc * ze) &&
            ALLOC(d->zeno_n, nc) && ALLOC(d->prev_mode, nc) && ALLOC(d->impacted, nc) &&
-           ALLOC(d->plastic, nc) && ALLOC(d->du_imp, nv) && ALLOC(d->stopping, nc) && ALLOC(d->region_sign, nc) && ALLOC(d->impact_speed, nc);
+           ALLOC(d->plastic, nc) && ALLOC(d->du_imp, nv) && ALLOC(d->stopping, nc) && ALLOC(d->region_sign, nc) && ALLOC(d->track_live, nc) && ALLOC(d->impact_speed, nc);
   if (ok) d->ws = nsedi_dyn_ws_create(m, d->maxr);
   if (!ok || !d->ws) {
     nsed_data_free(&d);
@@ -53,7 +54,7 @@ int nsed_data_create(const nsed_model *m, nsed_data **out, nsed_error *err) {
   nsedi_kin_eval(m, d->x, d->kin);
   /* The contact snapshot is meaningful before the first step. */
   for (int c = 0; c < nc; c++)
-    d->geom_ok[c] = nsedi_contact_eval(m, c, d->kin, &d->geom[c]) == NSED_OK;
+    d->geom_ok[c] = nsedi_contact_eval(m, c, d->kin, nsedi_live_track(m, d, d->x, c), &d->geom[c]) == NSED_OK;
   d->energy_initial = nsedi_kinetic_energy(m, d->kin) + nsedi_potential_energy(m, d->kin);
   *out = d;
   return NSED_OK;
@@ -70,7 +71,7 @@ void nsed_data_free(nsed_data **pd) {
                     d->lam,    d->row_contact, d->f,    d->du,          d->cand,  d->W,
                     d->G,      d->b,      d->PWt,       d->cl,          d->ca,    d->cdir,
                     d->cpc,    d->cmode,  d->zeno_t,    d->zeno_n, d->prev_mode, d->impacted,
-                    d->plastic, d->du_imp, d->stopping, d->region_sign, d->impact_speed};
+                    d->plastic, d->du_imp, d->stopping, d->region_sign, d->track_live, d->impact_speed};
   for (size_t i = 0; i < sizeof arrays / sizeof arrays[0]; i++) free(arrays[i]);
   free(d);
   *pd = NULL;
@@ -115,6 +116,16 @@ const char *nsed_mode_name(nsed_mode mode) {
 const char *nsed_event_kind_name(nsed_event_kind kind) {
   static const char *names[] = {"stick", "slip", "close", "open", "impact", "zeno", "time", "failure"};
   return (unsigned)kind < 8 ? names[kind] : "unknown";
+}
+
+void nsedi_track_reanchor(const nsed_model *m, nsed_data *d) {
+  for (int c = 0; c < m->ncontact; c++) {
+    int xt = m->contact[c].xtrack;
+    if (xt < 0) continue;
+    int live = d->mode[c] != NSED_MODE_OPEN && d->geom[c].region >= 0;
+    if (live && !d->track_live[c]) nsedi_roller_track_init(m, c, d->kin, d->x + xt);
+    d->track_live[c] = live;
+  }
 }
 
 void nsedi_normalize_quats(const nsed_model *m, double *x) {

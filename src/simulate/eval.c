@@ -71,9 +71,12 @@ int nsedi_eval(const nsed_model *m, nsed_data *d, double t, const double *x, dou
   double eta = o->baumgarte_eta, xi = o->baumgarte_xi, gam = o->baumgarte_gamma;
   for (int i = 0; i < m->nstate; i++)
     if (!isfinite(x[i]))
-      return nsed_error_set(err, NSED_ERR_NONFINITE,
-                            "non-finite state at t = %.17g: body '%s', state component %d", t,
-                            m->body[i / 13].def.name, i % 13);
+      return i < m->nbstate ? nsed_error_set(err, NSED_ERR_NONFINITE,
+                                             "non-finite state at t = %.17g: body '%s', state "
+                                             "component %d",
+                                             t, m->body[i / 13].def.name, i % 13)
+                            : nsed_error_set(err, NSED_ERR_NONFINITE,
+                                             "non-finite contact tracking state at t = %.17g", t);
   nsedi_kin_eval(m, x, d->kin);
   nsedi_applied_forces(m, d->kin, t, d->f);
   int nr = 0;
@@ -88,7 +91,7 @@ int nsedi_eval(const nsed_model *m, nsed_data *d, double t, const double *x, dou
   }
   for (int c = 0; c < m->ncontact; c++) {
     nsedi_contact_geom *g = &d->geom[c];
-    int rc = nsedi_contact_eval(m, c, d->kin, g);
+    int rc = nsedi_contact_eval(m, c, d->kin, nsedi_live_track(m, d, x, c), g);
     d->geom_ok[c] = rc == NSED_OK;
     d->lambda_c[3 * c] = d->lambda_c[3 * c + 1] = d->lambda_c[3 * c + 2] = 0;
     if (m->contact[c].def.law == NSED_CONTACT_COMPLIANT) {
@@ -182,10 +185,16 @@ int nsedi_eval(const nsed_model *m, nsed_data *d, double t, const double *x, dou
       }
       pj += d->lam[i] * ju;
     }
+    for (int c = 0; c < m->ncontact; c++) {
+      int xt = m->contact[c].xtrack;
+      if (xt < 0) continue;
+      xdot[xt] = d->geom[c].track_rate[0];
+      xdot[xt + 1] = d->geom[c].track_rate[1];
+    }
     xdot[m->nstate] = nsedi_external_power(m, d->kin, t);
     xdot[m->nstate + 1] = pc;
     xdot[m->nstate + 2] = pj;
-    for (int i = 0; i < m->nstate; i++)
+    for (int i = 0; i < m->nbstate; i++)
       if (!isfinite(xdot[i]))
         return nsed_error_set(err, NSED_ERR_NONFINITE,
                               "non-finite acceleration at t = %.17g: body '%s', component %d "

@@ -53,6 +53,7 @@ struct nsed_data {
   int *plastic;           /* nc: the Zeno guard made its impacts plastic */
   int nacc;               /* contacts in the last acceleration problem */
   int failure_contact;    /* the contact an event failure concerns, -1 if none or several */
+  int *track_live;        /* nc: DIFFERENTIAL states integrated in this phase */
   double *region_sign;    /* nc: sign of the contact's surface region at the phase start */
   int *stopping;          /* nc: a turning 2D slip declared stopped at this event */
   double *du_imp;         /* nv: velocity jump of an impact */
@@ -96,6 +97,19 @@ int nsedi_project_velocities(const nsed_model *m, nsed_data *d, nsed_error *err)
 /* The trial-and-error alternative to the acceleration LCP for candidates
  * cand[0..n) (resolve_trial.c); fills cmode, cl, cdir like the LCP. */
 int nsedi_trial_modes(const nsed_model *m, nsed_data *d, int n, nsed_lcp_stats *st, nsed_error *err);
+
+/* DIFFERENTIAL tracking states are integrated only while their contact is
+ * closed on the roller's smooth surface ("live"); otherwise the point is
+ * computed explicitly. At each event (and the start) a contact that became
+ * live gets states consistent with the explicit point. */
+void nsedi_track_reanchor(const nsed_model *m, nsed_data *d);
+
+/* The live tracking states of contact c in x, or NULL. */
+static inline const double *nsedi_live_track(const nsed_model *m, const nsed_data *d,
+                                             const double *x, int c) {
+  int xt = m->contact[c].xtrack;
+  return xt >= 0 && d->track_live[c] ? x + xt : NULL;
+}
 
 /* Renormalise the quaternions of the state (only at events). */
 void nsedi_normalize_quats(const nsed_model *m, double *x);

@@ -69,7 +69,7 @@ static int integrator_error(const nsed_model *m, nsed_data *d, nsed_error *err) 
     return d->rhs_err.status;
   }
   /* A state that overflows makes SUNDIALS fail in many ways; name it. */
-  for (int i = 0; i < m->nstate; i++)
+  for (int i = 0; i < m->nbstate; i++)
     if (!isfinite(d->x[i]) || fabs(d->x[i]) > 1e150) {
       char why[sizeof err->message];
       snprintf(why, sizeof why, "%s", err->message);
@@ -107,6 +107,7 @@ int nsed_simulate(const nsed_model *m, nsed_data *d, const nsed_observer *obs, n
     d->stats.energy_initial = nsed_data_energy(m, d);
     rc = nsedi_resolve(m, d, NULL, obs, err);
     if (rc) goto done;
+    nsedi_track_reanchor(m, d);
     rc = nsedi_integrator_create(o, m->nstate + NSEDI_NWORK, NSEDI_NWORK, nroot, rhs_cb, root_cb, d, d->t, d->x, &d->integ,
                                  err);
     if (rc) goto done;
@@ -138,6 +139,7 @@ int nsed_simulate(const nsed_model *m, nsed_data *d, const nsed_observer *obs, n
       if (!at_breakpoint) nsedi_integrator_roots(d->integ, fired);
       rc = nsedi_resolve(m, d, fired, obs, err);
       if (rc) goto done;
+      nsedi_track_reanchor(m, d);
       rc = sample(m, d, obs, NSED_SAMPLE_EVENT, err);
       if (rc) goto done;
       rc = nsedi_integrator_reinit(d->integ, d->t, d->x, err);

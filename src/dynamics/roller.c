@@ -1,0 +1,167 @@
+/* Roller/floor contact point by the three tracking algorithms. All three
+ * find the same point on an exact configuration: the lowest point of the
+ * surface of revolution lies in the vertical plane through the roller's
+ * axis i, at the profile parameter q with sin(q) cos(psi) = -n.i (the
+ * profile's slope there matches the axis tilt). They differ in what they
+ * trust: the roller's own axis (explicit), the wheel's centre and axis
+ * (implicit), or integrated surface coordinates (differential). */
+#include "roller.h"
+
+#include <math.h>
+
+#include "math3.h"
+
+/* Unit vector e along -n across the axis i, and its rate, given c = n.i. */
+static void across(const double n[3], const double i[3], const double id[3], double c, double cd,
+                   double e[3], double ed[3]) {
+  double u[3], ud[3];
+  for (int k = 0; k < 3; k++) {
+    u[k] = -n[k] + c * i[k];
+    ud[k] = cd * i[k] + c * id[k];
+  }
+  double un = nsedi_v3_norm(u);
+  nsedi_v3_scale(e, u, 1.0 / un);
+  double eud = nsedi_v3_dot(e, ud);
+  for (int k = 0; k < 3; k++) ed[k] = (ud[k] - e[k] * eud) / un;
+}
+
+/* The lower tip, a material point of the roller. */
+static void tip_point(const nsed_shape *s, const nsedi_kin *k, const double i[3], double c,
+                      nsedi_roller_point *out) {
+  double xt = (c > 0 ? -1.0 : 1.0) * nsedi_roller_half_length(s);
+  nsedi_v3_scale(out->rho, i, xt);
+  nsedi_v3_cross(out->rho_dot, k->ww, out->rho);
+}
+
+static void explicit_point(const nsed_shape *s, const double n[3], const double i[3],
+                           const double id[3], double c, double cd, nsedi_roller_point *out) {
+  double cp = cos(s->psi), q = asin(-c / cp), x, r, dx, dr, e[3], ed[3];
+  double qd = -cd / (cp * cos(q));
+  nsedi_roller_profile(s, q, &x, &r, &dx, &dr);
+  across(n, i, id, c, cd, e, ed);
+  for (int k = 0; k < 3; k++) {
+    out->rho[k] = x * i[k] + r * e[k];
+    out->rho_dot[k] = dx * qd * i[k] + x * id[k] + dr * qd * e[k] + r * ed[k];
+  }
+}
+
+/* Seed 000 §5.1: from the wheel centre O_A straight down by R, then along
+ * the wheel axis k1 by mu into the vertical plane of the roller's axis
+ * (k2 its normal): r_P = r_B + R1 rho - R n + mu k1, mu = -R1 rho.k2 / k1.k2
+ * (n.k2 = 0). Valid for a roller in the lower half of its wheel. */
+static int implicit_point(const nsed_model *m, const nsedi_contact *C, const nsedi_kin *kin,
+                          const double n[3], const double i[3], const double id[3],
+                          nsedi_roller_point *out) {
+  const nsedi_kin *kr = &kin[C->body], *kw = &kin[C->wheel];
+  const nsed_shape *s = &m->body[C->body].def.shape;
+  double R = s->radius, R1 = R * cos(M_PI / s->rollers);
+  double D[3], Dv[3], rho[3], rhod[3];
+  nsedi_v3_sub(D, kw->r, kr->r);
+  nsedi_v3_sub(Dv, kw->v, kr->v);
+  double L = nsedi_v3_norm(D);
+  nsedi_v3_scale(rho, D, 1.0 / L);
+  if (nsedi_v3_dot(rho, n) <= 0) return 0;
+  double rdv = nsedi_v3_dot(rho, Dv);
+  for (int k = 0; k < 3; k++) rhod[k] = (Dv[k] - rho[k] * rdv) / L;
+  double k1[3], k1d[3], w[3], wd[3], k2[3], k2d[3];
+  nsedi_kin_dir(kw, C->wheel_axis, k1);
+  nsedi_v3_cross(k1d, kw->ww, k1);
+  nsedi_v3_cross(w, i, n);
+  nsedi_v3_cross(wd, id, n);
+  double wn = nsedi_v3_norm(w);
+  nsedi_v3_scale(k2, w, 1.0 / wn);
+  double kwd = nsedi_v3_dot(k2, wd);
+  for (int k = 0; k < 3; k++) k2d[k] = (wd[k] - k2[k] * kwd) / wn;
+  double a = nsedi_v3_dot(rho, k2), b = nsedi_v3_dot(k1, k2);
+  double ad = nsedi_v3_dot(rhod, k2) + nsedi_v3_dot(rho, k2d);
+  double bd = nsedi_v3_dot(k1d, k2) + nsedi_v3_dot(k1, k2d);
+  double mu = -R1 * a / b, mud = -R1 * (ad * b - a * bd) / (b * b);
+  for (int k = 0; k < 3; k++) {
+    out->rho[k] = R1 * rho[k] - R * n[k] + mu * k1[k];
+    out->rho_dot[k] = R1 * rhod[k] + mud * k1[k] + mu * k1d[k];
+  }
+  return 1;
+}
+
+/* Seed 000 eqs. 7-8 for a plane: the contact point's surface coordinates
+ * (q, phi), p_b = (x(q), r(q) cos phi, r(q) sin phi) in roller axes, are
+ * states whose rates keep the two tangency conditions sin(q) cos(psi) +
+ * n_b.e_x = 0 and n_b.(0, -sin phi, cos phi) = 0 satisfied to first order;
+ * nothing pulls them back if they drift. */
+static void differential_point(const nsed_shape *s, const nsedi_kin *k, const double n[3],
+                               const double *xt, nsedi_roller_point *out) {
+  double q = xt[0], ph = xt[1], x, r, dx, dr, nb[3], nbd[3];
+  nsedi_roller_profile(s, q, &x, &r, &dx, &dr);
+  nsedi_m3_mulTv(nb, k->R, n);
+  nsedi_v3_cross(nbd, nb, k->wb); /* d(R^T n)/dt = -wb x nb */
+  double cph = cos(ph), sph = sin(ph);
+  double qd = -nbd[0] / (cos(s->psi) * cos(q));
+  double den = nb[1] * cph + nb[2] * sph;
+  double phd = (-nbd[1] * sph + nbd[2] * cph) / den;
+  double pb[3] = {x, r * cph, r * sph};
+  double pbd[3] = {dx * qd, dr * qd * cph - r * sph * phd, dr * qd * sph + r * cph * phd};
+  double wr[3], vr[3];
+  nsedi_m3_mulv(out->rho, k->R, pb);
+  nsedi_m3_mulv(vr, k->R, pbd);
+  nsedi_v3_cross(wr, k->ww, out->rho);
+  nsedi_v3_add(out->rho_dot, vr, wr);
+  out->rate[0] = qd;
+  out->rate[1] = phd;
+}
+
+void nsedi_roller_point_eval(const nsed_model *m, int c, const nsedi_kin *kin, const double *xtrack,
+                             const double n[3], nsedi_roller_point *out) {
+  const nsedi_contact *C = &m->contact[c];
+  const nsedi_kin *k = &kin[C->body];
+  const nsed_shape *s = &m->body[C->body].def.shape;
+  double ex[3] = {1, 0, 0}, i[3], id[3];
+  nsedi_kin_dir(k, ex, i);
+  nsedi_v3_cross(id, k->ww, i);
+  double c0 = nsedi_v3_dot(n, i), cd = nsedi_v3_dot(n, id);
+  out->rate[0] = out->rate[1] = 0;
+  /* Condition 4 of seed 001 (with the inclination): the lowest point is on
+   * the smooth surface while the axis tilts by at most asin(cos psi sin alpha). */
+  out->region = cos(s->psi) * sin(M_PI / s->rollers) - fabs(c0);
+  /* On the boundary the tip and the surface share the point but not its
+   * motion; an event located there (a handover: the outgoing roller
+   * reaches its tip exactly as the next one arrives tip first) must see
+   * each roller on the side it is moving to, or the two contacts look
+   * identical to the event problem. */
+  double rate = c0 > 0 ? -cd : cd, band = 1e-9;
+  int tip = out->region < -band ||
+            (fabs(out->region) <= band && (rate < 0 || (rate == 0 && out->region < 0)));
+  if (tip) {
+    tip_point(s, k, i, c0, out);
+    return;
+  }
+  switch (C->tracking) {
+    case NSED_TRACKING_IMPLICIT:
+      if (implicit_point(m, C, kin, n, i, id, out)) return;
+      break; /* the upper half of the wheel: far from the floor, explicit */
+    case NSED_TRACKING_DIFFERENTIAL:
+      if (!xtrack) break;
+      differential_point(s, k, n, xtrack, out);
+      return;
+    default:
+      break;
+  }
+  explicit_point(s, n, i, id, c0, cd, out);
+}
+
+void nsedi_roller_track_init(const nsed_model *m, int c, const nsedi_kin *kin, double xtrack[2]) {
+  const nsedi_contact *C = &m->contact[c];
+  const nsedi_kin *k = &kin[C->body];
+  const nsed_shape *s = &m->body[C->body].def.shape;
+  const double *n = m->opt.floor_normal;
+  double ex[3] = {1, 0, 0}, i[3], zero[3] = {0, 0, 0}, e[3], ed[3], eb[3];
+  nsedi_kin_dir(k, ex, i);
+  double c0 = nsedi_v3_dot(n, i), lim = sin(M_PI / s->rollers);
+  double sq = fmax(-lim, fmin(lim, -c0 / cos(s->psi)));
+  xtrack[0] = asin(sq);
+  xtrack[1] = 0;
+  if (fabs(c0) < 1 - 1e-12) {
+    across(n, i, zero, c0, 0, e, ed);
+    nsedi_m3_mulTv(eb, k->R, e);
+    xtrack[1] = atan2(eb[2], eb[1]);
+  }
+}

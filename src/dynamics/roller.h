@@ -1,0 +1,29 @@
+/* The spindle roller of an omni wheel against the floor: its profile (with
+ * inclination psi) and the three ways of tracking its lowest point (seed 000
+ * §5, seed 001 eqs. 1-7). Derivations: docs/rollers.md. */
+#ifndef NSED_DYNAMICS_ROLLER_H
+#define NSED_DYNAMICS_ROLLER_H
+
+#include "kinematics.h"
+#include "roller_shape.h"
+
+/* The contact point of a roller: where it is and how it moves. */
+typedef struct {
+  double rho[3];     /* contact point minus the roller's centre, world */
+  double rho_dot[3]; /* d rho / dt (the point slides over the surface while rolling) */
+  double region;     /* > 0 on the spindle's smooth surface, < 0 past it (a tip touches) */
+  double rate[2];    /* DIFFERENTIAL: d(q, phi)/dt of the tracking states, else 0 */
+} nsedi_roller_point;
+
+/* Lowest point of contact c's roller (a roller/floor contact) for the floor
+ * normal n, with the contact's tracking algorithm. xtrack: the contact's
+ * two DIFFERENTIAL states while they are integrated, else NULL (the point
+ * is then computed explicitly). */
+void nsedi_roller_point_eval(const nsed_model *m, int c, const nsedi_kin *kin, const double *xtrack,
+                             const double n[3], nsedi_roller_point *out);
+
+/* Consistent values of the DIFFERENTIAL tracking states (q, phi) of
+ * contact c at the current kinematics (the explicit solution). */
+void nsedi_roller_track_init(const nsed_model *m, int c, const nsedi_kin *kin, double xtrack[2]);
+
+#endif
