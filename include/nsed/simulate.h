@@ -60,6 +60,9 @@ typedef struct {
   double max_constraint_violation; /* max |phi| of bilateral position constraints and closed gaps */
   double max_lcp_residual;
   double wall_seconds;
+  /* Of which (s): right-hand sides (the constrained solve), indicator
+   * functions, and event resolution (the complementarity problems). */
+  double wall_rhs, wall_roots, wall_events;
   /* Work done since the start (J), for the energy balance
    * E(t) - E(0) = work_external + work_contacts + work_joints: */
   double work_external; /* force and torque laws, spring dampers */

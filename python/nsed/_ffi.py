@@ -32,6 +32,7 @@ typedef struct {
   long events, lcp_solves, rhs_evals, steps, root_evals;
   long events_by_kind[8];
   double max_constraint_violation, max_lcp_residual, wall_seconds;
+  double wall_rhs, wall_roots, wall_events;
   double work_external, work_contacts, work_joints, energy_initial;
 } nsed_stats;
 

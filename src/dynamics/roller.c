@@ -119,6 +119,7 @@ void nsedi_roller_point_eval(const nsed_model *m, int c, const nsedi_kin *kin, c
   nsedi_v3_cross(id, k->ww, i);
   double c0 = nsedi_v3_dot(n, i), cd = nsedi_v3_dot(n, id);
   out->rate[0] = out->rate[1] = 0;
+  out->leaving = 0;
   /* Condition 4 of seed 001 (with the inclination): the lowest point is on
    * the smooth surface while the axis tilts by at most asin(cos psi sin alpha). */
   out->region = cos(s->psi) * sin(M_PI / s->rollers) - fabs(c0);
@@ -130,6 +131,7 @@ void nsedi_roller_point_eval(const nsed_model *m, int c, const nsedi_kin *kin, c
   double rate = c0 > 0 ? -cd : cd, band = 1e-9;
   int tip = out->region < -band ||
             (fabs(out->region) <= band && (rate < 0 || (rate == 0 && out->region < 0)));
+  out->leaving = tip && rate < 0;
   if (tip) {
     tip_point(s, k, i, c0, out);
     return;

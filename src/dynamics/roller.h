@@ -12,6 +12,8 @@ typedef struct {
   double rho[3];     /* contact point minus the roller's centre, world */
   double rho_dot[3]; /* d rho / dt (the point slides over the surface while rolling) */
   double region;     /* > 0 on the spindle's smooth surface, < 0 past it (a tip touches) */
+  int leaving;       /* the point is (or, on the boundary, is about to be) a tip moving
+                        away from the surface: the roller is handing its contact over */
   double rate[2];    /* DIFFERENTIAL: d(q, phi)/dt of the tracking states, else 0 */
 } nsedi_roller_point;
 

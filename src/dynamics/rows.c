@@ -300,6 +300,7 @@ int nsedi_contact_eval(const nsed_model *m, int c, const nsedi_kin *kin, const d
       nsedi_v3_copy(rho, rp.rho);
       nsedi_v3_copy(rho_dot, rp.rho_dot);
       g->region = rp.region;
+      g->leaving = rp.leaving;
       g->track_rate[0] = rp.rate[0];
       g->track_rate[1] = rp.rate[1];
     } else if (s->type == NSED_SHAPE_DISK) {

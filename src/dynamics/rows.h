@@ -28,6 +28,7 @@ typedef struct {
   double region;  /* > 0 while the contact point stays on the same smooth piece of
                      the surface (a roller's body vs its tips); its zero is an event */
   double track_rate[2]; /* rates of the contact's DIFFERENTIAL tracking states */
+  int leaving;    /* a roller's tip turning away from the floor (see nsedi_roller_point) */
 } nsedi_contact_geom;
 
 /* Rows of joint j (m->joint[j].nrow of them) at time t. */

@@ -403,6 +403,21 @@ int nsed_model_add_contact(nsed_model *m, const nsed_contact_def *def, nsed_erro
   return m->ncontact++;
 }
 
+/* The one body joined to body b by revolute joints: -1 if none, -2 if
+ * several. */
+static int revolute_partner(const nsed_model *m, int b) {
+  int w = -1;
+  for (int j = 0; j < m->njoint; j++) {
+    const nsedi_joint *J = &m->joint[j];
+    if (J->def.type != NSED_JOINT_REVOLUTE || (J->a != b && J->b != b)) continue;
+    int other = J->a == b ? J->b : J->a;
+    if (other < 0) continue;
+    if (w >= 0 && w != other) return -2;
+    w = other;
+  }
+  return w;
+}
+
 /* The wheel of a roller contact: named by the contact, else the one body
  * joined to the roller by a revolute joint. */
 static int find_wheel(const nsed_model *m, const nsedi_contact *c, const char *owner, nsed_error *err) {
@@ -413,18 +428,11 @@ static int find_wheel(const nsed_model *m, const nsedi_contact *c, const char *o
                             owner, c->def.wheel);
     return w;
   }
-  int w = -1;
-  for (int j = 0; j < m->njoint; j++) {
-    const nsedi_joint *J = &m->joint[j];
-    if (J->def.type != NSED_JOINT_REVOLUTE || (J->a != c->body && J->b != c->body)) continue;
-    int other = J->a == c->body ? J->b : J->a;
-    if (other < 0) continue;
-    if (w >= 0 && w != other)
-      return nsed_error_set(err, NSED_ERR_INPUT,
-                            "%s: roller '%s' has revolute joints to several bodies; name its 'wheel'",
-                            owner, c->def.body);
-    w = other;
-  }
+  int w = revolute_partner(m, c->body);
+  if (w == -2)
+    return nsed_error_set(err, NSED_ERR_INPUT,
+                          "%s: roller '%s' has revolute joints to several bodies; name its 'wheel'",
+                          owner, c->def.body);
   if (w < 0)
     return nsed_error_set(err, NSED_ERR_INPUT,
                           "%s: implicit tracking needs the wheel carrying roller '%s': mount it on a "
@@ -492,6 +500,9 @@ static int resolve_tracking(nsed_model *m, nsed_error *err) {
     c->tracking = roller ? (t == NSED_TRACKING_INHERIT ? m->opt.contact_tracking : t)
                          : NSED_TRACKING_EXPLICIT;
     c->wheel = c->xtrack = -1;
+    c->carrier = roller ? revolute_partner(m, c->body) : -1;
+    if (c->carrier < 0) c->carrier = -1;
+    if (roller && c->def.wheel[0]) c->carrier = nsed_model_find_body(m, c->def.wheel);
     if (!roller && c->def.wheel[0])
       return nsed_error_set(err, NSED_ERR_INPUT, "%s: 'wheel' applies to roller contacts only", owner);
     if (c->tracking == NSED_TRACKING_IMPLICIT) {

@@ -33,6 +33,7 @@ typedef struct {
   /* Roller contacts (resolved at finalize): */
   nsed_contact_tracking tracking; /* never INHERIT after finalize */
   int wheel;          /* IMPLICIT: the wheel body carrying the roller, else -1 */
+  int carrier;        /* rollers: the wheel they hand contacts over on (-1: unknown/none) */
   double wheel_axis[3]; /* IMPLICIT: the wheel's axis k1, wheel body frame */
   int xtrack;         /* DIFFERENTIAL: index of its 2 tracking states in x, else -1 */
 } nsedi_contact;

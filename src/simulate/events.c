@@ -19,6 +19,7 @@
 
 #include "forces.h"
 #include "math3.h"
+#include "small_lu.h"
 #include "sim_impl.h"
 
 /* Kinetic energy of the current state (refreshes the kinematic cache). */
@@ -194,23 +195,41 @@ static int accel_problem(const nsed_model *m, nsed_data *d, int n, const int *fi
 }
 
 /* Remove the residual tangential velocity (below 100 slip_stop_speed) of
- * candidate i by a tangential impulse: W_t du = -v_t with du = P W_t^T L. */
-static void stop_residual_slip(const nsed_model *m, nsed_data *d, int i) {
-  int nw = 3 * d->nacc;
-  const double *G = d->G;
-  int r1 = 3 * i + 1, r2 = 3 * i + 2;
-  double a = G[(size_t)r1 * nw + r1], b = G[(size_t)r2 * nw + r1], c = G[(size_t)r2 * nw + r2];
-  double det = a * c - b * b;
-  if (!(det > 1e-14 * (a * c))) return; /* redundant: leave it to the gamma stabilisation */
-  double v1 = d->W[r1].vel, v2 = d->W[r2].vel;
-  double l1 = -(c * v1 - b * v2) / det, l2 = -(-b * v1 + a * v2) / det;
+ * the contacts declared stopped, by impulses du = P W^T L on the rows that
+ * stay active: the stopped contacts' tangential velocities go to zero and
+ * every other closed row keeps its velocity (a lone impulse would nudge
+ * the other contacts of the same assembly, a normal velocity error that
+ * the stabilisation then turns into a drifting gap). */
+static void stop_residual_slips(const nsed_model *m, nsed_data *d) {
+  int na = d->nacc, nw = 3 * na, ns = 0, any = 0;
+  int *sel = d->stop_rows;
+  for (int i = 0; i < na; i++) {
+    int c = d->cand[i];
+    if (d->mode[c] == NSED_MODE_OPEN) continue;
+    int stopped = d->stopping[c], rows = stopped || d->mode[c] == NSED_MODE_STICK ? 3 : 1;
+    any |= stopped;
+    for (int r = 0; r < rows; r++) {
+      sel[ns] = 3 * i + r;
+      d->stop_rhs[ns++] = stopped && r > 0 ? -d->W[3 * i + r].vel : 0.0;
+    }
+  }
+  if (!any) return;
+  double *A = d->stop_G;
+  for (int a = 0; a < ns; a++)
+    for (int b = 0; b < ns; b++) A[(size_t)b * ns + a] = d->G[(size_t)sel[b] * nw + sel[a]];
+  /* Redundant rows (two rollers at one point): leave it to the gamma stabilisation. */
+  if (nsedi_small_lu_factor(ns, A, d->stop_piv) < 1e-12) return;
+  nsedi_small_lu_solve(ns, A, d->stop_piv, 1, d->stop_rhs);
   int nv = m->nv;
   double T0 = kinetic(m, d);
-  for (int bdy = 0; bdy < m->nbody; bdy++)
-    for (int k = 0; k < 3; k++) {
-      d->x[13 * bdy + 7 + k] += d->PWt[(size_t)r1 * nv + 6 * bdy + k] * l1 + d->PWt[(size_t)r2 * nv + 6 * bdy + k] * l2;
-      d->x[13 * bdy + 10 + k] += d->PWt[(size_t)r1 * nv + 6 * bdy + 3 + k] * l1 + d->PWt[(size_t)r2 * nv + 6 * bdy + 3 + k] * l2;
-    }
+  for (int a = 0; a < ns; a++) {
+    const double *col = d->PWt + (size_t)sel[a] * nv;
+    for (int bdy = 0; bdy < m->nbody; bdy++)
+      for (int k = 0; k < 3; k++) {
+        d->x[13 * bdy + 7 + k] += col[6 * bdy + k] * d->stop_rhs[a];
+        d->x[13 * bdy + 10 + k] += col[6 * bdy + 3 + k] * d->stop_rhs[a];
+      }
+  }
   d->x[m->nstate + 1] += kinetic(m, d) - T0;
 }
 
@@ -341,6 +360,28 @@ int nsedi_project_velocities(const nsed_model *m, nsed_data *d, nsed_error *err)
   return NSED_OK;
 }
 
+/* A roller whose contact point has reached its tip and turns away from the
+ * floor hands the contact over to the next roller of its wheel, which
+ * touches at the same instant (at the same point when psi = 0). Kept in the
+ * event problem it would duplicate the incoming contact's rows, a
+ * degenerate problem whose solution may keep the wrong one; the tip's
+ * future is known (it rises with the wheel's turn), so it leaves the
+ * candidates and opens. Returns the new number of candidates. */
+static int drop_handed_over(const nsed_model *m, nsed_data *d, int n) {
+  int kept = 0;
+  for (int i = 0; i < n; i++) {
+    int c = d->cand[i], w = m->contact[c].carrier, taken = 0;
+    if (w >= 0 && d->geom[c].leaving)
+      for (int k = 0; k < n && !taken; k++) {
+        int o = d->cand[k];
+        taken = o != c && m->contact[o].carrier == w && !d->geom[o].leaving &&
+                d->geom[o].gap <= m->opt.contact_tol;
+      }
+    if (!taken) d->cand[kept++] = c;
+  }
+  return kept;
+}
+
 int nsedi_resolve(const nsed_model *m, nsed_data *d, const int *fired, const nsed_observer *obs,
                   nsed_error *err) {
   const nsed_options *o = &m->opt;
@@ -377,18 +418,20 @@ int nsedi_resolve(const nsed_model *m, nsed_data *d, const int *fired, const nse
      * over at the same point, must not be pulled into an unrelated event's
      * degenerate problem. */
     if (m->contact[c].def.law == NSED_CONTACT_COMPLIANT) continue; /* a force law, not a constraint */
-    /* A contact that touches at this event with no normal velocity (a
-     * roller arriving tangentially as its neighbour's contact point
-     * reaches that roller's tip) joins too: its own gap root is kept
-     * quiet (see open_offset below). */
+    /* A contact that touches at this event and approaches, or has no
+     * normal velocity (a roller arriving tangentially as its neighbour's
+     * contact point reaches that roller's tip), joins too: its own gap
+     * root is quiet (within contact_tol, or see open_offset below), and
+     * left out it would sink unnoticed. */
     const nsedi_contact_geom *gg = &d->geom[c];
-    int grazing = gg->gap <= o->contact_tol && fabs(gg->row[0].vel) <= 1e3 * vtol;
+    int grazing = gg->gap <= o->contact_tol && gg->row[0].vel <= 1e3 * vtol;
     int open_hit = d->mode[c] == NSED_MODE_OPEN &&
                    (fired ? fired[NSEDI_ROOTS_PER_CONTACT * c] != 0 ||
                                 gg->gap < -o->contact_tol || grazing
                           : gg->gap <= o->contact_tol);
     if (d->mode[c] != NSED_MODE_OPEN || open_hit) d->cand[n++] = c;
   }
+  n = drop_handed_over(m, d, n);
   nsed_lcp_stats ist = {0}, ast = {0};
   int approaching = 0;
   /* Only a contact that was open can impact: a closed one's small normal
@@ -435,7 +478,6 @@ int nsedi_resolve(const nsed_model *m, nsed_data *d, const int *fired, const nse
       if (fired && d->prev_mode[c] != NSED_MODE_OPEN && fired[NSEDI_ROOTS_PER_CONTACT * c] &&
           d->cl[3 * i] <= 1e-9 * fscale)
         d->mode[c] = NSED_MODE_OPEN;
-      if (d->stopping[c] && d->mode[c] != NSED_MODE_OPEN) stop_residual_slip(m, d, i);
       if (d->mode[c] == NSED_MODE_SLIP) {
         double s1 = d->cdir[2 * i], s2 = d->cdir[2 * i + 1], sn = hypot(s1, s2);
         if (!(sn > 0.5)) {
@@ -451,6 +493,7 @@ int nsedi_resolve(const nsed_model *m, nsed_data *d, const int *fired, const nse
       }
     }
   }
+  if (na > 0) stop_residual_slips(m, d);
   int rc0 = align_onset_directions(m, d, err);
   if (rc0) return rc0;
   for (int c = 0; c < nc; c++)

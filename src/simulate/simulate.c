@@ -18,7 +18,9 @@ static double wall_now(void) {
 static int rhs_cb(double t, const double *y, double *ydot, void *ud) {
   nsed_data *d = ud;
   nsed_error err;
+  double w0 = wall_now();
   int rc = nsedi_eval(d->m, d, t, y, ydot, &err);
+  d->stats.wall_rhs += wall_now() - w0;
   if (rc) {
     d->rhs_err = err;
     /* A non-finite or inconsistent state is fatal: retrying smaller steps
@@ -30,7 +32,10 @@ static int rhs_cb(double t, const double *y, double *ydot, void *ud) {
 
 static int root_cb(double t, const double *y, double *g, void *ud) {
   nsed_data *d = ud;
-  return nsedi_indicators(d->m, d, t, y, g) ? -1 : 0;
+  double w0 = wall_now();
+  int rc = nsedi_indicators(d->m, d, t, y, g);
+  d->stats.wall_roots += wall_now() - w0;
+  return rc ? -1 : 0;
 }
 
 static void track_violation(const nsed_model *m, nsed_data *d) {
@@ -137,7 +142,9 @@ int nsed_simulate(const nsed_model *m, nsed_data *d, const nsed_observer *obs, n
     }
     if (res == NSEDI_STEP_ROOT || at_breakpoint) {
       if (!at_breakpoint) nsedi_integrator_roots(d->integ, fired);
+      double we = wall_now();
       rc = nsedi_resolve(m, d, fired, obs, err);
+      d->stats.wall_events += wall_now() - we;
       if (rc) goto done;
       nsedi_track_reanchor(m, d);
       rc = sample(m, d, obs, NSED_SAMPLE_EVENT, err);
