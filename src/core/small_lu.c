@@ -2,7 +2,7 @@
 
 #include <math.h>
 
-double nsedi_small_lu_factor(int n, double *A, int *piv) {
+double nsedi_small_lu_factor(int n, double *A, int *piv, int *nz) {
   double umax = 0, umin = INFINITY;
   for (int k = 0; k < n; k++) {
     int p = k;
@@ -23,11 +23,18 @@ double nsedi_small_lu_factor(int n, double *A, int *piv) {
     umax = fmax(umax, fabs(d));
     umin = fmin(umin, fabs(d));
     if (d == 0) continue; /* singular: the ratio says so; leave the column */
-    for (int i = k + 1; i < n; i++) A[k * n + i] /= d;
+    int m = 0;
+    for (int i = k + 1; i < n; i++)
+      if (A[k * n + i] != 0) {
+        A[k * n + i] /= d;
+        nz[m++] = i;
+      }
     for (int j = k + 1; j < n; j++) {
       double f = A[j * n + k];
       if (f == 0) continue;
-      for (int i = k + 1; i < n; i++) A[j * n + i] -= A[k * n + i] * f;
+      double *col = A + (long)j * n;
+      const double *l = A + (long)k * n;
+      for (int q = 0; q < m; q++) col[nz[q]] -= l[nz[q]] * f;
     }
   }
   return n == 0 ? 1.0 : (umax > 0 ? umin / umax : 0.0);

@@ -20,6 +20,9 @@ struct nsedi_dyn_ws {
   double *Jd;     /* dense maxr x nv */
   double *work;   /* 4*maxr */
   int *ipiv, *iwork;
+  int *nz, *perm, *key, *count; /* maxr, maxr, maxr, maxr + 1: the LU's workspace, row order */
+  int *bdeg;      /* nbody + 1: rows touching each body, then offsets into bent */
+  int *bent;      /* 2 maxr: (permuted row index << 1 | side) grouped by body */
   double *du;     /* nv: free acceleration in nsedi_delassus */
 };
 
@@ -42,8 +45,15 @@ nsedi_dyn_ws *nsedi_dyn_ws_create(const nsed_model *m, int max_rows) {
   w->ipiv = malloc(sizeof(int) * (size_t)r);
   w->iwork = malloc(sizeof(int) * (size_t)r);
   w->du = malloc(sizeof(double) * (size_t)(nv > 0 ? nv : 1));
+  w->nz = malloc(sizeof(int) * (size_t)r);
+  w->perm = malloc(sizeof(int) * (size_t)r);
+  w->key = malloc(sizeof(int) * (size_t)r);
+  w->count = malloc(sizeof(int) * (size_t)(r + 1));
+  w->bdeg = malloc(sizeof(int) * (size_t)(m->nbody + 1));
+  w->bent = malloc(sizeof(int) * 2 * (size_t)r);
   if (!w->minv || !w->A || !w->A2 || !w->rhs || !w->rhs2 || !w->X || !w->Wd || !w->Jd ||
-      !w->work || !w->ipiv || !w->iwork || !w->du) {
+      !w->work || !w->ipiv || !w->iwork || !w->du || !w->nz || !w->perm || !w->key || !w->count ||
+      !w->bdeg || !w->bent) {
     nsedi_dyn_ws_free(&w);
     return NULL;
   }
@@ -70,6 +80,12 @@ void nsedi_dyn_ws_free(nsedi_dyn_ws **pw) {
   free(w->Jd);
   free(w->work);
   free(w->ipiv);
+  free(w->nz);
+  free(w->perm);
+  free(w->key);
+  free(w->count);
+  free(w->bdeg);
+  free(w->bent);
   free(w->iwork);
   free(w->du);
   free(w);
@@ -123,7 +139,7 @@ static int solve_schur(nsedi_dyn_ws *w, int n, int nrhs, double *B, int *deficie
   /* The pivot ratio is a cheap stand-in for a condition estimate: exactly
    * dependent rows (redundant contacts, two rollers at one point) leave a
    * pivot at round-off level, far below the threshold. */
-  double ratio = nsedi_small_lu_factor(n, w->A, w->ipiv);
+  double ratio = nsedi_small_lu_factor(n, w->A, w->ipiv, w->nz);
   if (ratio > 1e-10) {
     nsedi_small_lu_solve(n, w->A, w->ipiv, nrhs, B);
     return NSED_OK;
@@ -134,6 +150,69 @@ static int solve_schur(nsedi_dyn_ws *w, int n, int nrhs, double *B, int *deficie
   return info == 0 ? NSED_OK : NSED_ERR_SINGULAR;
 }
 
+/* Elimination order for the Schur complement: rows on bodies that few rows
+ * touch come first (an omni vehicle's rollers before its wheels, the wheels
+ * before the platform), so that eliminating them fills in only their own
+ * branch of the tree. Counting sort on the key: stable, O(nr). */
+static void order_rows(nsedi_dyn_ws *w, int nr, const nsedi_row *rows) {
+  int nb = w->nv / 6;
+  memset(w->bdeg, 0, sizeof(int) * (size_t)nb);
+  for (int i = 0; i < nr; i++) {
+    if (rows[i].a >= 0) w->bdeg[rows[i].a]++;
+    if (rows[i].b >= 0) w->bdeg[rows[i].b]++;
+  }
+  memset(w->count, 0, sizeof(int) * (size_t)(nr + 1));
+  for (int i = 0; i < nr; i++) {
+    int ka = rows[i].a >= 0 ? w->bdeg[rows[i].a] : nr, kb = rows[i].b >= 0 ? w->bdeg[rows[i].b] : nr;
+    w->key[i] = ka < kb ? ka : kb;
+    w->count[w->key[i]]++;
+  }
+  for (int k = 0, start = 0; k <= nr; k++) {
+    int c = w->count[k];
+    w->count[k] = start;
+    start += c;
+  }
+  for (int i = 0; i < nr; i++) w->perm[w->count[w->key[i]]++] = i;
+}
+
+/* A = R M^-1 C^T in the order w->perm, body by body: only rows sharing a
+ * body couple, so the cost is the sum over bodies of (rows on it)^2 rather
+ * than nr^2 row pairs. */
+static void schur_by_body(nsedi_dyn_ws *w, int nr, const nsedi_row *rows, const nsedi_row *cols) {
+  int nb = w->nv / 6, *off = w->bdeg;
+  memset(w->A, 0, sizeof(double) * (size_t)nr * (size_t)nr);
+  /* bdeg still holds the counts from order_rows: turn them into offsets. */
+  for (int b = 0, s = 0; b <= nb; b++) {
+    int c = b < nb ? off[b] : 0;
+    off[b] = s;
+    s += c;
+  }
+  for (int i = 0; i < nr; i++) {
+    const nsedi_row *r = &rows[w->perm[i]];
+    if (r->a >= 0) w->bent[off[r->a]++] = i << 1;
+    if (r->b >= 0) w->bent[off[r->b]++] = i << 1 | 1;
+  }
+  for (int b = nb; b > 0; b--) off[b] = off[b - 1]; /* back to starts */
+  off[0] = 0;
+  for (int b = 0; b < nb; b++) {
+    const double *mi = w->minv + 6 * b;
+    for (int x = off[b]; x < off[b + 1]; x++) {
+      int i = w->bent[x] >> 1;
+      const nsedi_row *r = &rows[w->perm[i]];
+      const double *ri = (w->bent[x] & 1) ? r->jb : r->ja;
+      double t[6];
+      for (int k = 0; k < 6; k++) t[k] = ri[k] * mi[k];
+      for (int y = off[b]; y < off[b + 1]; y++) {
+        int j = w->bent[y] >> 1;
+        const nsedi_row *c = &cols[w->perm[j]];
+        const double *cj = (w->bent[y] & 1) ? c->jb : c->ja;
+        w->A[(size_t)j * nr + i] += t[0] * cj[0] + t[1] * cj[1] + t[2] * cj[2] + t[3] * cj[3] +
+                                    t[4] * cj[4] + t[5] * cj[5];
+      }
+    }
+  }
+}
+
 int nsedi_solve_constrained(const nsed_model *m, nsedi_dyn_ws *w, int nr, const nsedi_row *rows,
                             const nsedi_row *cols, const double *target, const double *f,
                             double *du, double *lambda, int *rank_deficient) {
@@ -142,14 +221,15 @@ int nsedi_solve_constrained(const nsed_model *m, nsedi_dyn_ws *w, int nr, const 
   for (int k = 0; k < nv; k++) du[k] = w->minv[k] * f[k];
   if (nr == 0) return NSED_OK;
   if (nr > w->maxr) return NSED_ERR_INTERNAL;
-  for (int j = 0; j < nr; j++)
-    for (int i = 0; i < nr; i++) w->A[j * nr + i] = row_minv_col(w, &rows[i], &cols[j]);
-  for (int i = 0; i < nr; i++) w->rhs[i] = target[i] - row_dot(&rows[i], du);
+  order_rows(w, nr, rows);
+  const int *p = w->perm;
+  schur_by_body(w, nr, rows, cols);
+  for (int i = 0; i < nr; i++) w->rhs[i] = target[p[i]] - row_dot(&rows[p[i]], du);
   int rc = solve_schur(w, nr, 1, w->rhs, rank_deficient);
   if (rc) return rc;
   for (int i = 0; i < nr; i++) {
-    lambda[i] = w->rhs[i];
-    if (!isfinite(lambda[i])) return NSED_ERR_SINGULAR;
+    lambda[p[i]] = w->rhs[i];
+    if (!isfinite(w->rhs[i])) return NSED_ERR_SINGULAR;
   }
   /* du = M^-1 (f + C^T lambda) */
   for (int k = 0; k < nv; k++) du[k] = f[k];

@@ -218,7 +218,7 @@ static void stop_residual_slips(const nsed_model *m, nsed_data *d) {
   for (int a = 0; a < ns; a++)
     for (int b = 0; b < ns; b++) A[(size_t)b * ns + a] = d->G[(size_t)sel[b] * nw + sel[a]];
   /* Redundant rows (two rollers at one point): leave it to the gamma stabilisation. */
-  if (nsedi_small_lu_factor(ns, A, d->stop_piv) < 1e-12) return;
+  if (nsedi_small_lu_factor(ns, A, d->stop_piv, d->stop_piv + ns) < 1e-12) return;
   nsedi_small_lu_solve(ns, A, d->stop_piv, 1, d->stop_rhs);
   int nv = m->nv;
   double T0 = kinetic(m, d);

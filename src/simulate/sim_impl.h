@@ -59,7 +59,7 @@ struct nsed_data {
   double *du_imp;         /* nv: velocity jump of an impact */
   int *stop_rows;         /* 3 nc: rows held by the slip-stop impulses */
   double *stop_G, *stop_rhs; /* (3 nc)^2, 3 nc */
-  int *stop_piv;          /* 3 nc */
+  int *stop_piv;          /* 6 nc: pivots and the LU's workspace */
 
   /* Zeno guard: recent event times per contact */
   double *zeno_t;         /* nc * zeno_events ring */
