@@ -369,6 +369,7 @@ int nsedi_project_velocities(const nsed_model *m, nsed_data *d, nsed_error *err)
  * candidates and opens. Returns the new number of candidates. */
 static int drop_handed_over(const nsed_model *m, nsed_data *d, int n) {
   int kept = 0;
+  memset(d->taking_over, 0, sizeof(int) * (size_t)m->ncontact);
   for (int i = 0; i < n; i++) {
     int c = d->cand[i], w = m->contact[c].carrier, taken = 0;
     if (w >= 0 && d->geom[c].leaving)
@@ -376,6 +377,7 @@ static int drop_handed_over(const nsed_model *m, nsed_data *d, int n) {
         int o = d->cand[k];
         taken = o != c && m->contact[o].carrier == w && !d->geom[o].leaving &&
                 d->geom[o].gap <= m->opt.contact_tol;
+        if (taken) d->taking_over[o] = 1;
       }
     if (!taken) d->cand[kept++] = c;
   }
@@ -438,7 +440,12 @@ int nsedi_resolve(const nsed_model *m, nsed_data *d, const int *fired, const nse
    * velocity is drift, which the Baumgarte terms correct. */
   for (int i = 0; i < n; i++) {
     int c = d->cand[i];
-    approaching |= d->prev_mode[c] == NSED_MODE_OPEN && d->geom[c].row[0].vel < -vtol;
+    /* A roller taking over touches down tangentially (both rollers are on
+     * the wheel's envelope): an approach speed below the grazing speed is
+     * the event's round-off, not an impact. */
+    double vn = d->geom[c].row[0].vel;
+    if (d->taking_over[c] && vn >= -1e3 * vtol) continue;
+    approaching |= d->prev_mode[c] == NSED_MODE_OPEN && vn < -vtol;
   }
   if (approaching) {
     int rc = impact(m, d, n, &ist, err);
@@ -449,7 +456,8 @@ int nsedi_resolve(const nsed_model *m, nsed_data *d, const int *fired, const nse
   int na = 0;
   for (int i = 0; i < n; i++) {
     int c = d->cand[i];
-    if (d->geom[c].row[0].vel <= vtol) d->cand[na++] = c;
+    double vn = d->geom[c].row[0].vel;
+    if (vn <= vtol || (d->taking_over[c] && vn <= 1e3 * vtol)) d->cand[na++] = c;
   }
   for (int i = 0; i < na; i++) {
     int c = d->cand[i];

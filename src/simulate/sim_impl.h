@@ -57,6 +57,7 @@ struct nsed_data {
   double *region_sign;    /* nc: sign of the contact's surface region at the phase start */
   int *stopping;          /* nc: a turning 2D slip declared stopped at this event */
   double *du_imp;         /* nv: velocity jump of an impact */
+  int *taking_over;       /* nc: a roller taking the contact over from its neighbour at this event */
   int *stop_rows;         /* 3 nc: rows held by the slip-stop impulses */
   double *stop_G, *stop_rhs; /* (3 nc)^2, 3 nc */
   int *stop_piv;          /* 6 nc: pivots and the LU's workspace */
