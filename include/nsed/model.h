@@ -279,6 +279,7 @@ const char *nsed_joint_type_name(nsed_joint_type t);
 const char *nsed_integrator_name(nsed_integrator i);
 const char *nsed_friction_model_name(nsed_friction_model f);
 const char *nsed_contact_tracking_name(nsed_contact_tracking t);
+const char *nsed_shape_type_name(nsed_shape_type t);
 
 #ifdef __cplusplus
 }

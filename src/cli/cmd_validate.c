@@ -19,7 +19,6 @@ static const char usage[] =
     "\n"
     "Exit status: 0 valid, 2 invalid problem file or usage.\n";
 
-static const char *const shape_names[] = {"none", "sphere", "disk", "cylinder", "box"};
 static const char *const force_names[] = {"force", "torque", "spring"};
 static const char *const lcp_path_names[] = {"auto", "siconos", "nsed", "enum"};
 
@@ -50,12 +49,15 @@ static void print_model(const char *path, const nsed_model *m) {
     const nsed_body_def *b = nsed_model_body_def(m, i);
     printf("  %s: mass %.10g kg, ", b->name, b->mass);
     vec("inertia", b->inertia, 3);
-    printf(" kg m^2, shape %s", shape_names[b->shape.type]);
+    printf(" kg m^2, shape %s", nsed_shape_type_name(b->shape.type));
     if (b->shape.type == NSED_SHAPE_SPHERE || b->shape.type == NSED_SHAPE_DISK)
       printf(" radius %.10g m", b->shape.radius);
     if (b->shape.type == NSED_SHAPE_CYLINDER)
       printf(" radius %.10g m length %.10g m", b->shape.radius, b->shape.length);
     if (b->shape.type == NSED_SHAPE_BOX) vec(" half extents", b->shape.half, 3);
+    if (b->shape.type == NSED_SHAPE_ROLLER)
+      printf(" radius %.10g m, rollers %d, psi %.10g rad", b->shape.radius, b->shape.rollers,
+             b->shape.psi);
     printf("\n    ");
     vec("position", b->position, 3);
     vec("  orientation", b->quat, 4);
@@ -96,8 +98,14 @@ static void print_model(const char *path, const nsed_model *m) {
   printf("contacts (%d):\n", nsed_model_ncontact(m));
   for (int i = 0; i < nsed_model_ncontact(m); i++) {
     const nsed_contact_def *c = nsed_model_contact_def(m, i);
-    printf("  %s: %s with %s, mu %.10g, mu0 %.10g, restitution %.10g\n", c->name, c->body,
+    printf("  %s: %s with %s, mu %.10g, mu0 %.10g, restitution %.10g", c->name, c->body,
            *c->other ? c->other : "floor", c->mu, c->mu0, c->restitution);
+    int b = nsed_model_find_body(m, c->body);
+    if (b >= 0 && nsed_model_body_def(m, b)->shape.type == NSED_SHAPE_ROLLER)
+      printf(", tracking %s", nsed_contact_tracking_name(c->tracking == NSED_TRACKING_INHERIT
+                                                              ? o->contact_tracking
+                                                              : c->tracking));
+    printf("\n");
   }
   printf("states: %d\n", nsed_model_nstate(m));
   printf("friction: %s", nsed_friction_model_name(o->friction.model));

@@ -149,7 +149,7 @@ static int read_shape(nsedi_problem_defs *p, const nsedi_ynode *node, const char
   return rc ? -1 : 0;
 }
 
-static int read_inertia(nsedi_problem_defs *p, const nsedi_ynode *v, const char *path, double J[3]) {
+int nsedi_read_inertia(nsedi_problem_defs *p, const nsedi_ynode *v, const char *path, double J[3]) {
   if (nsedi_read_vec(p->d, v, path, 3, J)) return -1;
   if (!(J[0] > 0 && J[1] > 0 && J[2] > 0))
     return nsedi_diag_add(p->d, v, path,
@@ -182,7 +182,7 @@ static int read_body(nsedi_problem_defs *p, const nsedi_ynode *node, const char 
   OPT(node, "name", nsedi_read_name(p->d, v_, kp_, b->name));
   OPT(node, "mass", nsedi_read_double(p->d, v_, kp_, NSEDI_POSITIVE, &b->mass));
   OPT(node, "shape", read_shape(p, v_, kp_, &b->shape));
-  OPT(node, "inertia", read_inertia(p, v_, kp_, b->inertia));
+  OPT(node, "inertia", nsedi_read_inertia(p, v_, kp_, b->inertia));
   OPT(node, "position", nsedi_read_vec(p->d, v_, kp_, 3, b->position));
   OPT(node, "orientation", nsedi_read_orientation(p->d, v_, kp_, b->quat));
   OPT(node, "velocity", nsedi_read_vec(p->d, v_, kp_, 3, b->velocity));
@@ -333,12 +333,45 @@ static int read_force(nsedi_problem_defs *p, const nsedi_ynode *node, const char
 
 /* ---- contacts ---- */
 
+int nsedi_read_contact_law(nsedi_problem_defs *p, const nsedi_ynode *node, const char *path,
+                           nsed_contact_def *c) {
+  static const char *const law_names[] = {"coulomb", "regularized", "compliant", NULL};
+  static const char *const tracking_names[] = {"explicit", "implicit", "differential", NULL};
+  int rc = 0;
+  OPT(node, "mu", nsedi_read_double(p->d, v_, kp_, NSEDI_NONNEGATIVE, &c->mu));
+  if (nsedi_ymap_get(node, "mu") && !nsedi_ymap_get(node, "mu0")) c->mu0 = c->mu;
+  OPT(node, "mu0", nsedi_read_double(p->d, v_, kp_, NSEDI_NONNEGATIVE, &c->mu0));
+  OPT(node, "restitution", nsedi_read_double(p->d, v_, kp_, NSEDI_UNIT, &c->restitution));
+  int law = (int)c->law;
+  OPT(node, "law", nsedi_read_enum(p->d, v_, kp_, law_names, &law));
+  c->law = (nsed_contact_law)law;
+  OPT(node, "delta", nsedi_read_double(p->d, v_, kp_, NSEDI_POSITIVE, &c->delta));
+  OPT(node, "stiffness", nsedi_read_double(p->d, v_, kp_, NSEDI_POSITIVE, &c->stiffness));
+  OPT(node, "damping", nsedi_read_double(p->d, v_, kp_, NSEDI_NONNEGATIVE, &c->damping));
+  int tracking = 0;
+  OPT(node, "tracking", nsedi_read_enum(p->d, v_, kp_, tracking_names, &tracking) ||
+                            ((c->tracking = (nsed_contact_tracking)tracking), 0));
+  if (c->law == NSED_CONTACT_COMPLIANT && !nsedi_ymap_get(node, "stiffness")) {
+    char kp[300];
+    KP(kp, path, "stiffness");
+    rc = nsedi_diag_add(p->d, node, kp, "a compliant contact needs 'stiffness' (N/m)");
+  }
+  if (rc) return -1;
+  if (c->mu0 < c->mu) {
+    const nsedi_ynode *at = nsedi_ymap_get(node, "mu0");
+    char kp[300];
+    KP(kp, path, at ? "mu0" : "mu");
+    return nsedi_diag_add(p->d, at ? at : nsedi_ymap_get(node, "mu"), kp,
+                          "static friction mu0 = %.15g is below kinetic friction mu = %.15g "
+                          "(mu0 >= mu is required)", c->mu0, c->mu);
+  }
+  return 0;
+}
+
 static int read_contact(nsedi_problem_defs *p, const nsedi_ynode *node, const char *path,
                         nsed_contact_def *c) {
   static const char *const keys[] = {"name", "body", "with", "mu", "mu0", "restitution", "law",
                                      "delta", "stiffness", "damping", "tracking", "wheel", NULL};
-  static const char *const law_names[] = {"coulomb", "regularized", "compliant", NULL};
-  static const char *const tracking_names[] = {"explicit", "implicit", "differential", NULL};
   nsed_contact_def_default(c);
   if (nsedi_check_map(p->d, node, path, keys) && (!node || node->kind != NSEDI_Y_MAP)) return -1;
   int rc = 0;
@@ -353,33 +386,9 @@ static int read_contact(nsedi_problem_defs *p, const nsedi_ynode *node, const ch
     if (nsedi_read_name(p->d, with, kp, c->other)) rc = -1;
     else if (strcmp(c->other, "floor") && check_body_ref(p, with, kp, c->other, 0)) rc = -1;
   }
-  OPT(node, "mu", nsedi_read_double(p->d, v_, kp_, NSEDI_NONNEGATIVE, &c->mu));
-  if (nsedi_ymap_get(node, "mu") && !nsedi_ymap_get(node, "mu0")) c->mu0 = c->mu;
-  OPT(node, "mu0", nsedi_read_double(p->d, v_, kp_, NSEDI_NONNEGATIVE, &c->mu0));
-  OPT(node, "restitution", nsedi_read_double(p->d, v_, kp_, NSEDI_UNIT, &c->restitution));
-  int law = (int)c->law;
-  OPT(node, "law", nsedi_read_enum(p->d, v_, kp_, law_names, &law));
-  c->law = (nsed_contact_law)law;
-  OPT(node, "delta", nsedi_read_double(p->d, v_, kp_, NSEDI_POSITIVE, &c->delta));
-  OPT(node, "stiffness", nsedi_read_double(p->d, v_, kp_, NSEDI_POSITIVE, &c->stiffness));
-  OPT(node, "damping", nsedi_read_double(p->d, v_, kp_, NSEDI_NONNEGATIVE, &c->damping));
-  int tracking = 0;
-  OPT(node, "tracking", nsedi_read_enum(p->d, v_, kp_, tracking_names, &tracking) ||
-                            ((c->tracking = (nsed_contact_tracking)tracking), 0));
   OPT(node, "wheel", nsedi_read_name(p->d, v_, kp_, c->wheel) || check_body_ref(p, v_, kp_, c->wheel, 0));
-  if (c->law == NSED_CONTACT_COMPLIANT && !nsedi_ymap_get(node, "stiffness")) {
-    char kp2[300];
-    KP(kp2, path, "stiffness");
-    rc = nsedi_diag_add(p->d, node, kp2, "a compliant contact needs 'stiffness' (N/m)");
-  }
+  if (nsedi_read_contact_law(p, node, path, c)) rc = -1;
   if (rc) return -1;
-  if (c->mu0 < c->mu) {
-    const nsedi_ynode *at = nsedi_ymap_get(node, "mu0");
-    KP(kp, path, at ? "mu0" : "mu");
-    return nsedi_diag_add(p->d, at ? at : nsedi_ymap_get(node, "mu"), kp,
-                          "static friction mu0 = %.15g is below kinetic friction mu = %.15g "
-                          "(mu0 >= mu is required)", c->mu0, c->mu);
-  }
   /* The engine has surfaces for spheres and disk rims on the floor, and
    * sphere-sphere pairs; say so here rather than at the first event. */
   int bi = nsedi_defs_find_body(p, c->body);
@@ -454,19 +463,31 @@ int nsedi_build_items(nsedi_problem_defs *p) {
   int rc = read_section(p, "bodies", "body", sizeof(nsed_body_def), rd_body, (void **)&p->bodies,
                         &p->body_at, &p->nbody, &p->item_ok);
   if (rc == -2) return rc;
+  /* The omni_vehicle block's bodies join before the other lists are read, so
+   * that these may name them; its joints and contacts follow the user's. */
+  nsedi_vehicle *veh = NULL;
+  int r = nsedi_vehicle_bodies(p, &veh);
+  if (r == -2) return r;
+  rc |= r;
   /* Go on after a bad body: references are checked against the names read,
    * which a body's other mistakes do not affect. */
-  int r;
   r = read_section(p, "joints", "joint", sizeof(nsed_joint_def), rd_joint, (void **)&p->joints,
                    &p->joint_at, &p->njoint, NULL);
-  if (r == -2) return r;
-  rc |= r;
-  r = read_section(p, "forces", "force", sizeof(nsed_force_def), rd_force, (void **)&p->forces,
-                   &p->force_at, &p->nforce, NULL);
-  if (r == -2) return r;
-  rc |= r;
-  r = read_section(p, "contacts", "contact", sizeof(nsed_contact_def), rd_contact,
-                   (void **)&p->contacts, &p->contact_at, &p->ncontact, NULL);
+  if (r != -2) {
+    rc |= r;
+    r = read_section(p, "forces", "force", sizeof(nsed_force_def), rd_force, (void **)&p->forces,
+                     &p->force_at, &p->nforce, NULL);
+  }
+  if (r != -2) {
+    rc |= r;
+    r = read_section(p, "contacts", "contact", sizeof(nsed_contact_def), rd_contact,
+                     (void **)&p->contacts, &p->contact_at, &p->ncontact, NULL);
+  }
+  if (r != -2) {
+    rc |= r;
+    r = nsedi_vehicle_links(p, veh);
+  }
+  nsedi_vehicle_free(veh);
   if (r == -2) return r;
   rc |= r;
   return rc ? -1 : 0;

@@ -12,7 +12,7 @@
 
 static const char *const top_keys[] = {"name", "description", "gravity", "floor", "bodies",
                                        "joints", "forces", "contacts", "friction", "solver",
-                                       "output", "contact_tracking", NULL};
+                                       "output", "contact_tracking", "omni_vehicle", NULL};
 
 int nsed_problem_read_file(const char *path, char **text, size_t *len, nsed_error *err) {
   *text = NULL;
@@ -63,6 +63,19 @@ int nsed_problem_read_file(const char *path, char **text, size_t *len, nsed_erro
   return NSED_OK;
 }
 
+/* The key path of a definition for builder messages: the list item it was
+ * read from, or the block that generated it (omni_vehicle). */
+static void def_path(const nsedi_problem_defs *p, const char *list, const nsedi_ynode *at,
+                     char *buf, size_t size) {
+  const nsedi_ynode *l = nsedi_ymap_get(p->root, list);
+  for (int k = 0; l && l->kind == NSEDI_Y_SEQ && k < l->n; k++)
+    if (l->items[k] == at) {
+      nsedi_path_index(buf, size, list, k);
+      return;
+    }
+  snprintf(buf, size, "omni_vehicle");
+}
+
 /* Hand the definitions to the builder; its messages get the item's location. */
 static int build_model(nsedi_problem_defs *p, nsed_model **out, nsed_error *err) {
   nsed_model *m = NULL;
@@ -70,31 +83,28 @@ static int build_model(nsedi_problem_defs *p, nsed_model **out, nsed_error *err)
   if (rc) return rc;
   nsed_error e;
   nsed_error_clear(&e);
+  char ip[64];
   for (int i = 0; i < p->nbody; i++)
     if (nsed_model_add_body(m, &p->bodies[i], &e) < 0) {
-      char ip[64];
-      nsedi_path_index(ip, sizeof ip, "bodies", i);
+      def_path(p, "bodies", p->body_at[i], ip, sizeof ip);
       nsedi_diag_add(p->d, p->body_at[i], ip, "%s", e.message);
     }
   if (!p->d->count)
     for (int i = 0; i < p->njoint; i++)
       if (nsed_model_add_joint(m, &p->joints[i], &e) < 0) {
-        char ip[64];
-        nsedi_path_index(ip, sizeof ip, "joints", i);
+        def_path(p, "joints", p->joint_at[i], ip, sizeof ip);
         nsedi_diag_add(p->d, p->joint_at[i], ip, "%s", e.message);
       }
   if (!p->d->count)
     for (int i = 0; i < p->nforce; i++)
       if (nsed_model_add_force(m, &p->forces[i], &e) < 0) {
-        char ip[64];
-        nsedi_path_index(ip, sizeof ip, "forces", i);
+        def_path(p, "forces", p->force_at[i], ip, sizeof ip);
         nsedi_diag_add(p->d, p->force_at[i], ip, "%s", e.message);
       }
   if (!p->d->count)
     for (int i = 0; i < p->ncontact; i++)
       if (nsed_model_add_contact(m, &p->contacts[i], &e) < 0) {
-        char ip[64];
-        nsedi_path_index(ip, sizeof ip, "contacts", i);
+        def_path(p, "contacts", p->contact_at[i], ip, sizeof ip);
         nsedi_diag_add(p->d, p->contact_at[i], ip, "%s", e.message);
       }
   if (!p->d->count) {
@@ -171,7 +181,8 @@ int nsed_problem_load_string(const char *text, size_t len, const char *name,
   /* Validate even after a failed override: one pass lists every problem. */
   if (rc == NSED_OK) {
     int r = nsedi_check_map(&d, root, "", top_keys);
-    r |= nsedi_require(&d, root, "", "bodies");
+    /* An omni_vehicle block brings its own bodies. */
+    if (!nsedi_ymap_get(root, "omni_vehicle")) r |= nsedi_require(&d, root, "", "bodies");
     if (nsedi_build_items(&p) == -2) rc = NSED_ERR_NOMEM;
     nsedi_build_settings(&p);
     (void)r;

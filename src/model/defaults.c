@@ -73,3 +73,8 @@ const char *nsed_contact_tracking_name(nsed_contact_tracking t) {
   static const char *names[] = {"explicit", "implicit", "differential"};
   return (unsigned)t < sizeof names / sizeof names[0] ? names[t] : "unknown";
 }
+
+const char *nsed_shape_type_name(nsed_shape_type t) {
+  static const char *names[] = {"none", "sphere", "disk", "cylinder", "box", "point", "roller"};
+  return (unsigned)t < sizeof names / sizeof names[0] ? names[t] : "unknown";
+}

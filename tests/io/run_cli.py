@@ -31,6 +31,19 @@ def main():
             check(s in p.stdout, "validate output lacks %r:\n%s" % (s, p.stdout))
         check(os.listdir(work) == [], "validate created %s" % os.listdir(work))
 
+        # Every shipped problem validates, including roller shapes and the
+        # omni_vehicle block (validate once indexed a table of five shape names).
+        problems = os.path.join(os.path.dirname(good), "..", "..", "problems")
+        for f in sorted(os.listdir(problems)):
+            if not f.endswith(".yaml"):
+                continue
+            p = subprocess.run([nsed, "validate", os.path.join(problems, f)], capture_output=True,
+                               text=True, cwd=work)
+            check(p.returncode == 0 and "(null)" not in p.stdout, "validate %s: %s" % (f, p.stdout + p.stderr))
+            if f.startswith("omni_"):
+                check("shape roller radius" in p.stdout and "tracking explicit" in p.stdout,
+                      "validate %s does not describe its rollers:\n%s" % (f, p.stdout[:2000]))
+
         p = subprocess.run([nsed, "validate", sphere, "--set", "bodies.ball.mass=2"],
                            capture_output=True, text=True, cwd=work)
         check(p.returncode == 0 and "ball: mass 2 kg" in p.stdout, "validate --set: %s" % p.stdout)
