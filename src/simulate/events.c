@@ -263,8 +263,29 @@ static int onset_residual(const nsed_model *m, nsed_data *d, int c, double th, d
 }
 
 #define NSEDI_ONSET_SCAN 72
+#define NSEDI_ONSET_SWEEPS 20 /* coupled onsets: Gauss-Seidel sweeps at most */
+
+static int onset_sweep(const nsed_model *m, nsed_data *d, double *moved, nsed_error *err);
 
 static int align_onset_directions(const nsed_model *m, nsed_data *d, nsed_error *err) {
+  /* Several slips starting at once are coupled (two wheels of a vehicle):
+   * aligning one turns the others' accelerations, so sweep until no
+   * direction moves (Gauss-Seidel), or the misaligned one's friction would
+   * flip with its velocity and stall the integrator. */
+  int onsets = 0;
+  for (int c = 0; c < m->ncontact; c++)
+    onsets += d->mode[c] == NSED_MODE_SLIP && slip_speed(&d->geom[c]) <= m->opt.slip_tol &&
+              m->contact[c].def.law == NSED_CONTACT_COULOMB;
+  for (int sweep = 0; sweep < (onsets > 1 ? NSEDI_ONSET_SWEEPS : 1); sweep++) {
+    double moved = 0;
+    int rc = onset_sweep(m, d, &moved, err);
+    if (rc) return rc;
+    if (moved < 1e-13) break;
+  }
+  return nsedi_eval(m, d, d->t, d->x, NULL, err);
+}
+
+static int onset_sweep(const nsed_model *m, nsed_data *d, double *moved, nsed_error *err) {
   for (int c = 0; c < m->ncontact; c++) {
     if (d->mode[c] != NSED_MODE_SLIP || slip_speed(&d->geom[c]) > m->opt.slip_tol ||
         m->contact[c].def.law != NSED_CONTACT_COULOMB)
@@ -311,10 +332,11 @@ static int align_onset_directions(const nsed_model *m, nsed_data *d, nsed_error 
       }
     }
     double th = 0.5 * (best_lo + best_hi);
+    *moved = fmax(*moved, fabs(remainder(th - th0, 2 * M_PI)));
     d->slip_dir0[2 * c] = cos(th);
     d->slip_dir0[2 * c + 1] = sin(th);
   }
-  return nsedi_eval(m, d, d->t, d->x, NULL, err);
+  return NSED_OK;
 }
 
 /* Zeno guard bookkeeping for an event on contact c; returns 1 when the
