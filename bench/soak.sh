@@ -9,7 +9,8 @@
 #   bench/soak.sh [BUILD_DIR] [HORIZONS...]     defaults: build, 10 100 1000
 # Not in CI (about 80 s of wall time on this project's 2-core machine);
 # the last results are in docs/reliability.md. The omni-vehicle soak of
-# issue 10 waits for the omni-vehicle problems, which do not exist yet.
+# issue 10 waits for the vehicle's long coast to run through (it stops at
+# t = 15.64: docs/omni-vehicle.md, "Open problems").
 # (about 80 s for the disk, 4 min for the testbench, on 2 cores)
 set -uo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
