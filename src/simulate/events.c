@@ -550,6 +550,24 @@ int nsedi_resolve(const nsed_model *m, nsed_data *d, const int *fired, const nse
   /* Record the changes; run the Zeno guard. */
   for (int c = 0; c < nc; c++) {
     nsed_mode from = d->prev_mode[c], to = d->mode[c];
+    if (fired && from == NSED_MODE_SLIP && to == NSED_MODE_SLIP && !d->impacted[c] &&
+        (fired[NSEDI_ROOTS_PER_CONTACT * c + 1] || fired[NSEDI_ROOTS_PER_CONTACT * c + 2]) &&
+        slip_speed(&d->geom[c]) <= o->slip_tol && zeno_storm(m, d, c)) {
+      /* A slip that cannot start: its direction indicator fires again at
+       * once, the event problem says it cannot stick, and no direction
+       * lets it grow (two coupled onsets without a consistent pair of
+       * directions). Left alone the re-anchoring never ends; say so. */
+      d->failure_contact = c;
+      return nsed_error_set(err, NSED_ERR_EVENT,
+                            "t = %.17g: contact '%s' cannot start slipping: %d re-anchorings "
+                            "within %g s at slip speed %.3g m/s; the event problem rules out "
+                            "sticking and no slip direction is consistent with the other "
+                            "contacts starting to slip at the same time (a Painleve-like "
+                            "indeterminacy of rigid Coulomb contact; a finer friction polygon or "
+                            "another integrator changes the event sequence)",
+                            d->t, m->contact[c].def.name, o->zeno_events, o->zeno_window,
+                            slip_speed(&d->geom[c]));
+    }
     if (from == to && !d->impacted[c]) continue;
     if (from == NSED_MODE_SLIP && to == NSED_MODE_SLIP && !d->impacted[c]) continue;
     if (!fired && !d->impacted[c]) continue; /* initial modes are not events */

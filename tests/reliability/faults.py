@@ -47,6 +47,13 @@ CASES = {
                         ["t = 0:", "nsed-lemke: pivot limit", "siconos-lemke: not tried", "floor0"]),
     "lemke_enum_path": (TABLE, ["--set", "friction.path=enum"], "NSED_ERR_LCP",
                         ["t = 0.1848", "enumeration: too large", "floor0"]),
+    # Two coupled slip onsets without a consistent pair of directions (the
+    # omni vehicle spinning in place, two wheels saturating together): the
+    # re-anchoring storm used to grind on forever; now a clear failure.
+    "slip_onset_storm": ("../../../problems/omni_vehicle_coast.yaml",
+                         ["--set", "omni_vehicle.velocity=[0, 0]", "--set", "solver.t_end=1"],
+                         "NSED_ERR_EVENT",
+                         ["t = 0.785058", "cannot start slipping", "re-anchorings", "_floor'"]),
     # Painleve: the LCP has no solution; the exhaustive enumeration proves it.
     # (status_code NSED_ERR_LCP: NSED_LCP_INFEASIBLE is the LCP layer's positive
     # result code; the run reports the failure as an LCP error, the message
