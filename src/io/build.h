@@ -9,6 +9,21 @@
 #include "nsed/model.h"
 #include "ytree.h"
 
+/* The path of key below path, into a char buffer. */
+#define KP(buf, path, key) nsedi_path_key(buf, sizeof buf, path, key)
+
+/* Read an optional key of map (at path) with a reader call, which sees the
+ * node as v_ and its path as kp_; sets the caller's rc on failure. */
+#define NSEDI_OPT(map, path, key, call)               \
+  do {                                                \
+    const nsedi_ynode *v_ = nsedi_ymap_get(map, key); \
+    if (v_) {                                         \
+      char kp_[300];                                  \
+      KP(kp_, path, key);                             \
+      if (call) rc = -1;                              \
+    }                                                 \
+  } while (0)
+
 typedef struct {
   nsedi_diag *d;
   const nsedi_ynode *root;

@@ -5,18 +5,8 @@
 #include "build.h"
 #include "yread.h"
 
-#define KP(buf, path, key) nsedi_path_key(buf, sizeof buf, path, key)
-
-/* Read an optional key with a reader call; sets rc on failure. */
-#define OPT(map, key, call)                         \
-  do {                                              \
-    const nsedi_ynode *v_ = nsedi_ymap_get(map, key); \
-    if (v_) {                                       \
-      char kp_[300];                                \
-      KP(kp_, path, key);                           \
-      if (call) rc = -1;                            \
-    }                                               \
-  } while (0)
+/* NSEDI_OPT at the path of the item being read. */
+#define OPT(map, key, call) NSEDI_OPT(map, path, key, call)
 
 static const char *const shape_names[] = {"none", "sphere", "disk", "cylinder", "box", "point", "roller", NULL};
 static const char *const joint_names[] = {"spherical", "revolute", "cylindrical", "prismatic",

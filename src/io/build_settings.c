@@ -3,19 +3,6 @@
 #include "build.h"
 #include "yread.h"
 
-#define KP(buf, path, key) nsedi_path_key(buf, sizeof buf, path, key)
-
-/* Read an optional key of map (at path) with a reader call; sets rc on failure. */
-#define OPT(map, path, key, call)                   \
-  do {                                              \
-    const nsedi_ynode *v_ = nsedi_ymap_get(map, key); \
-    if (v_) {                                       \
-      char kp_[300];                                \
-      KP(kp_, path, key);                           \
-      if (call) rc = -1;                            \
-    }                                               \
-  } while (0)
-
 static const char *const integrator_names[] = {"arkode_dp5", "arkode_verner", "cvode_adams",
                                                "cvode_bdf", NULL};
 static const char *const friction_models[] = {"polygon", "exact_cone", NULL};
@@ -42,9 +29,9 @@ static int read_floor(nsedi_problem_defs *p) {
   if (!s) return rc;
   nsed_options *o = &p->opt;
   const char *path = "floor";
-  OPT(s, path, "normal", nsedi_read_dir(p->d, v_, kp_, o->floor_normal));
-  OPT(s, path, "point", nsedi_read_vec(p->d, v_, kp_, 3, o->floor_point));
-  OPT(s, path, "velocity", nsedi_read_vec(p->d, v_, kp_, 3, o->floor_velocity));
+  NSEDI_OPT(s, path, "normal", nsedi_read_dir(p->d, v_, kp_, o->floor_normal));
+  NSEDI_OPT(s, path, "point", nsedi_read_vec(p->d, v_, kp_, 3, o->floor_point));
+  NSEDI_OPT(s, path, "velocity", nsedi_read_vec(p->d, v_, kp_, 3, o->floor_velocity));
   return rc;
 }
 
@@ -60,13 +47,13 @@ static int read_friction(nsedi_problem_defs *p) {
   int form = f->model == NSED_FRICTION_POLYGON_VERTEX ? 1 : 0;
   int lcp = (int)f->path;
   long sides = f->sides, pivots = f->max_pivots;
-  OPT(s, path, "model", nsedi_read_enum(p->d, v_, kp_, friction_models, &model));
-  OPT(s, path, "form", nsedi_read_enum(p->d, v_, kp_, friction_forms, &form));
-  OPT(s, path, "path", nsedi_read_enum(p->d, v_, kp_, lcp_paths, &lcp));
-  OPT(s, path, "sides", nsedi_read_int(p->d, v_, kp_, 4, 4096, &sides));
-  OPT(s, path, "max_pivots", nsedi_read_int(p->d, v_, kp_, 1, 100000000, &pivots));
-  OPT(s, path, "tol", nsedi_read_double(p->d, v_, kp_, NSEDI_POSITIVE, &f->tol));
-  OPT(s, path, "cone_tol", nsedi_read_double(p->d, v_, kp_, NSEDI_POSITIVE, &f->cone_tol));
+  NSEDI_OPT(s, path, "model", nsedi_read_enum(p->d, v_, kp_, friction_models, &model));
+  NSEDI_OPT(s, path, "form", nsedi_read_enum(p->d, v_, kp_, friction_forms, &form));
+  NSEDI_OPT(s, path, "path", nsedi_read_enum(p->d, v_, kp_, lcp_paths, &lcp));
+  NSEDI_OPT(s, path, "sides", nsedi_read_int(p->d, v_, kp_, 4, 4096, &sides));
+  NSEDI_OPT(s, path, "max_pivots", nsedi_read_int(p->d, v_, kp_, 1, 100000000, &pivots));
+  NSEDI_OPT(s, path, "tol", nsedi_read_double(p->d, v_, kp_, NSEDI_POSITIVE, &f->tol));
+  NSEDI_OPT(s, path, "cone_tol", nsedi_read_double(p->d, v_, kp_, NSEDI_POSITIVE, &f->cone_tol));
   if (!rc && sides % 4) {
     char kp[300];
     KP(kp, path, "sides");
@@ -95,29 +82,29 @@ static int read_solver(nsedi_problem_defs *p) {
   const char *path = "solver";
   int integ = (int)o->integrator;
   long max_events = o->max_events, zeno_events = o->zeno_events;
-  OPT(s, path, "integrator", nsedi_read_enum(p->d, v_, kp_, integrator_names, &integ));
+  NSEDI_OPT(s, path, "integrator", nsedi_read_enum(p->d, v_, kp_, integrator_names, &integ));
   o->integrator = (nsed_integrator)integ;
   int resolver = (int)o->event_resolver;
-  OPT(s, path, "event_resolver", nsedi_read_enum(p->d, v_, kp_, resolver_names, &resolver));
+  NSEDI_OPT(s, path, "event_resolver", nsedi_read_enum(p->d, v_, kp_, resolver_names, &resolver));
   o->event_resolver = (nsed_event_resolver)resolver;
-  OPT(s, path, "rtol", nsedi_read_double(p->d, v_, kp_, NSEDI_POSITIVE, &o->rtol));
-  OPT(s, path, "atol", nsedi_read_double(p->d, v_, kp_, NSEDI_POSITIVE, &o->atol));
-  OPT(s, path, "t_end", nsedi_read_double(p->d, v_, kp_, NSEDI_POSITIVE, &o->t_end));
-  OPT(s, path, "max_step", nsedi_read_double(p->d, v_, kp_, NSEDI_NONNEGATIVE, &o->max_step));
-  OPT(s, path, "contact_tol", nsedi_read_double(p->d, v_, kp_, NSEDI_POSITIVE, &o->contact_tol));
-  OPT(s, path, "slip_tol", nsedi_read_double(p->d, v_, kp_, NSEDI_POSITIVE, &o->slip_tol));
-  OPT(s, path, "slip_stop_speed",
+  NSEDI_OPT(s, path, "rtol", nsedi_read_double(p->d, v_, kp_, NSEDI_POSITIVE, &o->rtol));
+  NSEDI_OPT(s, path, "atol", nsedi_read_double(p->d, v_, kp_, NSEDI_POSITIVE, &o->atol));
+  NSEDI_OPT(s, path, "t_end", nsedi_read_double(p->d, v_, kp_, NSEDI_POSITIVE, &o->t_end));
+  NSEDI_OPT(s, path, "max_step", nsedi_read_double(p->d, v_, kp_, NSEDI_NONNEGATIVE, &o->max_step));
+  NSEDI_OPT(s, path, "contact_tol", nsedi_read_double(p->d, v_, kp_, NSEDI_POSITIVE, &o->contact_tol));
+  NSEDI_OPT(s, path, "slip_tol", nsedi_read_double(p->d, v_, kp_, NSEDI_POSITIVE, &o->slip_tol));
+  NSEDI_OPT(s, path, "slip_stop_speed",
       nsedi_read_double(p->d, v_, kp_, NSEDI_POSITIVE, &o->slip_stop_speed));
-  OPT(s, path, "max_events", nsedi_read_int(p->d, v_, kp_, 1, 2147483647L, &max_events));
+  NSEDI_OPT(s, path, "max_events", nsedi_read_int(p->d, v_, kp_, 1, 2147483647L, &max_events));
   o->max_events = (int)max_events;
   const nsedi_ynode *b = nsedi_ymap_get(s, "baumgarte");
   if (b && !nsedi_yis_null(b)) {
     const char *bp = "solver.baumgarte";
     if (nsedi_check_map(p->d, b, bp, bkeys)) rc = -1;
     else {
-      OPT(b, bp, "eta", nsedi_read_double(p->d, v_, kp_, NSEDI_NONNEGATIVE, &o->baumgarte_eta));
-      OPT(b, bp, "xi", nsedi_read_double(p->d, v_, kp_, NSEDI_NONNEGATIVE, &o->baumgarte_xi));
-      OPT(b, bp, "gamma", nsedi_read_double(p->d, v_, kp_, NSEDI_NONNEGATIVE, &o->baumgarte_gamma));
+      NSEDI_OPT(b, bp, "eta", nsedi_read_double(p->d, v_, kp_, NSEDI_NONNEGATIVE, &o->baumgarte_eta));
+      NSEDI_OPT(b, bp, "xi", nsedi_read_double(p->d, v_, kp_, NSEDI_NONNEGATIVE, &o->baumgarte_xi));
+      NSEDI_OPT(b, bp, "gamma", nsedi_read_double(p->d, v_, kp_, NSEDI_NONNEGATIVE, &o->baumgarte_gamma));
     }
   }
   const nsedi_ynode *z = nsedi_ymap_get(s, "zeno");
@@ -125,10 +112,10 @@ static int read_solver(nsedi_problem_defs *p) {
     const char *zp = "solver.zeno";
     if (nsedi_check_map(p->d, z, zp, zkeys)) rc = -1;
     else {
-      OPT(z, zp, "events", nsedi_read_int(p->d, v_, kp_, 2, 2147483647L, &zeno_events));
+      NSEDI_OPT(z, zp, "events", nsedi_read_int(p->d, v_, kp_, 2, 2147483647L, &zeno_events));
       o->zeno_events = (int)zeno_events;
-      OPT(z, zp, "window", nsedi_read_double(p->d, v_, kp_, NSEDI_POSITIVE, &o->zeno_window));
-      OPT(z, zp, "velocity", nsedi_read_double(p->d, v_, kp_, NSEDI_NONNEGATIVE, &o->zeno_velocity));
+      NSEDI_OPT(z, zp, "window", nsedi_read_double(p->d, v_, kp_, NSEDI_POSITIVE, &o->zeno_window));
+      NSEDI_OPT(z, zp, "velocity", nsedi_read_double(p->d, v_, kp_, NSEDI_NONNEGATIVE, &o->zeno_velocity));
     }
   }
   return rc;
@@ -140,16 +127,16 @@ static int read_output(nsedi_problem_defs *p) {
   const nsedi_ynode *s = section(p, "output", keys, &rc);
   if (!s) return rc;
   const char *path = "output";
-  OPT(s, path, "dt", nsedi_read_double(p->d, v_, kp_, NSEDI_POSITIVE, &p->opt.output_dt));
+  NSEDI_OPT(s, path, "dt", nsedi_read_double(p->d, v_, kp_, NSEDI_POSITIVE, &p->opt.output_dt));
   return rc;
 }
 
 int nsedi_build_settings(nsedi_problem_defs *p) {
   int rc = 0;
   const char *path = "";
-  OPT(p->root, path, "gravity", nsedi_read_vec(p->d, v_, kp_, 3, p->opt.gravity));
+  NSEDI_OPT(p->root, path, "gravity", nsedi_read_vec(p->d, v_, kp_, 3, p->opt.gravity));
   int tracking = (int)p->opt.contact_tracking;
-  OPT(p->root, path, "contact_tracking", nsedi_read_enum(p->d, v_, kp_, tracking_names, &tracking));
+  NSEDI_OPT(p->root, path, "contact_tracking", nsedi_read_enum(p->d, v_, kp_, tracking_names, &tracking));
   p->opt.contact_tracking = (nsed_contact_tracking)tracking;
   rc |= read_floor(p);
   rc |= read_friction(p);

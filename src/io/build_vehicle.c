@@ -25,19 +25,6 @@
 #define M_PI 3.14159265358979323846
 #endif
 
-#define KP(buf, path, key) nsedi_path_key(buf, sizeof buf, path, key)
-
-/* Read an optional key of map (at path) with a reader call; sets rc on failure. */
-#define OPT(map, path, key, call)                     \
-  do {                                                \
-    const nsedi_ynode *v_ = nsedi_ymap_get(map, key); \
-    if (v_) {                                         \
-      char kp_[300];                                  \
-      KP(kp_, path, key);                             \
-      if (call) rc = -1;                              \
-    }                                                 \
-  } while (0)
-
 /* Bounds that keep a mistyped count from building a model of 10^5 bodies. */
 #define VEH_MAX_WHEELS 16
 #define VEH_MAX_ROLLERS 100
@@ -129,8 +116,8 @@ static int read_part(nsedi_problem_defs *p, const nsedi_ynode *node, const char 
   KP(path, block, key);
   int rc = nsedi_check_map(p->d, s, path, keys);
   if (s->kind != NSEDI_Y_MAP) return -1;
-  OPT(s, path, "mass", nsedi_read_double(p->d, v_, kp_, NSEDI_POSITIVE, mass));
-  OPT(s, path, "inertia", nsedi_read_inertia(p, v_, kp_, J));
+  NSEDI_OPT(s, path, "mass", nsedi_read_double(p->d, v_, kp_, NSEDI_POSITIVE, mass));
+  NSEDI_OPT(s, path, "inertia", nsedi_read_inertia(p, v_, kp_, J));
   return rc;
 }
 
@@ -269,9 +256,9 @@ static int read_params(nsedi_problem_defs *p, const nsedi_ynode *node, vparams *
   if (read_part(p, node, "platform", &v->m_platform, v->J_platform)) rc = -1;
   if (read_part(p, node, "wheel", &v->m_wheel, v->J_wheel)) rc = -1;
   if (read_num(p, node, "roller_mass", NSEDI_POSITIVE, &v->m_roller)) rc = -1;
-  OPT(node, path, "position", nsedi_read_vec(p->d, v_, kp_, 2, v->pos));
+  NSEDI_OPT(node, path, "position", nsedi_read_vec(p->d, v_, kp_, 2, v->pos));
   if (read_num(p, node, "heading", NSEDI_ANY, &v->heading)) rc = -1;
-  OPT(node, path, "velocity", nsedi_read_vec(p->d, v_, kp_, 2, v->vel));
+  NSEDI_OPT(node, path, "velocity", nsedi_read_vec(p->d, v_, kp_, 2, v->vel));
   if (read_num(p, node, "spin", NSEDI_ANY, &v->spin)) rc = -1;
   if (read_contact(p, node, &v->contact)) rc = -1;
   if (read_drive(p, node, v)) rc = -1;
