@@ -11,6 +11,15 @@
 
 #include "math3.h"
 
+/* e = u / |u| and its rate from u's rate ud; returns |u|. */
+static double unit_rate(const double u[3], const double ud[3], double e[3], double ed[3]) {
+  double un = nsedi_v3_norm(u);
+  nsedi_v3_scale(e, u, 1.0 / un);
+  double eud = nsedi_v3_dot(e, ud);
+  for (int k = 0; k < 3; k++) ed[k] = (ud[k] - e[k] * eud) / un;
+  return un;
+}
+
 /* Unit vector e along -n across the axis i, and its rate, given c = n.i. */
 static void across(const double n[3], const double i[3], const double id[3], double c, double cd,
                    double e[3], double ed[3]) {
@@ -19,10 +28,7 @@ static void across(const double n[3], const double i[3], const double id[3], dou
     u[k] = -n[k] + c * i[k];
     ud[k] = cd * i[k] + c * id[k];
   }
-  double un = nsedi_v3_norm(u);
-  nsedi_v3_scale(e, u, 1.0 / un);
-  double eud = nsedi_v3_dot(e, ud);
-  for (int k = 0; k < 3; k++) ed[k] = (ud[k] - e[k] * eud) / un;
+  unit_rate(u, ud, e, ed);
 }
 
 /* The lower tip, a material point of the roller. */
@@ -58,20 +64,14 @@ static int implicit_point(const nsed_model *m, const nsedi_contact *C, const nse
   double D[3], Dv[3], rho[3], rhod[3];
   nsedi_v3_sub(D, kw->r, kr->r);
   nsedi_v3_sub(Dv, kw->v, kr->v);
-  double L = nsedi_v3_norm(D);
-  nsedi_v3_scale(rho, D, 1.0 / L);
+  unit_rate(D, Dv, rho, rhod);
   if (nsedi_v3_dot(rho, n) <= 0) return 0;
-  double rdv = nsedi_v3_dot(rho, Dv);
-  for (int k = 0; k < 3; k++) rhod[k] = (Dv[k] - rho[k] * rdv) / L;
   double k1[3], k1d[3], w[3], wd[3], k2[3], k2d[3];
   nsedi_kin_dir(kw, C->wheel_axis, k1);
   nsedi_v3_cross(k1d, kw->ww, k1);
   nsedi_v3_cross(w, i, n);
   nsedi_v3_cross(wd, id, n);
-  double wn = nsedi_v3_norm(w);
-  nsedi_v3_scale(k2, w, 1.0 / wn);
-  double kwd = nsedi_v3_dot(k2, wd);
-  for (int k = 0; k < 3; k++) k2d[k] = (wd[k] - k2[k] * kwd) / wn;
+  unit_rate(w, wd, k2, k2d);
   double a = nsedi_v3_dot(rho, k2), b = nsedi_v3_dot(k1, k2);
   double ad = nsedi_v3_dot(rhod, k2) + nsedi_v3_dot(rho, k2d);
   double bd = nsedi_v3_dot(k1d, k2) + nsedi_v3_dot(k1, k2d);
