@@ -212,9 +212,16 @@ int nsedi_eval(const nsed_model *m, nsed_data *d, double t, const double *x, dou
   return NSED_OK;
 }
 
-/* Distance of the tangential force lam_t inside the friction polygon (or
- * circle) of radius mu0*lam_n: positive inside, zero on the boundary. */
-static double friction_margin(const nsed_options *o, double mu0, double ln, double l1, double l2) {
+double nsedi_row_accel(const nsedi_row *r, const double *du) {
+  double s = r->bias;
+  for (int q = 0; q < 6; q++) {
+    if (r->a >= 0) s += r->ja[q] * du[6 * r->a + q];
+    if (r->b >= 0) s += r->jb[q] * du[6 * r->b + q];
+  }
+  return s;
+}
+
+double nsedi_friction_margin(const nsed_options *o, double mu0, double ln, double l1, double l2) {
   if (o->friction.model == NSED_FRICTION_EXACT_CONE) return mu0 * ln - hypot(l1, l2);
   int m = o->friction.sides;
   /* Face form: faces at th_j = 2 pi j/m, circumscribed. Vertex form:
@@ -281,7 +288,7 @@ int nsedi_indicators(const nsed_model *m, nsed_data *d, double t, const double *
         break;
       case NSED_MODE_STICK:
         gc[0] = l[0];
-        gc[1] = friction_margin(o, m->contact[c].def.mu0, l[0], l[1], l[2]);
+        gc[1] = nsedi_friction_margin(o, m->contact[c].def.mu0, l[0], l[1], l[2]);
         break;
       case NSED_MODE_SLIP:
         gc[0] = l[0];

@@ -233,112 +233,6 @@ static void stop_residual_slips(const nsed_model *m, nsed_data *d) {
   d->x[m->nstate + 1] += kinetic(m, d) - T0;
 }
 
-/* A slip that starts from rest (onset) takes the direction s in which its
- * initial tangential acceleration points under kinetic friction on the
- * exact circle: a_t(s) parallel to s with a_t . s > 0. The polygon's onset
- * direction differs from it by up to pi/sides, and the plain iteration
- * s <- a_t(s)/|a_t(s)| can cycle, so the angle is found as a root of
- * s x a_t(s): scanned around the event problem's direction, then bisected.
- * s0 then starts the slip-stop indicator at zero, and 1D slips keep their
- * exact direction. */
-static int onset_residual(const nsed_model *m, nsed_data *d, int c, double th, double *cross,
-                          double *dot, nsed_error *err) {
-  d->slip_dir0[2 * c] = cos(th);
-  d->slip_dir0[2 * c + 1] = sin(th);
-  int rc = nsedi_eval(m, d, d->t, d->x, NULL, err);
-  if (rc) return rc;
-  double a[2];
-  for (int k = 1; k <= 2; k++) {
-    const nsedi_row *r = &d->geom[c].row[k];
-    double s = r->bias;
-    for (int q = 0; q < 6; q++) {
-      if (r->a >= 0) s += r->ja[q] * d->du[6 * r->a + q];
-      if (r->b >= 0) s += r->jb[q] * d->du[6 * r->b + q];
-    }
-    a[k - 1] = s;
-  }
-  *cross = cos(th) * a[1] - sin(th) * a[0];
-  *dot = cos(th) * a[0] + sin(th) * a[1];
-  return NSED_OK;
-}
-
-#define NSEDI_ONSET_SCAN 72
-#define NSEDI_ONSET_SWEEPS 20 /* coupled onsets: Gauss-Seidel sweeps at most */
-
-static int onset_sweep(const nsed_model *m, nsed_data *d, double *moved, nsed_error *err);
-
-static int align_onset_directions(const nsed_model *m, nsed_data *d, nsed_error *err) {
-  /* Several slips starting at once are coupled (two wheels of a vehicle):
-   * aligning one turns the others' accelerations, so sweep until no
-   * direction moves (Gauss-Seidel), or the misaligned one's friction would
-   * flip with its velocity and stall the integrator. */
-  int onsets = 0;
-  for (int c = 0; c < m->ncontact; c++)
-    onsets += d->mode[c] == NSED_MODE_SLIP && slip_speed(&d->geom[c]) <= m->opt.slip_tol &&
-              m->contact[c].def.law == NSED_CONTACT_COULOMB;
-  for (int sweep = 0; sweep < (onsets > 1 ? NSEDI_ONSET_SWEEPS : 1); sweep++) {
-    double moved = 0;
-    int rc = onset_sweep(m, d, &moved, err);
-    if (rc) return rc;
-    if (moved < 1e-13) break;
-  }
-  return nsedi_eval(m, d, d->t, d->x, NULL, err);
-}
-
-static int onset_sweep(const nsed_model *m, nsed_data *d, double *moved, nsed_error *err) {
-  for (int c = 0; c < m->ncontact; c++) {
-    if (d->mode[c] != NSED_MODE_SLIP || slip_speed(&d->geom[c]) > m->opt.slip_tol ||
-        m->contact[c].def.law != NSED_CONTACT_COULOMB)
-      continue;
-    double th0 = atan2(d->slip_dir0[2 * c + 1], d->slip_dir0[2 * c]);
-    double best_lo = 0, best_hi = 0, best_dist = INFINITY, f_lo = 0;
-    double prev_th = th0, prev_cross, prev_dot;
-    int rc = onset_residual(m, d, c, th0, &prev_cross, &prev_dot, err);
-    if (rc) return rc;
-    if (prev_cross == 0 && prev_dot > 0) continue; /* exact already (1D) */
-    /* Scan both ways from th0; the first bracket found nearest wins. */
-    for (int k = 1; k <= NSEDI_ONSET_SCAN; k++) {
-      double th = th0 + 2 * M_PI * k / NSEDI_ONSET_SCAN, cr, dt;
-      rc = onset_residual(m, d, c, th, &cr, &dt, err);
-      if (rc) return rc;
-      if ((cr <= 0) != (prev_cross <= 0) && dt > 0 && prev_dot > 0) {
-        double dist = fmin(th - th0, 2 * M_PI - (th - th0));
-        if (dist < best_dist) {
-          best_dist = dist;
-          best_lo = prev_th;
-          best_hi = th;
-          f_lo = prev_cross;
-        }
-      }
-      prev_th = th;
-      prev_cross = cr;
-      prev_dot = dt;
-    }
-    if (!isfinite(best_dist)) {
-      /* No consistent direction: keep the event problem's one. */
-      d->slip_dir0[2 * c] = cos(th0);
-      d->slip_dir0[2 * c + 1] = sin(th0);
-      continue;
-    }
-    for (int it = 0; it < 60 && best_hi - best_lo > 1e-15; it++) {
-      double mid = 0.5 * (best_lo + best_hi), cr, dt;
-      rc = onset_residual(m, d, c, mid, &cr, &dt, err);
-      if (rc) return rc;
-      if ((cr <= 0) == (f_lo <= 0)) {
-        best_lo = mid;
-        f_lo = cr;
-      } else {
-        best_hi = mid;
-      }
-    }
-    double th = 0.5 * (best_lo + best_hi);
-    *moved = fmax(*moved, fabs(remainder(th - th0, 2 * M_PI)));
-    d->slip_dir0[2 * c] = cos(th);
-    d->slip_dir0[2 * c + 1] = sin(th);
-  }
-  return NSED_OK;
-}
-
 /* Zeno guard bookkeeping for an event on contact c; returns 1 when the
  * contact has had zeno_events events within zeno_window. */
 static int zeno_storm(const nsed_model *m, nsed_data *d, int c) {
@@ -524,7 +418,7 @@ int nsedi_resolve(const nsed_model *m, nsed_data *d, const int *fired, const nse
     }
   }
   if (na > 0) stop_residual_slips(m, d);
-  int rc0 = align_onset_directions(m, d, err);
+  int rc0 = nsedi_onset_resolve(m, d, fired, err);
   if (rc0) return rc0;
   for (int c = 0; c < nc; c++)
     d->region_sign[c] = d->geom[c].region >= 0 ? 1.0 : -1.0;

@@ -19,26 +19,9 @@
 
 #define NSEDI_TRIAL_MAX_CONTACTS 10
 
-static double row_accel(const nsedi_row *r, const double *du) {
-  double s = r->bias;
-  for (int q = 0; q < 6; q++) {
-    if (r->a >= 0) s += r->ja[q] * du[6 * r->a + q];
-    if (r->b >= 0) s += r->jb[q] * du[6 * r->b + q];
-  }
-  return s;
-}
-
 /* Inside the friction polygon (or circle) of the model, with tolerance. */
 static int inside_friction(const nsed_options *o, double mu0, const double l[3], double tol) {
-  if (o->friction.model == NSED_FRICTION_EXACT_CONE) return mu0 * l[0] - hypot(l[1], l[2]) >= -tol;
-  int m = o->friction.sides;
-  double off = o->friction.model == NSED_FRICTION_POLYGON_VERTEX ? M_PI / m : 0.0;
-  double scale = o->friction.model == NSED_FRICTION_POLYGON_VERTEX ? cos(M_PI / m) : 1.0;
-  for (int j = 0; j < m; j++) {
-    double th = 2 * M_PI * j / m + off;
-    if (scale * mu0 * l[0] - (cos(th) * l[1] + sin(th) * l[2]) < -tol) return 0;
-  }
-  return 1;
+  return nsedi_friction_margin(o, mu0, l[0], l[1], l[2]) >= -tol;
 }
 
 /* Trial k of contact i: 0 stick/closed, 1 slip, 2 open (for stick candidates). */
@@ -100,7 +83,7 @@ int nsedi_trial_modes(const nsed_model *m, nsed_data *d, int n, nsed_lcp_stats *
       const nsedi_contact_geom *g = &d->geom[c];
       switch (d->mode[c]) {
         case NSED_MODE_OPEN:
-          ok = row_accel(&g->row[0], d->du) >= -1e-9 * (1 + fabs(g->row[0].bias));
+          ok = nsedi_row_accel(&g->row[0], d->du) >= -1e-9 * (1 + fabs(g->row[0].bias));
           break;
         case NSED_MODE_STICK:
           if (!(l[0] >= -tol)) ok = 0;
@@ -118,7 +101,7 @@ int nsedi_trial_modes(const nsed_model *m, nsed_data *d, int n, nsed_lcp_stats *
         case NSED_MODE_SLIP:
           if (!(l[0] >= -tol)) ok = 0;
           else if (d->cpc[i].kind == NSED_CP_STICK_CANDIDATE) {
-            double a1 = row_accel(&g->row[1], d->du), a2 = row_accel(&g->row[2], d->du);
+            double a1 = nsedi_row_accel(&g->row[1], d->du), a2 = nsedi_row_accel(&g->row[2], d->du);
             ok = a1 * d->slip_dir0[2 * c] + a2 * d->slip_dir0[2 * c + 1] >= 0;
           }
           break;

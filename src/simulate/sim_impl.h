@@ -91,6 +91,20 @@ int nsedi_nroot(const nsed_model *m);
 int nsedi_resolve(const nsed_model *m, nsed_data *d, const int *fired, const nsed_observer *obs,
                   nsed_error *err);
 
+/* Relative acceleration along row r for the body accelerations du. */
+double nsedi_row_accel(const nsedi_row *r, const double *du);
+
+/* Distance of the tangential force (l1, l2) inside the friction polygon (or
+ * circle) of radius mu0 ln: positive inside, zero on the boundary. */
+double nsedi_friction_margin(const nsed_options *o, double mu0, double ln, double l1, double l2);
+
+/* Slip onsets after the event problem (onset.c): align each slip starting
+ * from rest with its own tangential acceleration (jointly when coupled) and,
+ * if the event problem's slipping set admits no such directions, keep the
+ * first consistent set in which some onsets stick. Leaves the caches
+ * evaluated for the final modes. */
+int nsedi_onset_resolve(const nsed_model *m, nsed_data *d, const int *fired, nsed_error *err);
+
 /* Next breakpoint of any piecewise time law strictly after t (INFINITY if none). */
 double nsedi_next_breakpoint(const nsed_model *m, double t);
 
