@@ -153,6 +153,7 @@ int nsedi_integrator_create(const nsed_options *o, int n, int n_quad, int nroot,
       SUN_TRY(CVodeSetNonlinearSolver(it->mem, it->nls), "CVodeSetNonlinearSolver");
     }
     SUN_TRY(CVodeSetMaxNumSteps(it->mem, 1000000), "CVodeSetMaxNumSteps");
+    SUN_TRY(CVodeSetMaxErrTestFails(it->mem, 50), "CVodeSetMaxErrTestFails"); /* see ERK below */
     if (o->max_step > 0) SUN_TRY(CVodeSetMaxStep(it->mem, o->max_step), "CVodeSetMaxStep");
     if (nroot > 0) {
       SUN_TRY(CVodeRootInit(it->mem, nroot, root_tramp), "CVodeRootInit");
@@ -173,6 +174,11 @@ int nsedi_integrator_create(const nsed_options *o, int n, int n_quad, int nroot,
             "ERKStepSetTableNum");
     SUN_TRY(ERKStepSVtolerances(it->mem, o->rtol, atol), "ERKStepSVtolerances");
     SUN_TRY(ERKStepSetMaxNumSteps(it->mem, 1000000), "ERKStepSetMaxNumSteps");
+    /* Right after a 2D slip onset the slip direction is a stiff mode (rate
+     * ~ 1/(t - t_onset)): the first steps need more shrinking than the
+     * default 7 error-test failures allow (the omni vehicle stopped with
+     * ARK_ERR_FAILURE 1e-10 s after an onset). */
+    SUN_TRY(ERKStepSetMaxErrTestFails(it->mem, 50), "ERKStepSetMaxErrTestFails");
     if (o->max_step > 0) SUN_TRY(ERKStepSetMaxStep(it->mem, o->max_step), "ERKStepSetMaxStep");
     if (nroot > 0) {
       SUN_TRY(ERKStepRootInit(it->mem, nroot, root_tramp), "ERKStepRootInit");

@@ -77,10 +77,16 @@ static int residual_at(const nsed_model *m, nsed_data *d, int c, double th, doub
 /* The scalar solve for contact c with the others' directions fixed: a scan
  * of the angle around the current one, then bisection of the nearest
  * bracket with a_t . s > 0 (the plain iteration s <- a_t(s)/|a_t(s)| can
- * cycle). No bracket: the direction is kept. */
+ * cycle). A root where s x a_t falls through zero as s turns
+ * counterclockwise is stable: a slip velocity a little off s turns back
+ * towards it. At an unstable one the velocity's direction runs away from s
+ * as a power of time, within nanoseconds, and the integrator fails; so the
+ * nearest stable root wins, the nearest unstable one only if there is no
+ * stable one. No bracket: the direction is kept. */
 static int align_one(const nsed_model *m, nsed_data *d, int c, double *moved, nsed_error *err) {
   double th0 = angle_of(d, c);
   double best_lo = 0, best_hi = 0, best_dist = INFINITY, f_lo = 0;
+  int best_stable = 0;
   double prev_th = th0, prev_cross, prev_dot;
   int rc = residual_at(m, d, c, th0, &prev_cross, &prev_dot, err);
   if (rc) return rc;
@@ -91,8 +97,10 @@ static int align_one(const nsed_model *m, nsed_data *d, int c, double *moved, ns
     if (rc) return rc;
     if ((cr <= 0) != (prev_cross <= 0) && dt > 0 && prev_dot > 0) {
       double dist = fmin(th - th0, 2 * M_PI - (th - th0));
-      if (dist < best_dist) {
+      int stable = prev_cross > 0;
+      if (stable > best_stable || (stable == best_stable && dist < best_dist)) {
         best_dist = dist;
+        best_stable = stable;
         best_lo = prev_th;
         best_hi = th;
         f_lo = prev_cross;
