@@ -1,17 +1,17 @@
 #!/usr/bin/env bash
-# Soak runs: disk on a shaft, case 2 (periodic stick-slip), and the
-# omni-wheel testbench (roller handovers; when problems/omni_wheel_testbench.yaml
-# exists), each for 10, 100 and 1000 simulated seconds. For each horizon: status (must be "ok"), events,
+# Soak runs: disk on a shaft, case 2 (periodic stick-slip), the omni-wheel
+# testbench (roller handovers), Kosenko's omni vehicle coasting
+# (omni_vehicle_coast) and driven by sine torques (omni_vehicle_wander), each
+# for 10, 100 and 1000 simulated seconds (time units for the vehicle). For each horizon: status (must be "ok"), events,
 # peak RSS (/usr/bin/time -v), wall time, energy balance error and maximum
 # constraint violation (summary.json); the balance error also relative to the
 # energy that flowed (|E0| + |work of loads| + |work of friction|). Memory must stay flat: the 1000 s RSS
 # within 10% (+1 MB) of the 10 s one. Exits 1 on any failure.
 #   bench/soak.sh [BUILD_DIR] [HORIZONS...]     defaults: build, 10 100 1000
-# Not in CI (about 80 s of wall time on this project's 2-core machine);
-# the last results are in docs/reliability.md. The omni-vehicle soak of
-# issue 10 waits for the vehicle's long coast to run through (it stops at
-# t = 15.64: docs/omni-vehicle.md, "Open problems").
-# (about 80 s for the disk, 4 min for the testbench, on 2 cores)
+#   SOAK_PROBLEMS="omni_vehicle_coast omni_vehicle_wander" bench/soak.sh   a subset
+# Not in CI (about 3 min for the disk, 3 min for the testbench, 10 and 7 min
+# for the two vehicles on this project's 2-core machine); the last results
+# are in docs/reliability.md.
 set -uo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 build="${1:-$root/build}"
@@ -26,8 +26,7 @@ trap 'rm -rf "$work"' EXIT
 export OPENBLAS_NUM_THREADS=1
 
 status=0
-problems=(disk_on_shaft_case2)
-[ -f "$root/problems/omni_wheel_testbench.yaml" ] && problems+=(omni_wheel_testbench)
+read -r -a problems <<<"${SOAK_PROBLEMS:-disk_on_shaft_case2 omni_wheel_testbench omni_vehicle_coast omni_vehicle_wander}"
 for P in "${problems[@]}"; do
 echo "== $P"
 first_rss=""
