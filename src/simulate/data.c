@@ -29,7 +29,7 @@ int nsed_data_create(const nsed_model *m, nsed_data **out, nsed_error *err) {
            ALLOC(d->cl, 3 * nc) && ALLOC(d->ca, 3 * nc) && ALLOC(d->cdir, 2 * nc) &&
            ALLOC(d->cpc, nc) && ALLOC(d->cmode, nc) && ALLOC(d->zeno_t, nc * ze) &&
            ALLOC(d->zeno_n, nc) && ALLOC(d->prev_mode, nc) && ALLOC(d->impacted, nc) &&
-           ALLOC(d->plastic, nc) && ALLOC(d->du_imp, nv) && ALLOC(d->stopping, nc) && ALLOC(d->region_sign, nc) && ALLOC(d->track_live, nc) && ALLOC(d->stop_rows, 3 * nc) && ALLOC(d->taking_over, nc) && ALLOC(d->stop_G, 9 * nc * nc) && ALLOC(d->stop_rhs, 3 * nc) && ALLOC(d->stop_piv, 6 * nc) && ALLOC(d->impact_speed, nc);
+           ALLOC(d->plastic, nc) && ALLOC(d->du_imp, nv) && ALLOC(d->stopping, nc) && ALLOC(d->region_sign, nc) && ALLOC(d->track_live, nc) && ALLOC(d->stop_rows, 3 * nc) && ALLOC(d->taking_over, nc) && ALLOC(d->stop_G, 9 * nc * nc) && ALLOC(d->stop_rhs, 3 * nc) && ALLOC(d->stop_piv, 6 * nc) && ALLOC(d->impact_speed, nc) && ALLOC(d->onset_lock, nc) && ALLOC(d->lock_mu, nc);
   if (ok) d->ws = nsedi_dyn_ws_create(m, d->maxr);
   if (!ok || !d->ws) {
     nsed_data_free(&d);
@@ -71,7 +71,7 @@ void nsed_data_free(nsed_data **pd) {
                     d->lam,    d->row_contact, d->f,    d->du,          d->cand,  d->W,
                     d->G,      d->b,      d->PWt,       d->cl,          d->ca,    d->cdir,
                     d->cpc,    d->cmode,  d->zeno_t,    d->zeno_n, d->prev_mode, d->impacted,
-                    d->plastic, d->du_imp, d->stopping, d->region_sign, d->track_live, d->stop_rows, d->taking_over, d->stop_G, d->stop_rhs, d->stop_piv, d->impact_speed};
+                    d->plastic, d->du_imp, d->stopping, d->region_sign, d->track_live, d->stop_rows, d->taking_over, d->stop_G, d->stop_rhs, d->stop_piv, d->impact_speed, d->onset_lock, d->lock_mu};
   for (size_t i = 0; i < sizeof arrays / sizeof arrays[0]; i++) free(arrays[i]);
   free(d);
   *pd = NULL;

@@ -30,6 +30,11 @@ static void slip_direction(const nsed_model *m, const nsed_data *d, int c, doubl
  * regularised law (zero at rest). */
 static double friction_of(const nsed_model *m, const nsed_data *d, int c, double s[2]) {
   const nsed_contact_def *cd = &m->contact[c].def;
+  if (d->onset_lock[c]) {
+    s[0] = d->slip_dir0[2 * c];
+    s[1] = d->slip_dir0[2 * c + 1];
+    return d->lock_mu[c];
+  }
   if (cd->law == NSED_CONTACT_COULOMB) {
     slip_direction(m, d, c, s);
     return cd->mu;
@@ -313,6 +318,9 @@ int nsedi_indicators(const nsed_model *m, nsed_data *d, double t, const double *
           gc[1] = proj;
           gc[2] = sp > 0 ? sp - 2 * o->slip_stop_speed * (1 - proj / sp) - 1e-3 * o->slip_tol
                          : 0.0;
+          /* An onset on the event problem's force (onset.c) is released to
+           * kinetic friction along v once its speed reaches slip_stop_speed. */
+          if (d->onset_lock[c]) gc[2] = o->slip_stop_speed - sp;
         }
         break;
     }

@@ -194,19 +194,30 @@ static int accel_problem(const nsed_model *m, nsed_data *d, int n, const int *fi
   return solve_event_problem(m, d, n, 0, st, err);
 }
 
-/* Remove the residual tangential velocity (below 100 slip_stop_speed) of
- * the contacts declared stopped, by impulses du = P W^T L on the rows that
- * stay active: the stopped contacts' tangential velocities go to zero and
- * every other closed row keeps its velocity (a lone impulse would nudge
- * the other contacts of the same assembly, a normal velocity error that
- * the stabilisation then turns into a drifting gap). */
+/* A slip starting from rest (below slip_tol) with a direction to choose. */
+static int onset_from_rest(const nsed_model *m, const nsed_data *d, int c) {
+  const nsed_contact_def *cd = &m->contact[c].def;
+  return d->mode[c] == NSED_MODE_SLIP && cd->law == NSED_CONTACT_COULOMB &&
+         !(cd->mu == 0 && cd->mu0 == 0) && slip_speed(&d->geom[c]) <= m->opt.slip_tol;
+}
+
+/* Remove the residual tangential velocity of the contacts declared stopped
+ * (below 100 slip_stop_speed) and of the slips starting from rest (below
+ * slip_tol: the onset direction must not be overridden by the direction of
+ * round-off, which kinetic friction would follow from 1e-3 slip_tol on),
+ * by impulses du = P W^T L on the rows that stay active: those tangential
+ * velocities go to zero and every other closed row keeps its velocity (a
+ * lone impulse would nudge the other contacts of the same assembly, a
+ * normal velocity error that the stabilisation then turns into a drifting
+ * gap). */
 static void stop_residual_slips(const nsed_model *m, nsed_data *d) {
   int na = d->nacc, nw = 3 * na, ns = 0, any = 0;
   int *sel = d->stop_rows;
   for (int i = 0; i < na; i++) {
     int c = d->cand[i];
     if (d->mode[c] == NSED_MODE_OPEN) continue;
-    int stopped = d->stopping[c], rows = stopped || d->mode[c] == NSED_MODE_STICK ? 3 : 1;
+    int stopped = d->stopping[c] || onset_from_rest(m, d, c);
+    int rows = stopped || d->mode[c] == NSED_MODE_STICK ? 3 : 1;
     any |= stopped;
     for (int r = 0; r < rows; r++) {
       sel[ns] = 3 * i + r;
@@ -381,8 +392,11 @@ int nsedi_resolve(const nsed_model *m, nsed_data *d, const int *fired, const nse
                      m->contact[c].def.law == NSED_CONTACT_COULOMB &&
                      (fired[NSEDI_ROOTS_PER_CONTACT * c + 1] || fired[NSEDI_ROOTS_PER_CONTACT * c + 2]) &&
                      slip_speed(&d->geom[c]) > o->slip_tol &&
-                     slip_speed(&d->geom[c]) <= 100 * o->slip_stop_speed;
+                     slip_speed(&d->geom[c]) <= 100 * o->slip_stop_speed && !d->onset_lock[c];
   }
+  /* A locked onset reaching its release speed (or any other event) is
+   * decided anew: kinetic friction along v from here on. */
+  memset(d->onset_lock, 0, sizeof(int) * (size_t)nc);
   for (int c = 0; c < nc; c++) d->mode[c] = NSED_MODE_OPEN;
   double fscale = 1e-300;
   if (na > 0) {
@@ -447,20 +461,20 @@ int nsedi_resolve(const nsed_model *m, nsed_data *d, const int *fired, const nse
     if (fired && from == NSED_MODE_SLIP && to == NSED_MODE_SLIP && !d->impacted[c] &&
         (fired[NSEDI_ROOTS_PER_CONTACT * c + 1] || fired[NSEDI_ROOTS_PER_CONTACT * c + 2]) &&
         slip_speed(&d->geom[c]) <= o->slip_tol && zeno_storm(m, d, c)) {
-      /* A slip that cannot start: its direction indicator fires again at
-       * once, the event problem says it cannot stick, and no direction
-       * lets it grow (two coupled onsets without a consistent pair of
-       * directions). Left alone the re-anchoring never ends; say so. */
+      /* A slip that cannot start: its indicators fire again at once, the
+       * event problem says it cannot stick, and it never gets past
+       * slip_tol (an onset released below slip_tol: onset.c holds its
+       * direction up to slip_stop_speed). Left alone the re-anchoring never
+       * ends; say so. */
       d->failure_contact = c;
       return nsed_error_set(err, NSED_ERR_EVENT,
                             "t = %.17g: contact '%s' cannot start slipping: %d re-anchorings "
                             "within %g s at slip speed %.3g m/s; the event problem rules out "
-                            "sticking and no slip direction is consistent with the other "
-                            "contacts starting to slip at the same time (a Painleve-like "
-                            "indeterminacy of rigid Coulomb contact; a finer friction polygon or "
-                            "another integrator changes the event sequence)",
+                            "sticking and the slip never grows past solver.slip_tol = %g (an "
+                            "onset is held on its starting direction up to "
+                            "solver.slip_stop_speed = %g, which must be larger)",
                             d->t, m->contact[c].def.name, o->zeno_events, o->zeno_window,
-                            slip_speed(&d->geom[c]));
+                            slip_speed(&d->geom[c]), o->slip_tol, o->slip_stop_speed);
     }
     if (from == to && !d->impacted[c]) continue;
     if (from == NSED_MODE_SLIP && to == NSED_MODE_SLIP && !d->impacted[c]) continue;

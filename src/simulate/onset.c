@@ -202,19 +202,45 @@ static int align(const nsed_model *m, nsed_data *d, const onset_set *s, nsed_err
   return slipping > 1 ? align_newton(m, d, s, err) : NSED_OK;
 }
 
+/* Each slipping onset's direction is stable on its own: turning its s0 a
+ * little counterclockwise turns a_t clockwise of it (the diagonal of the
+ * Jacobian of the misalignments; for one onset that is the whole story). */
+static int stable(const nsed_model *m, nsed_data *d, const onset_set *s, const double *r,
+                  int *ok, nsed_error *err) {
+  const double h = 1e-7;
+  *ok = 1;
+  for (int i = 0; *ok && i < s->n; i++) {
+    int c = s->c[i];
+    if (d->mode[c] != NSED_MODE_SLIP) continue;
+    double th = angle_of(d, c), along;
+    set_angle(d, c, th + h);
+    int rc = nsedi_eval(m, d, d->t, d->x, NULL, err);
+    if (rc) return rc;
+    *ok = misalignment(d, c, &along) - r[i] < 0;
+    set_angle(d, c, th);
+  }
+  return NSED_OK;
+}
+
 /* The current modes are consistent: every closed contact pushes, the set's
  * sticking onsets hold inside the polygon (strictly, for a contact whose
  * friction just saturated: its force is moving out), the slipping ones are
- * aligned and accelerate along s0. Leaves the caches evaluated. */
+ * aligned, accelerate along s0 and are stable. Leaves the caches evaluated. */
 static int consistent(const nsed_model *m, nsed_data *d, const onset_set *s,
                       const int *saturated, int *ok, nsed_error *err) {
   double r[NSEDI_ONSET_MAX], worst;
   int rc = worst_misalignment(m, d, s, r, &worst, err);
   if (rc) return rc;
+  int steady = 0;
+  if (worst < NSEDI_ONSET_ALIGNED) {
+    rc = stable(m, d, s, r, &steady, err);
+    if (rc == NSED_OK) rc = worst_misalignment(m, d, s, r, &worst, err); /* the caches */
+    if (rc) return rc;
+  }
   double fscale = 1e-300;
   for (int q = 0; q < m->nv; q++) fscale = fmax(fscale, fabs(d->f[q]));
   double tol = 1e-9 * fscale;
-  *ok = worst < NSEDI_ONSET_ALIGNED;
+  *ok = steady && worst < NSEDI_ONSET_ALIGNED;
   for (int c = 0; *ok && c < m->ncontact; c++)
     if (d->mode[c] != NSED_MODE_OPEN && m->contact[c].def.law != NSED_CONTACT_COMPLIANT)
       *ok = d->lambda_c[3 * c] >= -tol;
@@ -226,6 +252,37 @@ static int consistent(const nsed_model *m, nsed_data *d, const onset_set *s,
     *ok = saturated[i] ? margin > tol : margin >= -tol;
   }
   return NSED_OK;
+}
+
+/* Hold the set's slipping onsets on their aligned directions s0 with
+ * kinetic friction mu until their speed reaches slip_stop_speed: below it
+ * the velocity's direction is round-off and the turning-stop indicator a
+ * hair trigger (it fires at |v| = 2 slip_stop_speed (1 - cos(turn))). */
+static void lock_aligned(const nsed_model *m, nsed_data *d, const onset_set *s) {
+  for (int k = 0; k < s->n; k++) {
+    int c = s->c[k];
+    if (d->mode[c] != NSED_MODE_SLIP) continue;
+    d->onset_lock[c] = 1;
+    d->lock_mu[c] = m->contact[c].def.mu;
+  }
+}
+
+/* Lock the set's onsets on the event problem's forces: direction
+ * -lambda_t/|lambda_t| and ratio |lambda_t|/lambda_n of its solution. */
+static void lock_onsets(const nsed_model *m, nsed_data *d, const onset_set *s) {
+  (void)m;
+  for (int k = 0; k < s->n; k++)
+    for (int i = 0; i < d->nacc; i++) {
+      if (d->cand[i] != s->c[k]) continue;
+      const double *l = d->cl + 3 * i;
+      double lt = hypot(l[1], l[2]);
+      if (!(l[0] > 0 && lt > 0)) break;
+      d->onset_lock[s->c[k]] = 1;
+      d->lock_mu[s->c[k]] = lt / l[0];
+      d->slip_dir0[2 * s->c[k]] = -l[1] / lt;
+      d->slip_dir0[2 * s->c[k] + 1] = -l[2] / lt;
+      break;
+    }
 }
 
 int nsedi_onset_resolve(const nsed_model *m, nsed_data *d, const int *fired, nsed_error *err) {
@@ -249,7 +306,11 @@ int nsedi_onset_resolve(const nsed_model *m, nsed_data *d, const int *fired, nse
     saturated[i] = fired && d->prev_mode[s.c[i]] == NSED_MODE_STICK &&
                    fired[NSEDI_ROOTS_PER_CONTACT * s.c[i] + 1];
   rc = consistent(m, d, &s, saturated, &ok, err);
-  if (rc || ok || more || s.n > NSEDI_ONSET_SUBSETS) return rc;
+  if (rc) return rc;
+  if (ok || more || s.n > NSEDI_ONSET_SUBSETS) {
+    if (ok) lock_aligned(m, d, &s);
+    return nsedi_eval(m, d, d->t, d->x, NULL, err);
+  }
   double dir0[2 * NSEDI_ONSET_MAX];
   for (int i = 0; i < s.n; i++) {
     dir0[2 * i] = d->slip_dir0[2 * s.c[i]];
@@ -269,14 +330,23 @@ int nsedi_onset_resolve(const nsed_model *m, nsed_data *d, const int *fired, nse
       rc = align(m, d, &s, err);
       if (rc == NSED_OK) rc = consistent(m, d, &s, saturated, &ok, err);
       if (rc) return rc;
-      if (ok) return NSED_OK;
+      if (ok) {
+        lock_aligned(m, d, &s);
+        return nsedi_eval(m, d, d->t, d->x, NULL, err);
+      }
     }
-  /* None is consistent: the event problem's modes with the sweeps'
-   * directions; a slip that cannot start then ends in the storm guard. */
+  /* None is consistent on the circle (a Painleve-like indeterminacy of
+   * rigid rollers: the circle admits no mode while the polygon does).
+   * The onsets start slipping on the event problem's own friction forces,
+   * which are consistent with its accelerations: each slip grows within
+   * the polygon's normal cone at its force. lock_onsets holds them until
+   * the speed reaches slip_stop_speed (an indicator), then kinetic
+   * friction along v takes over. */
   for (int i = 0; i < s.n; i++) {
     d->mode[s.c[i]] = NSED_MODE_SLIP;
     d->slip_dir0[2 * s.c[i]] = dir0[2 * i];
     d->slip_dir0[2 * s.c[i] + 1] = dir0[2 * i + 1];
   }
+  lock_onsets(m, d, &s);
   return nsedi_eval(m, d, d->t, d->x, NULL, err);
 }

@@ -61,6 +61,8 @@ struct nsed_data {
   int *stop_rows;         /* 3 nc: rows held by the slip-stop impulses */
   double *stop_G, *stop_rhs; /* (3 nc)^2, 3 nc */
   int *stop_piv;          /* 6 nc: pivots and the LU's workspace */
+  int *onset_lock;        /* nc: slipping from rest with the event problem's friction force (onset.c) */
+  double *lock_mu;        /* nc: that force's |lambda_t| / lambda_n */
 
   /* Zeno guard: recent event times per contact */
   double *zeno_t;         /* nc * zeno_events ring */
