@@ -329,6 +329,13 @@ int nsedi_onset_resolve(const nsed_model *m, nsed_data *d, const int *fired, nse
       }
       rc = align(m, d, &s, err);
       if (rc == NSED_OK) rc = consistent(m, d, &s, saturated, &ok, err);
+      /* A set whose equations are singular (a roller touching at its
+       * tip, where its spin leaves the rows dependent) is not a candidate. */
+      if (rc == NSED_ERR_SINGULAR) {
+        nsed_error_clear(err);
+        rc = NSED_OK;
+        ok = 0;
+      }
       if (rc) return rc;
       if (ok) {
         lock_aligned(m, d, &s);
