@@ -311,6 +311,24 @@ static int drop_handed_over(const nsed_model *m, nsed_data *d, int n) {
   return kept;
 }
 
+/* An open roller whose wheel still stands on another roller that is not
+ * leaving: its gap closes tangentially towards that roller's handover
+ * (below contact_tol within ~3e-5 s of it) and its approach speed there is
+ * the geometry's, not an impact's. Pulled into another contact's event (a
+ * vehicle spinning in place hands over on all wheels within microseconds)
+ * it was struck by an impact, and the vehicle rocked from wheel to wheel
+ * until the Zeno guard stopped it (the 1000-unit coast at t = 306.84). Its
+ * own handover comes at the other roller's region event. */
+static int next_roller_waiting(const nsed_model *m, const nsed_data *d, int c) {
+  int w = m->contact[c].carrier;
+  if (w < 0) return 0;
+  for (int k = 0; k < m->ncontact; k++)
+    if (k != c && m->contact[k].carrier == w && d->mode[k] != NSED_MODE_OPEN &&
+        d->geom_ok[k] && !d->geom[k].leaving)
+      return 1;
+  return 0;
+}
+
 int nsedi_resolve(const nsed_model *m, nsed_data *d, const int *fired, const nsed_observer *obs,
                   nsed_error *err) {
   const nsed_options *o = &m->opt;
@@ -353,7 +371,8 @@ int nsedi_resolve(const nsed_model *m, nsed_data *d, const int *fired, const nse
      * root is quiet (within contact_tol, or see open_offset below), and
      * left out it would sink unnoticed. */
     const nsedi_contact_geom *gg = &d->geom[c];
-    int grazing = gg->gap <= o->contact_tol && gg->row[0].vel <= 1e3 * vtol;
+    int grazing = gg->gap <= o->contact_tol && gg->row[0].vel <= 1e3 * vtol &&
+                  !next_roller_waiting(m, d, c);
     int open_hit = d->mode[c] == NSED_MODE_OPEN &&
                    (fired ? fired[NSEDI_ROOTS_PER_CONTACT * c] != 0 ||
                                 gg->gap < -o->contact_tol || grazing
@@ -432,7 +451,7 @@ int nsedi_resolve(const nsed_model *m, nsed_data *d, const int *fired, const nse
     }
   }
   if (na > 0) stop_residual_slips(m, d);
-  int rc0 = nsedi_onset_resolve(m, d, fired, err);
+  int rc0 = nsedi_onset_resolve(m, d, err);
   if (rc0) return rc0;
   for (int c = 0; c < nc; c++)
     d->region_sign[c] = d->geom[c].region >= 0 ? 1.0 : -1.0;

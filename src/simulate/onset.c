@@ -1,23 +1,22 @@
 /* Slip onsets: the direction a slip takes when it starts from rest, and
- * which of several simultaneous onsets really slip (docs/engine.md, "Slip
- * onset direction").
+ * the friction force it starts on (docs/engine.md, "Slip onset direction").
  *
  * The event problem decides with the friction polygon; the smooth phase
  * uses kinetic friction on the exact circle, -mu lambda_n s. A slip that
  * starts from rest has to take a direction s in which its own tangential
- * acceleration points, a_t(s) = alpha s with alpha > 0; otherwise its
- * velocity turns away from s at once, the friction direction flips with it
- * and the integrator grinds at the discontinuity (steps of 1e-11 s).
+ * acceleration points, a_t(s) = alpha s with alpha > 0, and a stable one;
+ * otherwise its velocity turns away from s at once, the friction direction
+ * flips with it and the integrator grinds at the discontinuity (steps of
+ * 1e-11 s).
  *
  * One onset: a_t(s) x s = 0 is a scalar equation in the angle, scanned and
  * bisected. Several coupled onsets (the rollers of a vehicle's wheels) form
  * a system in their angles: Gauss-Seidel sweeps of the scalar solve, then
- * Newton on the whole system. If the event problem's set of slipping
- * contacts admits no consistent directions (the polygon's answer is not the
- * circle's), the sets in which some of the onsets keep sticking are tried,
- * fewest sticking first, and the first consistent one is kept: sticking
- * contacts with their force inside the friction polygon, every normal force
- * >= 0, every onset aligned. */
+ * Newton on the whole system. The slip is then held on s with kinetic
+ * friction until its speed reaches slip_stop_speed. If the event problem's
+ * slipping set admits no consistent directions on the circle (the
+ * polygon's answer is not the circle's), the onsets slip on the event
+ * problem's own friction forces instead, up to the same speed. */
 #include <math.h>
 #include <string.h>
 
@@ -28,7 +27,6 @@
 #define NSEDI_ONSET_SWEEPS 20   /* Gauss-Seidel sweeps at most */
 #define NSEDI_ONSET_NEWTON 30   /* Newton iterations at most */
 #define NSEDI_ONSET_MAX 8       /* onsets solved jointly; more keep the sweeps' result */
-#define NSEDI_ONSET_SUBSETS 4   /* onsets up to which sticking subsets are tried */
 #define NSEDI_ONSET_ALIGNED 1e-9 /* rad: a_t within this angle of s counts as aligned */
 
 typedef struct {
@@ -222,12 +220,11 @@ static int stable(const nsed_model *m, nsed_data *d, const onset_set *s, const d
   return NSED_OK;
 }
 
-/* The current modes are consistent: every closed contact pushes, the set's
- * sticking onsets hold inside the polygon (strictly, for a contact whose
- * friction just saturated: its force is moving out), the slipping ones are
- * aligned, accelerate along s0 and are stable. Leaves the caches evaluated. */
-static int consistent(const nsed_model *m, nsed_data *d, const onset_set *s,
-                      const int *saturated, int *ok, nsed_error *err) {
+/* The onsets' directions are consistent: every slipping onset aligned,
+ * accelerating along s0 and stable, every closed contact pushing. Leaves
+ * the caches evaluated. */
+static int consistent(const nsed_model *m, nsed_data *d, const onset_set *s, int *ok,
+                      nsed_error *err) {
   double r[NSEDI_ONSET_MAX], worst;
   int rc = worst_misalignment(m, d, s, r, &worst, err);
   if (rc) return rc;
@@ -244,13 +241,6 @@ static int consistent(const nsed_model *m, nsed_data *d, const onset_set *s,
   for (int c = 0; *ok && c < m->ncontact; c++)
     if (d->mode[c] != NSED_MODE_OPEN && m->contact[c].def.law != NSED_CONTACT_COMPLIANT)
       *ok = d->lambda_c[3 * c] >= -tol;
-  for (int i = 0; *ok && i < s->n; i++) {
-    int c = s->c[i];
-    if (d->mode[c] != NSED_MODE_STICK) continue;
-    const double *l = d->lambda_c + 3 * c;
-    double margin = nsedi_friction_margin(&m->opt, m->contact[c].def.mu0, l[0], l[1], l[2]);
-    *ok = saturated[i] ? margin > tol : margin >= -tol;
-  }
   return NSED_OK;
 }
 
@@ -285,75 +275,41 @@ static void lock_onsets(const nsed_model *m, nsed_data *d, const onset_set *s) {
     }
 }
 
-int nsedi_onset_resolve(const nsed_model *m, nsed_data *d, const int *fired, nsed_error *err) {
+int nsedi_onset_resolve(const nsed_model *m, nsed_data *d, nsed_error *err) {
   onset_set s = {0};
   int more = 0;
   for (int c = 0; c < m->ncontact; c++) {
     const nsed_contact_def *cd = &m->contact[c].def;
     if (d->mode[c] != NSED_MODE_SLIP || cd->law != NSED_CONTACT_COULOMB ||
         (cd->mu == 0 && cd->mu0 == 0) || slip_speed(&d->geom[c]) > m->opt.slip_tol)
-      continue; /* frictionless: no direction to choose, and it cannot stick */
+      continue; /* frictionless: no direction to choose */
     if (s.n < NSEDI_ONSET_MAX)
       s.c[s.n++] = c;
     else
       more = 1;
   }
   if (s.n == 0) return nsedi_eval(m, d, d->t, d->x, NULL, err);
-  int rc = align(m, d, &s, err);
-  if (rc) return rc;
-  int saturated[NSEDI_ONSET_MAX], ok;
-  for (int i = 0; i < s.n; i++)
-    saturated[i] = fired && d->prev_mode[s.c[i]] == NSED_MODE_STICK &&
-                   fired[NSEDI_ROOTS_PER_CONTACT * s.c[i] + 1];
-  rc = consistent(m, d, &s, saturated, &ok, err);
-  if (rc) return rc;
-  if (ok || more || s.n > NSEDI_ONSET_SUBSETS) {
-    if (ok) lock_aligned(m, d, &s);
-    return nsedi_eval(m, d, d->t, d->x, NULL, err);
-  }
   double dir0[2 * NSEDI_ONSET_MAX];
   for (int i = 0; i < s.n; i++) {
     dir0[2 * i] = d->slip_dir0[2 * s.c[i]];
     dir0[2 * i + 1] = d->slip_dir0[2 * s.c[i] + 1];
   }
-  /* Masks of sticking onsets, fewest first. */
-  for (int nstick = 1; nstick <= s.n; nstick++)
-    for (unsigned mask = 1; mask < 1u << s.n; mask++) {
-      int bits = 0;
-      for (unsigned b = mask; b; b >>= 1) bits += (int)(b & 1u);
-      if (bits != nstick) continue;
-      for (int i = 0; i < s.n; i++) {
-        d->mode[s.c[i]] = mask >> i & 1u ? NSED_MODE_STICK : NSED_MODE_SLIP;
-        d->slip_dir0[2 * s.c[i]] = dir0[2 * i];
-        d->slip_dir0[2 * s.c[i] + 1] = dir0[2 * i + 1];
-      }
-      rc = align(m, d, &s, err);
-      if (rc == NSED_OK) rc = consistent(m, d, &s, saturated, &ok, err);
-      /* A set whose equations are singular (a roller touching at its
-       * tip, where its spin leaves the rows dependent) is not a candidate. */
-      if (rc == NSED_ERR_SINGULAR) {
-        nsed_error_clear(err);
-        rc = NSED_OK;
-        ok = 0;
-      }
-      if (rc) return rc;
-      if (ok) {
-        lock_aligned(m, d, &s);
-        return nsedi_eval(m, d, d->t, d->x, NULL, err);
-      }
+  int ok = 0, rc = align(m, d, &s, err);
+  if (rc == NSED_OK) rc = consistent(m, d, &s, &ok, err);
+  if (rc) return rc;
+  if (ok) {
+    lock_aligned(m, d, &s);
+  } else if (!more) {
+    /* No consistent directions on the circle (a Painleve-like
+     * indeterminacy of rigid rollers: the circle admits no mode while the
+     * polygon does): the onsets slip on the event problem's own friction
+     * forces, whose accelerations are the event problem's, each slip
+     * growing within the polygon's normal cone at its force. */
+    for (int i = 0; i < s.n; i++) {
+      d->slip_dir0[2 * s.c[i]] = dir0[2 * i];
+      d->slip_dir0[2 * s.c[i] + 1] = dir0[2 * i + 1];
     }
-  /* None is consistent on the circle (a Painleve-like indeterminacy of
-   * rigid rollers: the circle admits no mode while the polygon does).
-   * The onsets start slipping on the event problem's own friction forces,
-   * which are consistent with its accelerations: each slip grows within
-   * the polygon's normal cone at its force. lock_onsets holds them until
-   * the speed reaches slip_stop_speed (an indicator), then kinetic
-   * friction along v takes over. */
-  for (int i = 0; i < s.n; i++) {
-    d->mode[s.c[i]] = NSED_MODE_SLIP;
-    d->slip_dir0[2 * s.c[i]] = dir0[2 * i];
-    d->slip_dir0[2 * s.c[i] + 1] = dir0[2 * i + 1];
+    lock_onsets(m, d, &s);
   }
-  lock_onsets(m, d, &s);
   return nsedi_eval(m, d, d->t, d->x, NULL, err);
 }

@@ -101,11 +101,11 @@ double nsedi_row_accel(const nsedi_row *r, const double *du);
 double nsedi_friction_margin(const nsed_options *o, double mu0, double ln, double l1, double l2);
 
 /* Slip onsets after the event problem (onset.c): align each slip starting
- * from rest with its own tangential acceleration (jointly when coupled) and,
- * if the event problem's slipping set admits no such directions, keep the
- * first consistent set in which some onsets stick. Leaves the caches
- * evaluated for the final modes. */
-int nsedi_onset_resolve(const nsed_model *m, nsed_data *d, const int *fired, nsed_error *err);
+ * from rest with its own tangential acceleration (jointly when coupled) and
+ * hold it on that direction up to slip_stop_speed, or, if no consistent
+ * directions exist on the circle, on the event problem's friction force.
+ * Leaves the caches evaluated. */
+int nsedi_onset_resolve(const nsed_model *m, nsed_data *d, nsed_error *err);
 
 /* Next breakpoint of any piecewise time law strictly after t (INFINITY if none). */
 double nsedi_next_breakpoint(const nsed_model *m, double t);
