@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Soak runs: disk on a shaft, case 2 (periodic stick-slip), the omni-wheel
+# Soak runs (closes: contacts closing, each roller handover one; impacts):
+# disk on a shaft, case 2 (periodic stick-slip), the omni-wheel
 # testbench (roller handovers), Kosenko's omni vehicle coasting
 # (omni_vehicle_coast) and driven by sine torques (omni_vehicle_wander), each
 # for 10, 100 and 1000 simulated seconds (time units for the vehicle). For each horizon: status (must be "ok"), events,
@@ -30,7 +31,7 @@ read -r -a problems <<<"${SOAK_PROBLEMS:-disk_on_shaft_case2 omni_wheel_testbenc
 for P in "${problems[@]}"; do
 echo "== $P"
 first_rss=""
-printf '%-8s %-7s %-8s %-10s %-9s %-22s %-22s\n' t_end status events peak_RSS_kB wall_s 'energy_bal_err(rel)' max_constraint_viol
+printf '%-8s %-7s %-8s %-8s %-8s %-10s %-9s %-22s %-22s\n' t_end status events closes impacts peak_RSS_kB wall_s 'energy_bal_err(rel)' max_constraint_viol
 for T in "${horizons[@]}"; do
   out="$work/${P}_$T"
   /usr/bin/time -v -o "$work/time_$T" "$nsed" run "$root/problems/$P.yaml" \
@@ -43,16 +44,17 @@ import json, sys
 try:
     s = json.load(open(sys.argv[1]))
 except OSError:
-    print("missing - - -")
+    print("missing - - - - -")
     sys.exit()
 # The balance error relative to the energy that flowed: |E0| + |work of loads| + |work of contacts|.
 scale = abs(s["energy_initial"]) + abs(s["work_external"]) + abs(s["work_contacts"])
-print(s["status"], s["events"], "%.3e(%.1e)" % (s["energy_balance_error"], s["energy_balance_error"] / scale),
+k = s.get("events_by_kind", {})
+print(s["status"], s["events"], k.get("close", 0), k.get("impact", 0), "%.3e(%.1e)" % (s["energy_balance_error"], s["energy_balance_error"] / scale),
       "%.3e" % s["max_constraint_violation"])
 PY
 )
-  read -r st ev eb cv <<<"$line"
-  printf '%-8s %-7s %-8s %-10s %-9s %-22s %-22s\n' "$T" "$st" "$ev" "$rss" "$wall" "$eb" "$cv"
+  read -r st ev cl im eb cv <<<"$line"
+  printf '%-8s %-7s %-8s %-8s %-8s %-10s %-9s %-22s %-22s\n' "$T" "$st" "$ev" "$cl" "$im" "$rss" "$wall" "$eb" "$cv"
   if [ $rc -ne 0 ] || [ "$st" != ok ]; then
     status=1
     echo "soak.sh: $P t_end=$T failed (exit $rc):" >&2

@@ -150,6 +150,18 @@ void nsedi_roller_point_eval(const nsed_model *m, int c, const nsedi_kin *kin, c
   explicit_point(s, n, i, id, c0, cd, out);
 }
 
+double nsedi_roller_track_residual(const nsed_model *m, int c, const nsedi_kin *kin,
+                                   const double xtrack[2]) {
+  const nsedi_contact *C = &m->contact[c];
+  const nsedi_kin *k = &kin[C->body];
+  const nsed_shape *s = &m->body[C->body].def.shape;
+  double q = xtrack[0], ph = xtrack[1], nb[3];
+  if (!(fabs(sin(q)) <= sin(M_PI / s->rollers) * (1 + 1e-9))) return INFINITY;
+  nsedi_m3_mulTv(nb, k->R, m->opt.floor_normal);
+  double r1 = sin(q) * cos(s->psi) + nb[0], r2 = -nb[1] * sin(ph) + nb[2] * cos(ph);
+  return fmax(fabs(r1), fabs(r2));
+}
+
 void nsedi_roller_track_init(const nsed_model *m, int c, const nsedi_kin *kin, double xtrack[2]) {
   const nsedi_contact *C = &m->contact[c];
   const nsedi_kin *k = &kin[C->body];

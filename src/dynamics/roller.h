@@ -24,6 +24,15 @@ typedef struct {
 void nsedi_roller_point_eval(const nsed_model *m, int c, const nsedi_kin *kin, const double *xtrack,
                              const double n[3], nsedi_roller_point *out);
 
+/* How far contact c's DIFFERENTIAL tracking states xtrack = (q, phi) are
+ * from a lowest point at the current kinematics: the larger of the two
+ * tangency residuals |sin(q) cos(psi) + n_b.e_x| and
+ * |n_b.(0, -sin phi, cos phi)| (zero when re-anchored; the integration
+ * error grows it), or INFINITY if q has left the profile's range
+ * |sin q| <= sin(pi/n). */
+double nsedi_roller_track_residual(const nsed_model *m, int c, const nsedi_kin *kin,
+                                   const double xtrack[2]);
+
 /* Consistent values of the DIFFERENTIAL tracking states (q, phi) of
  * contact c at the current kinematics (the explicit solution). */
 void nsedi_roller_track_init(const nsed_model *m, int c, const nsedi_kin *kin, double xtrack[2]);

@@ -128,6 +128,24 @@ void nsedi_track_reanchor(const nsed_model *m, nsed_data *d) {
   }
 }
 
+int nsedi_track_check(const nsed_model *m, nsed_data *d, nsed_error *err) {
+  for (int c = 0; c < m->ncontact; c++) {
+    int xt = m->contact[c].xtrack;
+    if (xt < 0 || !d->track_live[c]) continue;
+    double res = nsedi_roller_track_residual(m, c, d->kin, d->x + xt);
+    if (res <= NSEDI_TRACK_TOL) continue;
+    d->failure_contact = c;
+    return nsed_error_set(err, NSED_ERR_EVENT,
+                          "t = %.17g: contact '%s': differential tracking left its validity: "
+                          "the tracked point (q = %.6g, phi = %.6g) misses the lowest point by a "
+                          "tangency residual of %.3g (limit %g%s); tighten solver.rtol/atol or "
+                          "use contact_tracking: explicit",
+                          d->t, m->contact[c].def.name, d->x[xt], d->x[xt + 1], res,
+                          NSEDI_TRACK_TOL, isfinite(res) ? "" : ": q is off the roller's profile");
+  }
+  return NSED_OK;
+}
+
 void nsedi_normalize_quats(const nsed_model *m, double *x) {
   for (int i = 0; i < m->nbody; i++) nsedi_quat_normalize(x + 13 * i + 3);
 }

@@ -124,6 +124,15 @@ int nsedi_trial_modes(const nsed_model *m, nsed_data *d, int n, nsed_lcp_stats *
  * live gets states consistent with the explicit point. */
 void nsedi_track_reanchor(const nsed_model *m, nsed_data *d);
 
+/* Largest tangency residual a live DIFFERENTIAL tracking state may reach
+ * (re-anchored it is 0; the integration error grows it: ~1e-12 at the
+ * default tolerances) before the run stops. */
+#define NSEDI_TRACK_TOL 1e-6
+
+/* NSED_ERR_EVENT naming the contact if a live DIFFERENTIAL tracking state
+ * has drifted beyond NSEDI_TRACK_TOL or off the roller's profile. */
+int nsedi_track_check(const nsed_model *m, nsed_data *d, nsed_error *err);
+
 /* The live tracking states of contact c in x, or NULL. */
 static inline const double *nsedi_live_track(const nsed_model *m, const nsed_data *d,
                                              const double *x, int c) {

@@ -49,6 +49,7 @@ static void track_violation(const nsed_model *m, nsed_data *d) {
 static int sample(const nsed_model *m, nsed_data *d, const nsed_observer *obs,
                   nsed_sample_reason why, nsed_error *err) {
   int rc = nsedi_eval(m, d, d->t, d->x, NULL, err);
+  if (rc == NSED_OK) rc = nsedi_track_check(m, d, err);
   if (rc) return rc;
   d->stats.work_external = d->x[m->nstate];
   d->stats.work_contacts = d->x[m->nstate + 1];

@@ -61,6 +61,15 @@ CASES = {
                          "NSED_ERR_EVENT",
                          ["t = 0.785", "cannot start slipping", "re-anchorings", "_floor'",
                           "slip_stop_speed"]),
+    # A roller contact tracked outside its validity: differential tracking
+    # (integrated surface coordinates, nothing pulls them back) under loose
+    # tolerances drifts off the lowest point; checked at every sample.
+    "roller_track_invalid": ("../../../problems/omni_wheel_testbench.yaml",
+                             ["--set", "contact_tracking=differential", "--set", "solver.rtol=1e-3",
+                              "--set", "solver.atol=1e-3", "--set", "solver.t_end=2"],
+                             "NSED_ERR_EVENT",
+                             ["t = 0.77", "'roller0_floor'", "differential tracking left its validity",
+                              "tangency residual", "contact_tracking: explicit"]),
     # Painleve: the LCP has no solution; the exhaustive enumeration proves it.
     # (status_code NSED_ERR_LCP: NSED_LCP_INFEASIBLE is the LCP layer's positive
     # result code; the run reports the failure as an LCP error, the message
