@@ -131,10 +131,8 @@ static void row_axpy(double *v, double s, const nsedi_row *r) {
 }
 
 /* Solve A x = B (n x nrhs) with A in ws->A (destroyed). LU with a condition
- * check; a (nearly) singular A goes to minimum-norm least squares, its
- * singular values below rcond times the largest taken as zero. */
-static int solve_schur(nsedi_dyn_ws *w, int n, int nrhs, double *B, double rcond,
-                       int *deficient) {
+ * check; a (nearly) singular A goes to minimum-norm least squares. */
+static int solve_schur(nsedi_dyn_ws *w, int n, int nrhs, double *B, int *deficient) {
   *deficient = 0;
   if (n == 0) return NSED_OK;
   memcpy(w->A2, w->A, sizeof(double) * (size_t)n * (size_t)n);
@@ -148,7 +146,7 @@ static int solve_schur(nsedi_dyn_ws *w, int n, int nrhs, double *B, double rcond
   }
   *deficient = 1;
   int rank = 0;
-  int info = nsedi_lstsq(n, n, w->A2, nrhs, B, rcond, &rank);
+  int info = nsedi_lstsq(n, n, w->A2, nrhs, B, 1e-11, &rank);
   return info == 0 ? NSED_OK : NSED_ERR_SINGULAR;
 }
 
@@ -215,19 +213,19 @@ static void schur_by_body(nsedi_dyn_ws *w, int nr, const nsedi_row *rows, const 
   }
 }
 
-/* One solve of the constrained equations with the least-squares cut-off
- * rcond; NSED_ERR_SINGULAR if a least-squares solution misses the rows. */
-static int solve_constrained_once(const nsed_model *m, nsedi_dyn_ws *w, int nr,
-                                  const nsedi_row *rows, const nsedi_row *cols,
-                                  const double *target, const double *f, double rcond, double *du,
-                                  double *lambda, int *rank_deficient) {
+int nsedi_solve_constrained(const nsed_model *m, nsedi_dyn_ws *w, int nr, const nsedi_row *rows,
+                            const nsedi_row *cols, const double *target, const double *f,
+                            double *du, double *lambda, int *rank_deficient) {
   int nv = m->nv;
+  *rank_deficient = 0;
   for (int k = 0; k < nv; k++) du[k] = w->minv[k] * f[k];
-  order_rows(w, nr, rows); /* schur_by_body consumes its counts */
+  if (nr == 0) return NSED_OK;
+  if (nr > w->maxr) return NSED_ERR_INTERNAL;
+  order_rows(w, nr, rows);
   const int *p = w->perm;
   schur_by_body(w, nr, rows, cols);
   for (int i = 0; i < nr; i++) w->rhs[i] = target[p[i]] - row_dot(&rows[p[i]], du);
-  int rc = solve_schur(w, nr, 1, w->rhs, rcond, rank_deficient);
+  int rc = solve_schur(w, nr, 1, w->rhs, rank_deficient);
   if (rc) return rc;
   for (int i = 0; i < nr; i++) {
     lambda[p[i]] = w->rhs[i];
@@ -250,29 +248,6 @@ static int solve_constrained_once(const nsed_model *m, nsedi_dyn_ws *w, int nr,
     if (worst > 1e-7 * (1 + scale + fs)) return NSED_ERR_SINGULAR;
   }
   return NSED_OK;
-}
-
-int nsedi_solve_constrained(const nsed_model *m, nsedi_dyn_ws *w, int nr, const nsedi_row *rows,
-                            const nsedi_row *cols, const double *target, const double *f,
-                            double *du, double *lambda, int *rank_deficient) {
-  *rank_deficient = 0;
-  if (nr == 0) {
-    for (int k = 0; k < m->nv; k++) du[k] = w->minv[k] * f[k];
-    return NSED_OK;
-  }
-  if (nr > w->maxr) return NSED_ERR_INTERNAL;
-  /* Redundant rows (a table's four feet) leave singular values at
-   * round-off, cut at 1e-11. Rows that are independent but nearly
-   * dependent (three rollers sticking as they reach their pointed tips
-   * together: the spin in place is then compatible with every row) have
-   * true singular values below that cut: the solution is then taken with
-   * a cut at 1e-15, if it satisfies the rows. */
-  int rc = solve_constrained_once(m, w, nr, rows, cols, target, f, 1e-11, du, lambda,
-                                  rank_deficient);
-  if (rc == NSED_ERR_SINGULAR && *rank_deficient)
-    rc = solve_constrained_once(m, w, nr, rows, cols, target, f, 1e-15, du, lambda,
-                                rank_deficient);
-  return rc;
 }
 
 int nsedi_delassus(const nsed_model *m, nsedi_dyn_ws *w, int nj, const nsedi_row *J,
@@ -299,7 +274,7 @@ int nsedi_delassus(const nsed_model *m, nsedi_dyn_ws *w, int nj, const nsedi_row
     double *X = w->X;
     for (int k = 0; k < nw; k++)
       for (int i = 0; i < nj; i++) X[k * ldb + i] = row_minv_col(w, &J[i], &W[k]);
-    rc = solve_schur(w, nj, nw, X, 1e-11, &deficient);
+    rc = solve_schur(w, nj, nw, X, &deficient);
     if (rc) return rc;
     for (int k = 0; k < nw; k++) {
       double *col = PWt + (size_t)k * nv;

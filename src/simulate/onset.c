@@ -259,8 +259,7 @@ static void lock_aligned(const nsed_model *m, nsed_data *d, const onset_set *s) 
 
 /* Lock the set's onsets on the event problem's forces: direction
  * -lambda_t/|lambda_t| and ratio |lambda_t|/lambda_n of its solution. */
-static void lock_onsets(const nsed_model *m, nsed_data *d, const onset_set *s) {
-  (void)m;
+static void lock_onsets(nsed_data *d, const onset_set *s) {
   for (int k = 0; k < s->n; k++)
     for (int i = 0; i < d->nacc; i++) {
       if (d->cand[i] != s->c[k]) continue;
@@ -309,7 +308,7 @@ int nsedi_onset_resolve(const nsed_model *m, nsed_data *d, nsed_error *err) {
       d->slip_dir0[2 * s.c[i]] = dir0[2 * i];
       d->slip_dir0[2 * s.c[i] + 1] = dir0[2 * i + 1];
     }
-    lock_onsets(m, d, &s);
+    lock_onsets(d, &s);
   }
   return nsedi_eval(m, d, d->t, d->x, NULL, err);
 }
