@@ -421,12 +421,7 @@ def make_figures(result_dir, out_dir=None, nostab_dir=None, mu0=None,
         "phase": lambda: fig_phase(run),
         "drift": lambda: fig_drift(run, nostab),
     }
-    written = []
-    for name in FIGURES:
-        path = os.path.join(out_dir, f"{name}.png")
-        NP.save_atomic(builders[name](), path, "png", dpi)
-        written.append(path)
-    return written
+    return NP.save_figures([(name, builders[name]) for name in FIGURES], out_dir, "png", dpi)
 
 
 def parse_args(argv):

@@ -415,6 +415,18 @@ def save_atomic(fig, path, fmt, dpi):
         raise
 
 
+def save_figures(figures, out_dir, fmt, dpi):
+    """Build and save each (name, build) of figures as OUT_DIR/name.FMT,
+    atomically, one at a time (a figure is built only when written, so a
+    failing one leaves the earlier ones in place); return the paths."""
+    written = []
+    for name, build in figures:
+        path = os.path.join(out_dir, f"{name}.{fmt}")
+        save_atomic(build(), path, fmt, dpi)
+        written.append(path)
+    return written
+
+
 def plot_results(result_dir, out_dir=None, fmt="png", dpi=DEFAULT_DPI):
     """Plot an nsed result directory; return the list of written file paths.
 
@@ -443,12 +455,7 @@ def plot_results(result_dir, out_dir=None, fmt="png", dpi=DEFAULT_DPI):
         ("events", lambda: fig_events(contacts, events, t, summary)),
         ("velocities", lambda: fig_velocities(t, bodies, summary)),
     ]
-    written = []
-    for name, build in figures:
-        path = os.path.join(out_dir, f"{name}.{fmt}")
-        save_atomic(build(), path, fmt, dpi)
-        written.append(path)
-    return written
+    return save_figures(figures, out_dir, fmt, dpi)
 
 
 def parse_args(argv):

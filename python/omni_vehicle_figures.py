@@ -519,12 +519,7 @@ def make_figures(result_dir, out_dir=None, arrows=DEFAULT_ARROWS, units="auto",
         "contact_accuracy": lambda: fig_contact_accuracy(run),
         "angular_velocity": lambda: fig_angular_velocity(run),
     }
-    written = []
-    for name in FIGURES:
-        path = os.path.join(out_dir, f"{name}.png")
-        NP.save_atomic(builders[name](), path, "png", dpi)
-        written.append(path)
-    return written
+    return NP.save_figures([(name, builders[name]) for name in FIGURES], out_dir, "png", dpi)
 
 
 def parse_args(argv):
