@@ -42,6 +42,10 @@ typedef struct {
   double m_roller;
   double pos[2], heading, vel[2], spin;
   double floor_v[3];             /* floor.velocity: the rollers roll on a moving floor (a belt) */
+  double g;                      /* -gravity.z: the suspension's preload carries the platform */
+  int suspended;                 /* each hub on a sprung strut (suspension: block) */
+  double k_susp, c_susp, m_strut;
+  int c_given, m_strut_given;
   nsed_contact_def contact;      /* every roller's, name and body aside */
   int driven;
   nsed_law drive[VEH_MAX_WHEELS];
@@ -224,6 +228,56 @@ static int check_spacing(nsedi_problem_defs *p, const nsedi_ynode *node, const v
                         wi, wj, asin(worst) * 180.0 / M_PI, 2 * v->d * worst, rho, rho / worst);
 }
 
+/* suspension: {stiffness, damping, strut_mass}. A rigid platform on four or
+ * more wheels is statically indeterminate: rigid-body mechanics does not
+ * decide how the weight, and so the friction, is shared among the wheels,
+ * and the event problem's answer is one arbitrary vertex of a family
+ * (docs/omni-vehicle.md, "More than three wheels"). A sprung strut per
+ * wheel decides it, as it does on a real vehicle. */
+static int read_suspension(nsedi_problem_defs *p, const nsedi_ynode *node, vparams *v) {
+  static const char *const keys[] = {"stiffness", "damping", "strut_mass", NULL};
+  const nsedi_ynode *s = nsedi_ymap_get(node, "suspension");
+  if (!s) return 0;
+  char path[300];
+  KP(path, block, "suspension");
+  int rc = nsedi_check_map(p->d, s, path, keys);
+  if (s->kind != NSEDI_Y_MAP) return -1;
+  v->suspended = 1;
+  if (!nsedi_ymap_get(s, "stiffness"))
+    rc = nsedi_diag_add(p->d, s, path,
+                        "a suspension needs its stiffness (force per length, per wheel)");
+  NSEDI_OPT(s, path, "stiffness", nsedi_read_double(p->d, v_, kp_, NSEDI_POSITIVE, &v->k_susp));
+  v->c_given = nsedi_ymap_get(s, "damping") != NULL;
+  NSEDI_OPT(s, path, "damping", nsedi_read_double(p->d, v_, kp_, NSEDI_NONNEGATIVE, &v->c_susp));
+  v->m_strut_given = nsedi_ymap_get(s, "strut_mass") != NULL;
+  NSEDI_OPT(s, path, "strut_mass", nsedi_read_double(p->d, v_, kp_, NSEDI_POSITIVE, &v->m_strut));
+  return rc;
+}
+
+/* Four or more wheels need the suspension (read_suspension). */
+static int check_determinate(nsedi_problem_defs *p, const nsedi_ynode *node, const vparams *v) {
+  if (v->nw <= 3 || v->suspended) return 0;
+  const nsedi_ynode *at = nsedi_ymap_get(node, "wheels");
+  char kp[300];
+  KP(kp, block, "wheels");
+  return nsedi_diag_add(p->d, at ? at : node, kp,
+                        "a rigid platform on %d wheels is statically indeterminate: rigid-body "
+                        "mechanics does not decide how its weight, and so the friction, is shared "
+                        "among the wheels; give each wheel a sprung strut with "
+                        "omni_vehicle.suspension: {stiffness: K} (docs/omni-vehicle.md)",
+                        v->nw);
+}
+
+/* gravity's z, quietly: a bad one is the settings reader's to report. */
+static double read_gravity_z(const nsedi_problem_defs *p) {
+  const nsedi_ynode *s = nsedi_ymap_get(p->root, "gravity");
+  nsedi_diag quiet;
+  nsedi_diag_init(&quiet);
+  double g[3];
+  if (!s || nsedi_read_vec(&quiet, s, "", 3, g)) return -9.81;
+  return g[2];
+}
+
 /* floor.velocity, quietly: a bad one is the floor reader's to report. */
 static void read_floor_velocity(const nsedi_problem_defs *p, double vf[3]) {
   const nsedi_ynode *f = nsedi_ymap_get(p->root, "floor");
@@ -239,7 +293,7 @@ static int read_params(nsedi_problem_defs *p, const nsedi_ynode *node, vparams *
   static const char *const keys[] = {"wheels", "rollers", "psi", "wheel_radius",
                                      "wheel_distance", "wheel_angles", "platform", "wheel",
                                      "roller_mass", "position", "heading", "velocity", "spin",
-                                     "contact", "drive", NULL};
+                                     "contact", "drive", "suspension", NULL};
   const char *path = block;
   set_defaults(v);
   int rc = nsedi_check_map(p->d, node, path, keys);
@@ -262,8 +316,16 @@ static int read_params(nsedi_problem_defs *p, const nsedi_ynode *node, vparams *
   if (read_num(p, node, "spin", NSEDI_ANY, &v->spin)) rc = -1;
   if (read_contact(p, node, &v->contact)) rc = -1;
   if (read_drive(p, node, v)) rc = -1;
+  if (read_suspension(p, node, v)) rc = -1;
+  if (v->counts_ok && check_determinate(p, node, v)) rc = -1;
   if (!geom && check_spacing(p, node, v)) rc = -1;
   read_floor_velocity(p, v->floor_v);
+  v->g = -read_gravity_z(p);
+  /* Strut: a tenth of the hub by default; damping: half the critical
+   * damping of the platform's share of mass on one spring. */
+  if (!v->m_strut_given) v->m_strut = 0.1 * v->m_wheel;
+  if (v->suspended && !v->c_given)
+    v->c_susp = 2 * 0.5 * sqrt(v->k_susp * v->m_platform / v->nw);
   /* A uniform thin disk of radius d about the vertical (body z). */
   if (v->J_platform[0] == 0 && v->J_platform[1] == 0 && v->J_platform[2] == 0) {
     double q = 0.25 * v->m_platform * v->d * v->d;
@@ -436,10 +498,16 @@ static void make_hub(const vparams *v, int i, const motion *h, nsed_body_def *b,
   nsed_joint_def_default(j);
   snprintf(j->name, sizeof j->name, "wheel%d_axle", i);
   j->type = NSED_JOINT_REVOLUTE;
-  snprintf(j->body_a, sizeof j->body_a, "platform");
-  snprintf(j->body_b, sizeof j->body_b, "wheel%d", i);
   double eb[3] = {cos(v->beta[i]), sin(v->beta[i]), 0};
-  nsedi_v3_scale(j->anchor_a, eb, v->d);
+  if (v->suspended) {
+    /* On its strut, whose axes are the platform's. */
+    snprintf(j->body_a, sizeof j->body_a, "wheel%d_strut", i);
+    nsedi_v3_set(j->anchor_a, 0, 0, 0);
+  } else {
+    snprintf(j->body_a, sizeof j->body_a, "platform");
+    nsedi_v3_scale(j->anchor_a, eb, v->d);
+  }
+  snprintf(j->body_b, sizeof j->body_b, "wheel%d", i);
   nsedi_v3_copy(j->axis_a, eb);
   nsedi_v3_set(j->anchor_b, 0, 0, 0);
   nsedi_v3_set(j->axis_b, 0, 0, 1);
@@ -447,6 +515,39 @@ static void make_hub(const vparams *v, int i, const motion *h, nsed_body_def *b,
     j->has_torque = 1;
     j->torque = v->drive[i];
   }
+}
+
+/* Wheel i's strut: it carries the hub's axle and slides along the
+ * platform's z on a spring whose preload holds the platform's share of
+ * weight m_platform g / N_w at the initial height (equal shares: exact for
+ * equally spaced wheels under a centred platform). Axes and rotation are
+ * the platform's; its centre is the hub's. */
+static void make_strut(const vparams *v, const motion *pf, int i, const motion *h,
+                       nsed_body_def *b, nsed_joint_def *j) {
+  nsed_body_def_default(b);
+  snprintf(b->name, sizeof b->name, "wheel%d_strut", i);
+  b->mass = v->m_strut;
+  /* A solid ball of radius R/4: the strut is small and does not turn. */
+  double js = 0.4 * v->m_strut * (0.25 * v->R) * (0.25 * v->R);
+  nsedi_v3_set(b->inertia, js, js, js);
+  b->shape.type = NSED_SHAPE_NONE;
+  set_state(b, h->r, pf->R, h->v, pf->w);
+
+  nsed_joint_def_default(j);
+  snprintf(j->name, sizeof j->name, "wheel%d_suspension", i);
+  j->type = NSED_JOINT_PRISMATIC;
+  snprintf(j->body_a, sizeof j->body_a, "platform");
+  snprintf(j->body_b, sizeof j->body_b, "wheel%d_strut", i);
+  double eb[3] = {cos(v->beta[i]), sin(v->beta[i]), 0};
+  nsedi_v3_scale(j->anchor_a, eb, v->d);
+  nsedi_v3_set(j->axis_a, 0, 0, 1);
+  nsedi_v3_set(j->anchor_b, 0, 0, 0);
+  nsedi_v3_set(j->axis_b, 0, 0, 1);
+  /* f = -k (s - rest) on the strut: at s = 0 it pushes the strut down (and
+   * the platform up) with the platform's share of weight. */
+  j->spring_k = v->k_susp;
+  j->spring_c = v->c_susp;
+  j->rest_length = -v->m_platform * v->g / (v->nw * v->k_susp);
 }
 
 /* Roller k of wheel i (hub pose and motion h), its axle and its contact;
@@ -488,13 +589,18 @@ static void make_roller(const vparams *v, int i, int k, const motion *h, double 
   c->wheel[0] = '\0';
 }
 
-/* Wheel i: its hub and rollers into b[0..n], its joints into j[0..n] (the
- * axle first), its contacts into c[0..n-1]. */
+/* Bodies (and joints) per wheel: the strut if suspended, the hub, the rollers. */
+static int wheel_bodies(const vparams *v) { return v->n + 1 + (v->suspended ? 1 : 0); }
+
+/* Wheel i: its strut (if suspended), hub and rollers into
+ * b[0..wheel_bodies), their joints in the same order into j, its contacts
+ * into c[0..n-1]. */
 static void make_wheel(const vparams *v, const motion *pf, int i, nsed_body_def *b,
                        nsed_joint_def *j, nsed_contact_def *c) {
   motion h;
   double sigma;
   hub_motion(v, pf, i, &h, &sigma);
+  if (v->suspended) make_strut(v, pf, i, &h, b++, j++);
   make_hub(v, i, &h, &b[0], &j[0]);
   /* Only the touching roller turns on its axle; the others move with the hub. */
   for (int k = 0; k < v->n; k++)
@@ -546,7 +652,7 @@ int nsedi_vehicle_bodies(nsedi_problem_defs *p, nsedi_vehicle **out) {
     free(v);
     return rc;
   }
-  int nb = 1 + v->nw * (v->n + 1), nj = v->nw * (v->n + 1), nc = v->nw * v->n;
+  int nb = 1 + v->nw * wheel_bodies(v), nj = v->nw * wheel_bodies(v), nc = v->nw * v->n;
   nsedi_vehicle *veh = calloc(1, sizeof *veh);
   if (veh) {
     veh->at = node;
@@ -568,7 +674,7 @@ int nsedi_vehicle_bodies(nsedi_problem_defs *p, nsedi_vehicle **out) {
   nsed_body_def *b = p->bodies + p->nbody;
   make_platform(v, &pf, b);
   for (int i = 0; i < v->nw; i++)
-    make_wheel(v, &pf, i, b + 1 + i * (v->n + 1), veh->joints + i * (v->n + 1),
+    make_wheel(v, &pf, i, b + 1 + i * wheel_bodies(v), veh->joints + i * wheel_bodies(v),
                veh->contacts + i * v->n);
   for (int g = p->nbody; g < p->nbody + nb; g++) {
     p->body_at[g] = node;
