@@ -262,17 +262,27 @@ static void test_general(void) {
       "  velocity: [0.3, -0.8]\n"
       "  spin: 1.3\n"
       "  contact: {mu: 0.4, mu0: 0.6, tracking: implicit}\n"
-      "  drive: {type: sine, amplitude: 0.1, omega: 2}\n";
+      "  drive: {type: sine, amplitude: 0.1, omega: 2}\n"
+      "  suspension: {stiffness: 400, damping: 3, strut_mass: 0.05}\n";
   static const double vel[2] = {0.3, -0.8};
   nsed_model *m = load_text(text);
   if (!m) return;
-  CHECK(nsed_model_nbody(m) == 1 + 4 * 7);
+  /* Per wheel a strut, a hub and 6 rollers. */
+  CHECK(nsed_model_nbody(m) == 1 + 4 * 8);
+  CHECK(!strcmp(nsed_model_body_name(m, 1), "wheel0_strut") && nsed_model_body_def(m, 1)->mass == 0.05);
+  const nsed_joint_def *sj = nsed_model_joint_def(m, 0), *axle = nsed_model_joint_def(m, 1);
+  CHECK(!strcmp(sj->name, "wheel0_suspension") && sj->type == NSED_JOINT_PRISMATIC);
+  CHECK(!strcmp(sj->body_a, "platform") && !strcmp(sj->body_b, "wheel0_strut"));
+  CHECK(sj->spring_k == 400 && sj->spring_c == 3);
+  /* The preload carries the platform's quarter of its weight (g = 9.81). */
+  CHECK_NEAR(sj->rest_length, -2 * 9.81 / (4 * 400), 1e-15, 0);
+  CHECK(!strcmp(axle->name, "wheel0_axle") && !strcmp(axle->body_a, "wheel0_strut"));
   const nsed_body_def *p = nsed_model_body_def(m, 0);
   CHECK(p->inertia[0] == 0.5 && p->inertia[2] == 1.0 && p->position[0] == 2);
-  CHECK(nsed_model_body_def(m, 1)->inertia[2] == 0.02);
+  CHECK(nsed_model_body_def(m, 2)->inertia[2] == 0.02);
   const nsed_contact_def *c = nsed_model_contact_def(m, 0);
   CHECK(c->mu == 0.4 && c->mu0 == 0.6 && c->tracking == NSED_TRACKING_IMPLICIT);
-  CHECK(nsed_model_joint_def(m, 7)->has_torque && nsed_model_joint_def(m, 7)->torque.omega == 2);
+  CHECK(nsed_model_joint_def(m, 9)->has_torque && nsed_model_joint_def(m, 9)->torque.omega == 2);
   check_geometry(m, 4, 6, 0.4, 1.1, 0.3);
   check_velocities(m, 4, 6, 0.4, vel, 1.3);
   nsed_model_free(&m);
@@ -343,6 +353,14 @@ static void test_bad_inputs(void) {
   expect_error("omni_vehicle:\n  wheels: 2\n", "veh.yaml:2:11: omni_vehicle.wheels:",
                "integer in [3, 16], got 2");
   expect_error("omni_vehicle: {rollers: 2}\n", "omni_vehicle.rollers:", "got 2");
+  expect_error("omni_vehicle:\n  wheels: 4\n", "veh.yaml:2:11: omni_vehicle.wheels:",
+               "statically indeterminate");
+  expect_error("omni_vehicle:\n  wheels: 4\n  suspension: {damping: 2}\n",
+               "veh.yaml:3:15: omni_vehicle.suspension:", "needs its stiffness");
+  expect_error("omni_vehicle:\n  suspension: {stiffness: -5}\n",
+               "omni_vehicle.suspension.stiffness:", NULL);
+  expect_error("omni_vehicle:\n  suspension: {stiffness: 10, spring: 3}\n",
+               "omni_vehicle.suspension.spring:", NULL);
   expect_error("omni_vehicle: {rollers: 4.5}\n", "omni_vehicle.rollers:", "integer");
   expect_error("omni_vehicle: {psi: 1.6}\n", "omni_vehicle.psi:", "(-pi/2, pi/2)");
   expect_error("omni_vehicle: {wheel_radius: 0}\n", "omni_vehicle.wheel_radius:", "positive");
