@@ -294,7 +294,7 @@ static int polygon_checked(nsed_contact_solver *s, const nsedi_cp *p, int form, 
     rc = nsed_error_set(err, NSED_ERR_LCP,
                         "%d contacts: the LCP answer (%s, residual %.3g) violates the contact laws",
                         p->nc, stats->path, stats->residual);
-    if (form == 0 || s->set.path == NSED_LCP_PATH_NSED_LEMKE) break;
+    if (s->set.path == NSED_LCP_PATH_NSED_LEMKE) break;
     s->set.path = NSED_LCP_PATH_NSED_LEMKE;
   }
   s->set.path = saved;
