@@ -65,51 +65,8 @@ static double drive_torque(int i, double t, void *ctx) {
 
 enum { COAST, DRIVE, WANDER, SPIN, ROCK, SPRUNG };
 
-/* The sprung vehicle (omni_vehicle.suspension) with nw equally spaced
- * wheels of 4 rollers, psi = 0, coasting, against the nonholonomic model
- * with the same wheels: the struts ride with the wheel centres (their mass
- * and their moment about the vertical lumped into the reference's wheels),
- * the platform stays level, so only the rollers' inertia separates the two,
- * as for the rigid three-wheeler. */
-static double compare_sprung(const nsed_model *m, const nsed_data *d, const double s0[13],
-                             const double s1[13]) {
-  int nw = 0;
-  char name[64];
-  for (;; nw++) {
-    snprintf(name, sizeof name, "wheel%d_strut", nw);
-    if (nsed_model_find_body(m, name) < 0) break;
-  }
-  const nsed_body_def *pd = nsed_model_body_def(m, nsed_model_find_body(m, "platform"));
-  const nsed_body_def *hub = nsed_model_body_def(m, nsed_model_find_body(m, "wheel0"));
-  const nsed_body_def *rol = nsed_model_body_def(m, nsed_model_find_body(m, "wheel0_roller0"));
-  const nsed_body_def *st = nsed_model_body_def(m, nsed_model_find_body(m, "wheel0_strut"));
-  const nsed_joint_def *ax = nsed_model_joint_def(m, 0);
-  double dist = hypot(hypot(ax->anchor_a[0], ax->anchor_a[1]), ax->anchor_a[2]);
-  double R1 = cos(M_PI / 4), mr = rol->mass, R = rol->shape.radius;
-  omni_nh_params p;
-  omni_nh_params_symmetric(
-      &p, nw, dist, R, pd->mass, pd->inertia[2], hub->mass + st->mass + 4 * mr,
-      hub->inertia[2] + 4 * (mr * R1 * R1 + rol->inertia[1]),
-      hub->inertia[0] + st->inertia[2] + 4 * (0.5 * mr * R1 * R1 + 0.5 * (rol->inertia[0] + rol->inertia[1])));
-  omni_nh_state s;
-  int nrc = omni_nh_init(&p, s0[0], s0[1], 0.0, s0[7], s0[8], s0[12], &s);
-  if (!nrc) nrc = omni_nh_advance(&p, &s, nsed_data_time(d), 1e-12);
-  CHECK(nrc == OMNI_NH_OK);
-  if (nrc) return NAN;
-  double travelled = hypot(s.x - s0[0], s.y - s0[1]), pos_err = hypot(s1[0] - s.x, s1[1] - s.y);
-  printf("  %d sprung wheels vs nonholonomic at t = %g: position %.4g of %.4g travelled, yaw rate "
-         "%.6f vs %.6f, platform height %.6f (drop %.3g)\n",
-         nw, nsed_data_time(d), pos_err, travelled, s1[12], s.omega, s1[2], s0[2] - s1[2]);
-  /* The first integral, broken only by the rollers' inertia (0.57% over
-   * 10 units for the rigid three-wheeler). */
-  CHECK(fabs(s1[12] - s.omega) < 0.01 * fabs(s.omega));
-  return pos_err;
-}
-
-/* Run problems/FILE with the overrides over[0..nover) (t_end first); a
- * sprung run returns its platform's distance from the nonholonomic
- * reference at the end. */
-static double run(const char *root, const char *file, const char *const *over, int nover, int kind) {
+/* Run problems/FILE with the overrides over[0..nover) (t_end first). */
+static void run(const char *root, const char *file, const char *const *over, int nover, int kind) {
   char path[4096];
   snprintf(path, sizeof path, "%s/problems/%s", root, file);
   nsed_model *m = NULL;
@@ -119,7 +76,7 @@ static double run(const char *root, const char *file, const char *const *over, i
       nsed_data_create(m, &d, &err)) {
     CHECK_MSG(0, "%s", err.message);
     nsed_model_free(&m);
-    return NAN;
+    return;
   }
   vtrace v = {0};
   v.P = nsed_model_find_body(m, "platform");
@@ -159,7 +116,16 @@ static double run(const char *root, const char *file, const char *const *over, i
    * the vehicle rocking). Only the 16-sided coast's rocking lands. */
   CHECK(kind == ROCK || kind == SPRUNG || v.impacts == 0);
   CHECK(fabs(bal) < 1e-8 * flow);
-  double nh_err = kind == SPRUNG ? compare_sprung(m, d, s0, s1) : 0.0;
+  if (kind == SPRUNG) {
+    /* The balanced nonholonomic vehicle's first integral, the yaw rate,
+     * broken only by the rollers' inertia (0.57% over 10 units for the
+     * rigid three-wheeler); the struts ride with the wheel centres and the
+     * platform stays level, as its height shows. */
+    printf("  sprung: yaw rate %.6f -> %.6f, platform height %.9f -> %.9f\n", s0[12], s1[12], s0[2],
+           s1[2]);
+    CHECK(fabs(s1[12] - s0[12]) < 0.01 * fabs(s0[12]));
+    CHECK(fabs(s1[2] - s0[2]) < 1e-6);
+  }
   if (kind == SPIN) {
     /* The nonholonomic first integral (massless rollers, psi = 0, no
      * torques): the yaw rate stays 0.5 and the centre stays put. Measured
@@ -205,7 +171,6 @@ static double run(const char *root, const char *file, const char *const *over, i
   }
   nsed_data_free(&d);
   nsed_model_free(&m);
-  return nh_err;
 }
 
 int main(int argc, char **argv) {
@@ -239,21 +204,5 @@ int main(int argc, char **argv) {
   const char *six[] = {"solver.t_end=5", "omni_vehicle.wheels=6", "omni_vehicle.wheel_distance=2.5",
                        "omni_vehicle.suspension={stiffness: 1000}"};
   run(root, "omni_vehicle_coast.yaml", six, 4, SPRUNG);
-  /* Convergence to the nonholonomic model at t = 2 as the rollers get
-   * lighter: the rigid three-wheeler's error falls as m_r^(1/3) (the
-   * rollers' tips, docs/omni-vehicle.md), a factor 4.6 over two decades.
-   * The sprung four-wheeler's falls more slowly, by 2.6 (measured): the
-   * springs let the platform roll and pitch under the friction forces,
-   * which the rigid reference cannot (stiffness 1e5 gives 0.022 at
-   * t = 1.7 for the light rollers). Asserted: it halves at least. */
-  const char *heavy[] = {"solver.t_end=2", "omni_vehicle.wheels=4",
-                         "omni_vehicle.suspension={stiffness: 1000}", "omni_vehicle.roller_mass=0.025"};
-  const char *light[] = {"solver.t_end=2", "omni_vehicle.wheels=4",
-                         "omni_vehicle.suspension={stiffness: 1000}", "omni_vehicle.roller_mass=0.00025"};
-  double e_heavy = run(root, "omni_vehicle_coast.yaml", heavy, 4, SPRUNG);
-  double e_light = run(root, "omni_vehicle_coast.yaml", light, 4, SPRUNG);
-  printf("  sprung 4 wheels: error vs nonholonomic %.3g (m_r 0.025) -> %.3g (m_r 0.00025), ratio "
-         "%.3f\n", e_heavy, e_light, e_light / e_heavy);
-  CHECK(e_light < 0.5 * e_heavy);
   return TEST_DONE();
 }
