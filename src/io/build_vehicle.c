@@ -193,6 +193,14 @@ static int read_drive(nsedi_problem_defs *p, const nsedi_ynode *node, vparams *v
   return rc;
 }
 
+/* Where a rule about key is reported: the key's node, or the block when the
+ * key was left at its default; its path into kp. */
+static const nsedi_ynode *key_node(const nsedi_ynode *node, const char *key, char *kp, size_t len) {
+  nsedi_path_key(kp, len, block, key);
+  const nsedi_ynode *at = nsedi_ymap_get(node, key);
+  return at ? at : node;
+}
+
 /* Wheels must not touch one another. A wheel's reach is taken as the
  * distance of its roller tips (R sin(alpha) / cos(psi) along an axis across
  * the radius R1 = R cos(alpha), alpha = pi/n) from its centre,
@@ -217,10 +225,8 @@ static int check_spacing(nsedi_problem_defs *p, const nsedi_ynode *node, const v
       }
     }
   if (v->d * worst > rho) return 0;
-  const nsedi_ynode *at = nsedi_ymap_get(node, "wheel_distance");
   char kp[300];
-  KP(kp, block, "wheel_distance");
-  return nsedi_diag_add(p->d, at ? at : node, kp,
+  return nsedi_diag_add(p->d, key_node(node, "wheel_distance", kp, sizeof kp), kp,
                         "wheels %d and %d overlap: their centres are 2 d sin(%.6g deg) = %.6g "
                         "apart, not more than twice a wheel's reach rho = R sqrt(cos^2(pi/n) + "
                         "sin^2(pi/n) / cos^2(psi)) = %.6g; wheel_distance must exceed %.6g "
@@ -257,10 +263,8 @@ static int read_suspension(nsedi_problem_defs *p, const nsedi_ynode *node, vpara
 /* Four or more wheels need the suspension (read_suspension). */
 static int check_determinate(nsedi_problem_defs *p, const nsedi_ynode *node, const vparams *v) {
   if (v->nw <= 3 || v->suspended) return 0;
-  const nsedi_ynode *at = nsedi_ymap_get(node, "wheels");
   char kp[300];
-  KP(kp, block, "wheels");
-  return nsedi_diag_add(p->d, at ? at : node, kp,
+  return nsedi_diag_add(p->d, key_node(node, "wheels", kp, sizeof kp), kp,
                         "a rigid platform on %d wheels is statically indeterminate: rigid-body "
                         "mechanics does not decide how its weight, and so the friction, is shared "
                         "among the wheels; give each wheel a sprung strut with "
