@@ -55,6 +55,14 @@ static void raw_counts(const nsedi_integrator *it, long *steps, long *rhs, long 
   }
 }
 
+double nsedi_integrator_step_size(const nsedi_integrator *it) {
+  double h = 0.0;
+  if (!it->mem) return h;
+  if (is_cvode(it)) CVodeGetCurrentStep(it->mem, &h);
+  else ERKStepGetCurrentStep(it->mem, &h);
+  return h;
+}
+
 /* Reinitialisation resets SUNDIALS' counters: bank them first. */
 static void harvest(nsedi_integrator *it) {
   long a, b, c;

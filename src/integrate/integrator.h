@@ -38,6 +38,10 @@ int nsedi_integrator_advance(nsedi_integrator *it, double tout, double t_stop, d
 /* Which root functions fired at the last root return: rf[i] != 0. */
 int nsedi_integrator_roots(nsedi_integrator *it, int *rf);
 
+/* The step size the integrator would try next (0 before the first step):
+ * how far a stalled integration had shrunk its steps. */
+double nsedi_integrator_step_size(const nsedi_integrator *it);
+
 /* Cumulative counters (across reinitialisations). */
 void nsedi_integrator_counts(const nsedi_integrator *it, long *steps, long *rhs_evals,
                              long *root_evals);

@@ -68,7 +68,39 @@ static void update_counts(nsed_data *d) {
 static const char *const state_names[13] = {"x", "y", "z", "q0", "q1", "q2", "q3",
                                              "vx", "vy", "vz", "wx", "wy", "wz"};
 
-static int integrator_error(const nsed_model *m, nsed_data *d, nsed_error *err) {
+/* What a stalled integration was doing, appended to SUNDIALS' reason: the
+ * step size it had come down to, the time since the last event, and every
+ * closed contact's mode with its slip speed (slips, onsets held on their
+ * event direction) or friction margin (sticks), so that a stall after an
+ * event can be traced to the contact whose forces are not smooth. */
+static void stall_context(const nsed_model *m, nsed_data *d, double t_event, nsed_error *err) {
+  nsed_error quiet;
+  nsed_error_clear(&quiet);
+  if (nsedi_eval(m, d, d->t, d->x, NULL, &quiet) != NSED_OK) return;
+  char buf[sizeof err->message];
+  size_t used = (size_t)snprintf(buf, sizeof buf, "%s; step size %.3g s, %.3g s after the last event "
+                                 "(t = %.17g); closed contacts:", err->message,
+                                 nsedi_integrator_step_size(d->integ), d->t - t_event, t_event);
+  int listed = 0;
+  for (int c = 0; c < m->ncontact && used + 96 < sizeof buf; c++) {
+    if (d->mode[c] == NSED_MODE_OPEN) continue;
+    const nsedi_contact_geom *g = &d->geom[c];
+    const double *l = d->lambda_c + 3 * c;
+    double sp = hypot(g->row[1].vel, g->row[2].vel);
+    if (d->mode[c] == NSED_MODE_SLIP)
+      used += (size_t)snprintf(buf + used, sizeof buf - used, " %s (slip%s %.3g m/s)",
+                               m->contact[c].def.name, d->onset_lock[c] ? " onset" : "", sp);
+    else
+      used += (size_t)snprintf(buf + used, sizeof buf - used, " %s (stick, margin %.3g N)",
+                               m->contact[c].def.name,
+                               nsedi_friction_margin(&m->opt, m->contact[c].def.mu0, l[0], l[1], l[2]));
+    listed++;
+  }
+  if (!listed && used + 8 < sizeof buf) snprintf(buf + used, sizeof buf - used, " none");
+  nsed_error_set(err, err->status, "%s", buf);
+}
+
+static int integrator_error(const nsed_model *m, nsed_data *d, double t_event, nsed_error *err) {
   /* Prefer the engine's own reason (NaN, inconsistent modes) over SUNDIALS'. */
   if (d->rhs_err.status != NSED_OK) {
     *err = d->rhs_err;
@@ -94,6 +126,7 @@ static int integrator_error(const nsed_model *m, nsed_data *d, nsed_error *err) 
                             "overflows (a force law out of range?); the integrator said: %s",
                             d->t, m->body[i / 6].def.name, state_names[7 + i % 6], d->du[i], why);
     }
+  stall_context(m, d, t_event, err);
   return err->status;
 }
 
@@ -121,6 +154,7 @@ int nsed_simulate(const nsed_model *m, nsed_data *d, const nsed_observer *obs, n
     if (rc) goto done;
   }
   long k_out = (long)floor(d->t / o->output_dt + 1e-9) + 1;
+  double t_event = d->t; /* of the last event (or the start): a stall's context */
   while (d->t < o->t_end) {
     /* A breakpoint of a piecewise law is a stop time, so no step straddles
      * the kink (a root of t - t_b would be located on a step across it). */
@@ -131,7 +165,7 @@ int nsed_simulate(const nsed_model *m, nsed_data *d, const nsed_observer *obs, n
     rc = nsedi_integrator_advance(d->integ, next_out, stop, d->x, &t, &res, err);
     if (rc) {
       d->t = t;
-      rc = integrator_error(m, d, err);
+      rc = integrator_error(m, d, t_event, err);
       goto done;
     }
     d->t = t;
@@ -146,6 +180,7 @@ int nsed_simulate(const nsed_model *m, nsed_data *d, const nsed_observer *obs, n
       double we = wall_now();
       rc = nsedi_resolve(m, d, fired, obs, err);
       d->stats.wall_events += wall_now() - we;
+      t_event = d->t;
       if (rc) goto done;
       nsedi_track_reanchor(m, d);
       rc = sample(m, d, obs, NSED_SAMPLE_EVENT, err);
