@@ -246,9 +246,9 @@ static int read_suspension(nsedi_problem_defs *p, const nsedi_ynode *node, vpara
   if (!s) return 0;
   char path[300];
   KP(path, block, "suspension");
+  v->suspended = 1; /* even if malformed: the rule for 4+ wheels is then met, not the issue */
   int rc = nsedi_check_map(p->d, s, path, keys);
   if (s->kind != NSEDI_Y_MAP) return -1;
-  v->suspended = 1;
   if (!nsedi_ymap_get(s, "stiffness"))
     rc = nsedi_diag_add(p->d, s, path,
                         "a suspension needs its stiffness (force per length, per wheel)");
@@ -551,7 +551,8 @@ static void make_strut(const vparams *v, const motion *pf, int i, const motion *
    * the platform up) with the platform's share of weight. */
   j->spring_k = v->k_susp;
   j->spring_c = v->c_susp;
-  j->rest_length = -v->m_platform * v->g / (v->nw * v->k_susp);
+  /* (k is 0 only in a block with errors, whose model is never built.) */
+  j->rest_length = v->k_susp > 0 ? -v->m_platform * v->g / (v->nw * v->k_susp) : 0.0;
 }
 
 /* Roller k of wheel i (hub pose and motion h), its axle and its contact;

@@ -359,6 +359,15 @@ static void test_bad_inputs(void) {
                "veh.yaml:3:15: omni_vehicle.suspension:", "needs its stiffness");
   expect_error("omni_vehicle:\n  suspension: {stiffness: -5}\n",
                "omni_vehicle.suspension.stiffness:", NULL);
+  /* A malformed suspension is reported as such, not as a missing one. */
+  static const char bad_susp[] = "omni_vehicle:\n  wheels: 4\n  suspension: 5\n";
+  expect_error(bad_susp, "omni_vehicle.suspension:", "expected a mapping");
+  nsed_model *bm = NULL;
+  nsed_error berr;
+  if (nsed_problem_load_string(bad_susp, strlen(bad_susp), "veh.yaml", NULL, 0, &bm, &berr) ==
+      NSED_ERR_INPUT)
+    CHECK_MSG(!strstr(berr.message, "indeterminate"), "also reported missing: %s", berr.message);
+  nsed_model_free(&bm);
   expect_error("omni_vehicle:\n  suspension: {stiffness: 10, spring: 3}\n",
                "omni_vehicle.suspension.spring:", NULL);
   expect_error("omni_vehicle: {rollers: 4.5}\n", "omni_vehicle.rollers:", "integer");
