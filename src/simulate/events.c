@@ -457,7 +457,14 @@ int nsedi_resolve(const nsed_model *m, nsed_data *d, const int *fired, const nse
       }
     }
   }
-  if (na > 0) settle_velocities(m, d);
+  if (na > 0) {
+    settle_velocities(m, d);
+    /* The onsets are the slips now at rest: a slip stopped here that the
+     * event problem restarts is one (judged on the pre-impulse speed it
+     * ran on unlocked, its friction along a direction of round-off: six
+     * sprung wheels stalled so at t = 12.4596). */
+    refresh_geometry(m, d);
+  }
   int rc0 = nsedi_onset_resolve(m, d, err);
   if (rc0) return rc0;
   for (int c = 0; c < nc; c++)

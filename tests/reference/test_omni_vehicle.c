@@ -8,7 +8,8 @@
  * against what must hold whatever the rollers:
  * 16 bodies and 208 states; every contacting roller's gap and every joint
  * below 1e-9; every event's LCP verified (residual below its tolerance);
- * handovers without impacts; the energy balance (friction does the only
+ * handovers without impacts (the coast: impacts only as landings after a
+ * lift-off at a roller's tip); the energy balance (friction does the only
  * work while coasting). The driven run is checked against the independent
  * nonholonomic model (omni_nh.c, massless rollers lumped into rigid wheels)
  * driven by the same torque laws: the straight run at t = 2 (measured 0.2%
@@ -24,17 +25,24 @@
 
 typedef struct {
   long closes, impacts;
+  long stray_impacts;       /* impacts not within 1e-4 s of a lift-off on the same wheel */
+  double open_t[16];        /* per wheel: time of its last lift-off (OPEN event) */
   double max_residual;
   int P;
   double x2, vx2, w6; /* platform x, vx at t = 2 and yaw rate at t = 6 */
 } vtrace;
 
 static int on_event(void *ctx, const nsed_model *m, const nsed_data *d, const nsed_event *e) {
-  (void)m;
   (void)d;
   vtrace *v = ctx;
   v->closes += e->kind == NSED_EVENT_CLOSE;
   v->impacts += e->kind == NSED_EVENT_IMPACT;
+  int w = -1;
+  if (e->contact >= 0 && sscanf(nsed_model_contact_name(m, e->contact), "wheel%d_", &w) == 1 && w >= 0 &&
+      w < 16) {
+    if (e->kind == NSED_EVENT_OPEN) v->open_t[w] = e->t;
+    if (e->kind == NSED_EVENT_IMPACT && !(e->t - v->open_t[w] <= 1e-4)) v->stray_impacts++;
+  }
   if (e->residual > v->max_residual) v->max_residual = e->residual;
   return 0;
 }
@@ -79,6 +87,7 @@ static void run(const char *root, const char *file, const char *const *over, int
     return;
   }
   vtrace v = {0};
+  for (int w = 0; w < 16; w++) v.open_t[w] = -INFINITY;
   v.P = nsed_model_find_body(m, "platform");
   double s0[13];
   nsed_data_body_state(d, v.P, s0);
@@ -114,7 +123,13 @@ static void run(const char *root, const char *file, const char *const *over, int
    * the three wheels hand over within microseconds (an incoming roller
    * pulled into another wheel's event was struck by an impact there and set
    * the vehicle rocking). Only the 16-sided coast's rocking lands. */
-  CHECK(kind == ROCK || kind == SPRUNG || v.impacts == 0);
+  CHECK(kind == ROCK || kind == SPRUNG || kind == COAST || v.impacts == 0);
+  /* The coast's outgoing roller may lift off at its tip a hair before the
+   * next one touches (a knife edge: round-off at 1e-9 decides it), which
+   * then lands 1.3e-5 s later, and the wheels may rock once; any other
+   * impact (a fall, a bounce) would be a fault. */
+  CHECK_MSG(kind != COAST || v.stray_impacts == 0, "%ld impacts not after a lift-off on their wheel",
+            v.stray_impacts);
   CHECK(fabs(bal) < 1e-8 * flow);
   if (kind == SPRUNG) {
     /* The balanced nonholonomic vehicle's first integral, the yaw rate,
