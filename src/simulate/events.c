@@ -212,8 +212,9 @@ static int onset_from_rest(const nsed_model *m, const nsed_data *d, int c) {
  * impulses du = P W^T L on the rows that stay active: those velocities go
  * to zero and every other closed row keeps its velocity (a lone impulse
  * would nudge the other contacts of the same assembly, a normal velocity
- * error that the stabilisation then turns into a drifting gap). */
-static void settle_velocities(const nsed_model *m, nsed_data *d) {
+ * error that the stabilisation then turns into a drifting gap). Returns 1
+ * when it changed the velocities. */
+static int settle_velocities(const nsed_model *m, nsed_data *d) {
   int na = d->nacc, nw = 3 * na, ns = 0, any = 0;
   int *sel = d->stop_rows;
   for (int i = 0; i < na; i++) {
@@ -231,12 +232,12 @@ static void settle_velocities(const nsed_model *m, nsed_data *d) {
       d->stop_rhs[ns++] = (stopped && r > 0) || (landed && r == 0) ? -d->W[3 * i + r].vel : 0.0;
     }
   }
-  if (!any) return;
+  if (!any) return 0;
   double *A = d->stop_G;
   for (int a = 0; a < ns; a++)
     for (int b = 0; b < ns; b++) A[(size_t)b * ns + a] = d->G[(size_t)sel[b] * nw + sel[a]];
   /* Redundant rows (two rollers at one point): leave it to the gamma stabilisation. */
-  if (nsedi_small_lu_factor(ns, A, d->stop_piv, d->stop_piv + ns) < 1e-12) return;
+  if (nsedi_small_lu_factor(ns, A, d->stop_piv, d->stop_piv + ns) < 1e-12) return 0;
   nsedi_small_lu_solve(ns, A, d->stop_piv, 1, d->stop_rhs);
   int nv = m->nv;
   double T0 = kinetic(m, d);
@@ -249,6 +250,7 @@ static void settle_velocities(const nsed_model *m, nsed_data *d) {
       }
   }
   d->x[m->nstate + 1] += kinetic(m, d) - T0;
+  return 1;
 }
 
 /* Zeno guard bookkeeping for an event on contact c; returns 1 when the
@@ -457,8 +459,7 @@ int nsedi_resolve(const nsed_model *m, nsed_data *d, const int *fired, const nse
       }
     }
   }
-  if (na > 0) {
-    settle_velocities(m, d);
+  if (na > 0 && settle_velocities(m, d)) {
     /* The onsets are the slips now at rest: a slip stopped here that the
      * event problem restarts is one (judged on the pre-impulse speed it
      * ran on unlocked, its friction along a direction of round-off: six
