@@ -223,6 +223,8 @@ typedef struct {
   int max_events;             /* stop with an error past this many events (default 1000000) */
   nsed_event_resolver event_resolver; /* default NSED_RESOLVER_LCP */
   nsed_contact_tracking contact_tracking; /* roller contacts that inherit (default EXPLICIT) */
+  double drift_tol;           /* largest |phi| of a joint row (m or rad) or |gap| of a closed
+                                 contact (m) the law monitor accepts (default 1e-6) */
 } nsed_options;
 
 /* Fill o with the defaults documented above. */

@@ -54,6 +54,31 @@ typedef struct {
   double point[3];       /* contact point on the body (world) */
 } nsed_contact_info;
 
+/* The law monitor's checks (docs/engine.md, "The law monitor"). Each is a
+ * margin that is >= 0 where the law holds; the run stops with NSED_ERR_LAW
+ * when one falls below minus its tolerance. */
+typedef enum {
+  NSED_LAW_NORMAL_FORCE = 0,   /* closed contact: lambda_n / force scale */
+  NSED_LAW_STICK_FRICTION = 1, /* stick: distance of lambda_t inside the friction set of
+                                  mu0 lambda_n (polygon, or circle for the cone), relative
+                                  to mu0 lambda_n + floor */
+  NSED_LAW_SLIP_FRICTION = 2,  /* slip: -| |lambda_t| - mu lambda_n |, relative likewise */
+  NSED_LAW_SLIP_DIRECTION = 3, /* slip: -(angle between -lambda_t and the slip velocity), rad */
+  NSED_LAW_OPEN_GAP = 4,       /* open contact: gap (m) */
+  NSED_LAW_CLOSED_GAP = 5,     /* closed contact: -|gap| (m) */
+  NSED_LAW_JOINT_DRIFT = 6,    /* joint rows: -|phi| (m or rad) */
+  NSED_LAW_NCHECK = 7
+} nsed_law_check;
+
+/* The worst margin one check has seen so far. */
+typedef struct {
+  double worst;     /* smallest margin (+INFINITY before the first evaluation) */
+  double tolerance; /* the run fails when worst < -tolerance */
+  double t;         /* when the worst margin was seen (s) */
+  int where;        /* contact (joint for JOINT_DRIFT) index, -1 before any evaluation */
+  long count;       /* evaluations */
+} nsed_law_margin;
+
 typedef struct {
   long events, lcp_solves, rhs_evals, steps, root_evals;
   long events_by_kind[8];
@@ -69,7 +94,15 @@ typedef struct {
   double work_contacts; /* contact forces (friction), impacts, slip-stop impulses */
   double work_joints;   /* joint forces: servos, Baumgarte corrections */
   double energy_initial; /* mechanical energy after the initial velocity projection */
+  nsed_law_margin law[NSED_LAW_NCHECK]; /* the law monitor's worst margins */
+  double wall_monitor;   /* s spent in the law monitor */
+  long onsets_off_circle; /* slip onsets started on the event problem's direction: no
+                             direction on the friction circle was consistent (docs/engine.md,
+                             "Onsets the circle does not admit") */
 } nsed_stats;
+
+/* Name of a law check as written to summary.json ("stick_friction"). */
+const char *nsed_law_check_name(nsed_law_check check);
 
 /* Why the sample callback is called. */
 typedef enum { NSED_SAMPLE_OUTPUT = 0, NSED_SAMPLE_EVENT = 1, NSED_SAMPLE_INITIAL = 2, NSED_SAMPLE_FINAL = 3 } nsed_sample_reason;

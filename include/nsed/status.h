@@ -25,7 +25,8 @@ extern "C" {
   X(NSED_ERR_SINGULAR, -7, "a linear system is singular")                             \
   X(NSED_ERR_EVENT, -8, "an event could not be resolved")                             \
   X(NSED_ERR_INTERRUPTED, -9, "interrupted")                                          \
-  X(NSED_ERR_INTERNAL, -10, "internal error (a bug in nsed: please report it)")
+  X(NSED_ERR_INTERNAL, -10, "internal error (a bug in nsed: please report it)")          \
+  X(NSED_ERR_LAW, -11, "a contact law or a constraint was violated (law monitor)")
 
 typedef enum {
 #define NSED_X_ENUM(name, value, text) name = value,

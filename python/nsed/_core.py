@@ -400,9 +400,30 @@ def _summary(model, d, rc, message, problem_hash):
         # the same operations in the same order as src/io/summary.c
         "energy_balance_error": _finite(e_final - st.energy_initial - st.work_external
                                         - st.work_contacts - st.work_joints),
+        "law_monitor": _law_monitor(model, st),
+        "onsets_off_circle": st.onsets_off_circle,
+        "monitor_seconds": _finite(st.wall_monitor),
         "nsed_version": version(),
     }
     return s
+
+
+def _law_monitor(model, st):
+    """The law monitor's worst margins, as src/io/summary.c writes them."""
+    out = {}
+    for k in range(7):
+        lm = st.law[k]
+        name = _str(lib.nsed_law_check_name(k))
+        seen = lm.count > 0
+        where = None
+        if seen and lm.where >= 0:
+            names = model.joints if name == "joint_drift" else model.contacts
+            where = list(names)[lm.where]
+        out[name] = {"worst": _finite(lm.worst) if seen else None,
+                     "tolerance": _finite(lm.tolerance),
+                     "t": _finite(lm.t) if seen else None,
+                     "where": where, "count": lm.count}
+    return out
 
 
 def _file_sha256(path):

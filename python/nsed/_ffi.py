@@ -29,11 +29,18 @@ typedef struct {
 } nsed_contact_info;
 
 typedef struct {
+  double worst; double tolerance; double t; int where; long count;
+} nsed_law_margin;
+
+typedef struct {
   long events, lcp_solves, rhs_evals, steps, root_evals;
   long events_by_kind[8];
   double max_constraint_violation, max_lcp_residual, wall_seconds;
   double wall_rhs, wall_roots, wall_events;
   double work_external, work_contacts, work_joints, energy_initial;
+  nsed_law_margin law[7];
+  double wall_monitor;
+  long onsets_off_circle;
 } nsed_stats;
 
 typedef struct {
@@ -94,6 +101,7 @@ double nsed_data_energy(const nsed_model *m, const nsed_data *d);
 const nsed_stats *nsed_data_stats(const nsed_data *d);
 const char *nsed_mode_name(int mode);
 const char *nsed_event_kind_name(int kind);
+const char *nsed_law_check_name(int check);
 const char *nsed_status_name(int status);
 
 void nsed_run_options_default(nsed_run_options *o);

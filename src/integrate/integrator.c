@@ -14,6 +14,7 @@ struct nsedi_integrator {
   nsed_integrator kind;
   SUNContext ctx;
   N_Vector y;
+  N_Vector yd; /* the dense output's destination */
   void *mem;
   SUNNonlinearSolver nls;
   SUNMatrix A;
@@ -61,6 +62,28 @@ double nsedi_integrator_step_size(const nsedi_integrator *it) {
   if (is_cvode(it)) CVodeGetCurrentStep(it->mem, &h);
   else ERKStepGetCurrentStep(it->mem, &h);
   return h;
+}
+
+void nsedi_integrator_last_step(const nsedi_integrator *it, double *t0, double *t1) {
+  double h = 0.0, tc = 0.0;
+  if (it->mem) {
+    if (is_cvode(it)) {
+      CVodeGetLastStep(it->mem, &h);
+      CVodeGetCurrentTime(it->mem, &tc);
+    } else {
+      ERKStepGetLastStep(it->mem, &h);
+      ERKStepGetCurrentTime(it->mem, &tc);
+    }
+  }
+  *t0 = tc - h;
+  *t1 = tc;
+}
+
+int nsedi_integrator_dense(const nsedi_integrator *it, double t, double *y) {
+  int flag = is_cvode(it) ? CVodeGetDky(it->mem, t, 0, it->yd) : ERKStepGetDky(it->mem, t, 0, it->yd);
+  if (flag < 0) return NSED_ERR_INTEGRATOR;
+  memcpy(y, NV_DATA_S(it->yd), sizeof(double) * (size_t)it->n);
+  return NSED_OK;
 }
 
 /* Reinitialisation resets SUNDIALS' counters: bank them first. */
@@ -117,7 +140,8 @@ int nsedi_integrator_create(const nsed_options *o, int n, int n_quad, int nroot,
     return nsed_error_set(err, NSED_ERR_INTEGRATOR, "SUNContext_Create failed");
   }
   it->y = N_VNew_Serial(n, it->ctx);
-  if (!it->y) {
+  it->yd = N_VNew_Serial(n, it->ctx);
+  if (!it->y || !it->yd) {
     nsed_error_set(err, NSED_ERR_NOMEM, "out of memory (N_Vector of %d states)", n);
     goto fail;
   }
@@ -218,6 +242,7 @@ void nsedi_integrator_free(nsedi_integrator **pit) {
   if (it->LS) SUNLinSolFree(it->LS);
   if (it->A) SUNMatDestroy(it->A);
   if (it->y) N_VDestroy(it->y);
+  if (it->yd) N_VDestroy(it->yd);
   if (it->ctx) SUNContext_Free(&it->ctx);
   free(it);
   *pit = NULL;

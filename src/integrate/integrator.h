@@ -42,6 +42,15 @@ int nsedi_integrator_roots(nsedi_integrator *it, int *rf);
  * how far a stalled integration had shrunk its steps. */
 double nsedi_integrator_step_size(const nsedi_integrator *it);
 
+/* The interval [t0, t1] of the last step, over which the dense output is
+ * valid (t0 == t1 before the first step). */
+void nsedi_integrator_last_step(const nsedi_integrator *it, double *t0, double *t1);
+
+/* The state at t within the last step from the integrator's dense output
+ * (its interpolant, accurate to the local error). Returns NSED_OK, or
+ * NSED_ERR_INTEGRATOR when t is outside the step. */
+int nsedi_integrator_dense(const nsedi_integrator *it, double t, double *y);
+
 /* Cumulative counters (across reinitialisations). */
 void nsedi_integrator_counts(const nsedi_integrator *it, long *steps, long *rhs_evals,
                              long *root_evals);

@@ -70,8 +70,8 @@ static int read_friction(nsedi_problem_defs *p) {
 
 static int read_solver(nsedi_problem_defs *p) {
   static const char *const keys[] = {"integrator", "rtol", "atol", "t_end", "max_step", "baumgarte",
-                                     "contact_tol", "slip_tol", "slip_stop_speed", "zeno", "max_events",
-                                     "event_resolver", NULL};
+                                     "contact_tol", "slip_tol", "slip_stop_speed", "drift_tol", "zeno",
+                                     "max_events", "event_resolver", NULL};
   static const char *const resolver_names[] = {"lcp", "trial", NULL};
   static const char *const bkeys[] = {"eta", "xi", "gamma", NULL};
   static const char *const zkeys[] = {"events", "window", "velocity", NULL};
@@ -95,6 +95,7 @@ static int read_solver(nsedi_problem_defs *p) {
   NSEDI_OPT(s, path, "slip_tol", nsedi_read_double(p->d, v_, kp_, NSEDI_POSITIVE, &o->slip_tol));
   NSEDI_OPT(s, path, "slip_stop_speed",
       nsedi_read_double(p->d, v_, kp_, NSEDI_POSITIVE, &o->slip_stop_speed));
+  NSEDI_OPT(s, path, "drift_tol", nsedi_read_double(p->d, v_, kp_, NSEDI_POSITIVE, &o->drift_tol));
   NSEDI_OPT(s, path, "max_events", nsedi_read_int(p->d, v_, kp_, 1, 2147483647L, &max_events));
   o->max_events = (int)max_events;
   const nsedi_ynode *b = nsedi_ymap_get(s, "baumgarte");

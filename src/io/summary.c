@@ -135,6 +135,34 @@ int nsedi_summary_write(const char *dir, const nsed_model *m, const nsedi_summar
   json_number(f, st ? s->energy_final - s->energy_initial - st->work_external -
                            st->work_contacts - st->work_joints
                      : 0.0);
+  /* The law monitor: the worst margin of each check, with its tolerance
+   * and where it was seen (docs/engine.md, "The law monitor"). */
+  key(f, "law_monitor");
+  fputc('{', f);
+  for (int k = 0; k < NSED_LAW_NCHECK; k++) {
+    const nsed_law_margin *lm = st ? &st->law[k] : NULL;
+    fputs(k ? ",\n    " : "\n    ", f);
+    json_string(f, nsed_law_check_name((nsed_law_check)k));
+    fputs(": {\"worst\": ", f);
+    json_number(f, lm && lm->count ? lm->worst : NAN);
+    fputs(", \"tolerance\": ", f);
+    json_number(f, lm ? lm->tolerance : NAN);
+    fputs(", \"t\": ", f);
+    json_number(f, lm && lm->count ? lm->t : NAN);
+    fputs(", \"where\": ", f);
+    const char *where = NULL;
+    if (lm && lm->count && lm->where >= 0)
+      where = k == NSED_LAW_JOINT_DRIFT ? nsed_model_joint_name(m, lm->where)
+                                        : nsed_model_contact_name(m, lm->where);
+    if (where) json_string(f, where);
+    else fputs("null", f);
+    fprintf(f, ", \"count\": %ld}", lm ? lm->count : 0L);
+  }
+  fputs("\n  }", f);
+  key(f, "onsets_off_circle");
+  fprintf(f, "%ld", st ? st->onsets_off_circle : 0L);
+  key(f, "monitor_seconds");
+  json_number(f, st ? st->wall_monitor : 0.0);
   key(f, "nsed_version");
   json_string(f, NSED_VERSION);
   key(f, "sundials_version");

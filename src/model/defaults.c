@@ -51,6 +51,7 @@ void nsed_options_default(nsed_options *o) {
   o->zeno_window = 1e-3;
   o->zeno_velocity = 1e-3;
   o->max_events = 1000000;
+  o->drift_tol = 1e-6;
 }
 
 const char *nsed_joint_type_name(nsed_joint_type t) {

@@ -549,10 +549,10 @@ int nsed_model_finalize(nsed_model *m, nsed_error *err) {
   if (!(o->baumgarte_eta >= 0) || !(o->baumgarte_xi >= 0) || !(o->baumgarte_gamma >= 0) ||
       !isfinite(o->baumgarte_eta + o->baumgarte_xi + o->baumgarte_gamma))
     return nsed_error_set(err, NSED_ERR_INPUT, "Baumgarte eta, xi, gamma must be >= 0");
-  if (!(o->contact_tol > 0) || !(o->slip_tol > 0) || !(o->slip_stop_speed > 0) || !(o->zeno_velocity >= 0) ||
+  if (!(o->contact_tol > 0) || !(o->slip_tol > 0) || !(o->slip_stop_speed > 0) || !(o->drift_tol > 0) || !(o->zeno_velocity >= 0) ||
       !(o->zeno_window >= 0) || o->zeno_events < 2 || o->max_events < 1)
     return nsed_error_set(err, NSED_ERR_INPUT,
-                          "solver: contact_tol, slip_tol, slip_stop_speed must be > 0, zeno.events >= 2, "
+                          "solver: contact_tol, slip_tol, slip_stop_speed, drift_tol must be > 0, zeno.events >= 2, "
                           "max_events >= 1");
   if (o->friction.sides < 4 || o->friction.sides % 4)
     return nsed_error_set(err, NSED_ERR_INPUT,

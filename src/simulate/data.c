@@ -1,4 +1,5 @@
-/* Simulation data: creation from a finalized model, accessors. */
+/* Simulation data: creation from a finalized model, accessors, and the small
+ * state operations the event stages share. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -7,8 +8,68 @@
 #include "math3.h"
 #include "roller.h"
 #include "sim_impl.h"
+#include "tolerances.h"
 
 #define ALLOC(ptr, n) ((ptr) = calloc((size_t)((n) > 0 ? (n) : 1), sizeof *(ptr)))
+
+static int alloc_phase(nsedi_phase *p, int nc) {
+  return ALLOC(p->mode, nc) && ALLOC(p->held, nc) && ALLOC(p->slow, nc) && ALLOC(p->hold_mu, nc) && ALLOC(p->off_circle, nc) && ALLOC(p->dir, 2 * nc) &&
+         ALLOC(p->root_offset, NSEDI_ROOTS_PER_CONTACT * nc) && ALLOC(p->region_sign, nc) &&
+         ALLOC(p->track_live, nc);
+}
+
+static void free_phase(nsedi_phase *p) {
+  void *a[] = {p->mode, p->held, p->slow, p->hold_mu, p->off_circle, p->dir, p->root_offset, p->region_sign, p->track_live};
+  for (size_t i = 0; i < sizeof a / sizeof a[0]; i++) free(a[i]);
+}
+
+static int alloc_cache(nsedi_cache *c, const nsed_model *m) {
+  int nc = m->ncontact;
+  return ALLOC(c->kin, m->nbody) && ALLOC(c->geom, nc) && ALLOC(c->geom_ok, nc) &&
+         ALLOC(c->lambda_c, 3 * nc) && ALLOC(c->lambda_j, m->nrow) &&
+         ALLOC(c->f, m->nv) && ALLOC(c->du, m->nv);
+}
+
+static void free_cache(nsedi_cache *c) {
+  void *a[] = {c->kin, c->geom, c->geom_ok, c->lambda_c, c->lambda_j, c->f, c->du};
+  for (size_t i = 0; i < sizeof a / sizeof a[0]; i++) free(a[i]);
+}
+
+static int alloc_smooth(nsedi_smooth_ws *s, const nsed_model *m) {
+  /* Per contact: the normal row and, sticking, the two tangential rows. */
+  s->maxr = m->nrow + 3 * m->ncontact;
+  int ok = ALLOC(s->rows, s->maxr) && ALLOC(s->cols, s->maxr) && ALLOC(s->target, s->maxr) &&
+           ALLOC(s->lam, s->maxr) && ALLOC(s->row_contact, s->maxr);
+  if (ok) s->ws = nsedi_dyn_ws_create(m, s->maxr);
+  return ok && s->ws;
+}
+
+static void free_smooth(nsedi_smooth_ws *s) {
+  nsedi_dyn_ws_free(&s->ws);
+  void *a[] = {s->rows, s->cols, s->target, s->lam, s->row_contact};
+  for (size_t i = 0; i < sizeof a / sizeof a[0]; i++) free(a[i]);
+}
+
+static int alloc_event(nsedi_event_ws *e, const nsed_model *m) {
+  int nc = m->ncontact, nv = m->nv;
+  return ALLOC(e->prev_mode, nc) && ALLOC(e->prev_held, nc) && ALLOC(e->trigger, nc) &&
+         ALLOC(e->pre_force, 3 * nc) && ALLOC(e->pose_dir, 2 * nc) && ALLOC(e->accel_floor, nc) && ALLOC(e->cand, nc) && ALLOC(e->impacted, nc) &&
+         ALLOC(e->impact_speed, nc) && ALLOC(e->taking_over, nc) && ALLOC(e->W, 3 * nc) &&
+         ALLOC(e->G, 9 * nc * nc) && ALLOC(e->b, 3 * nc) && ALLOC(e->PWt, 3 * nc * nv) &&
+         ALLOC(e->cl, 3 * nc) && ALLOC(e->ca, 3 * nc) && ALLOC(e->cdir, 2 * nc) &&
+         ALLOC(e->cpc, nc) && ALLOC(e->cmode, nc) && ALLOC(e->settle_rows, 3 * nc) &&
+         ALLOC(e->settle_G, 9 * nc * nc) && ALLOC(e->settle_rhs, 3 * nc) &&
+         ALLOC(e->settle_piv, 6 * nc) && ALLOC(e->du_imp, nv) &&
+         ALLOC(e->x_tmp, m->nstate + NSEDI_NWORK);
+}
+
+static void free_event(nsedi_event_ws *e) {
+  void *a[] = {e->prev_mode, e->prev_held, e->trigger, e->pre_force, e->pose_dir, e->accel_floor, e->cand, e->impacted,
+               e->impact_speed, e->taking_over, e->W, e->G, e->b, e->PWt, e->cl, e->ca,
+               e->cdir, e->cpc, e->cmode, e->settle_rows, e->settle_G, e->settle_rhs,
+               e->settle_piv, e->du_imp, e->x_tmp};
+  for (size_t i = 0; i < sizeof a / sizeof a[0]; i++) free(a[i]);
+}
 
 int nsed_data_create(const nsed_model *m, nsed_data **out, nsed_error *err) {
   if (!m->finalized)
@@ -16,22 +77,11 @@ int nsed_data_create(const nsed_model *m, nsed_data **out, nsed_error *err) {
   nsed_data *d = calloc(1, sizeof *d);
   if (!d) return nsed_error_set(err, NSED_ERR_NOMEM, "out of memory creating simulation data");
   d->m = m;
-  int nc = m->ncontact, nv = m->nv, nb = m->nbody;
-  d->maxr = m->nrow + 3 * nc;
-  int ze = m->opt.zeno_events;
-  int ok = ALLOC(d->x, m->nstate + NSEDI_NWORK) && ALLOC(d->mode, nc) && ALLOC(d->slip_dir0, 2 * nc) &&
-           ALLOC(d->open_offset, nc) && ALLOC(d->kin, nb) && ALLOC(d->geom, nc) &&
-           ALLOC(d->geom_ok, nc) && ALLOC(d->lambda_c, 3 * nc) && ALLOC(d->lambda_j, m->nrow) &&
-           ALLOC(d->rows, d->maxr) && ALLOC(d->cols, d->maxr) && ALLOC(d->target, d->maxr) &&
-           ALLOC(d->lam, d->maxr) && ALLOC(d->row_contact, d->maxr) && ALLOC(d->f, nv) &&
-           ALLOC(d->du, nv) && ALLOC(d->cand, nc) && ALLOC(d->W, 3 * nc) &&
-           ALLOC(d->G, 9 * nc * nc) && ALLOC(d->b, 3 * nc) && ALLOC(d->PWt, 3 * nc * nv) &&
-           ALLOC(d->cl, 3 * nc) && ALLOC(d->ca, 3 * nc) && ALLOC(d->cdir, 2 * nc) &&
-           ALLOC(d->cpc, nc) && ALLOC(d->cmode, nc) && ALLOC(d->zeno_t, nc * ze) &&
-           ALLOC(d->zeno_n, nc) && ALLOC(d->prev_mode, nc) && ALLOC(d->impacted, nc) &&
-           ALLOC(d->plastic, nc) && ALLOC(d->du_imp, nv) && ALLOC(d->stopping, nc) && ALLOC(d->region_sign, nc) && ALLOC(d->track_live, nc) && ALLOC(d->stop_rows, 3 * nc) && ALLOC(d->taking_over, nc) && ALLOC(d->stop_G, 9 * nc * nc) && ALLOC(d->stop_rhs, 3 * nc) && ALLOC(d->stop_piv, 6 * nc) && ALLOC(d->impact_speed, nc) && ALLOC(d->onset_lock, nc) && ALLOC(d->lock_mu, nc);
-  if (ok) d->ws = nsedi_dyn_ws_create(m, d->maxr);
-  if (!ok || !d->ws) {
+  int nc = m->ncontact, nb = m->nbody, ze = m->opt.zeno_events;
+  int ok = ALLOC(d->x, m->nstate + NSEDI_NWORK) && alloc_phase(&d->ph, nc) &&
+           alloc_cache(&d->cache, m) && alloc_smooth(&d->sw, m) && alloc_event(&d->ev, m) &&
+           ALLOC(d->plastic, nc) && ALLOC(d->zeno_t, nc * ze) && ALLOC(d->zeno_n, nc);
+  if (!ok) {
     nsed_data_free(&d);
     return nsed_error_set(err, NSED_ERR_NOMEM, "out of memory creating simulation data");
   }
@@ -48,14 +98,17 @@ int nsed_data_create(const nsed_model *m, nsed_data **out, nsed_error *err) {
     nsedi_v3_copy(s + 7, b->velocity);
     nsedi_v3_copy(s + 10, b->angular_velocity);
   }
+  for (int c = 0; c < nc; c++) {
+    d->ph.dir[2 * c] = 1.0;
+    d->ph.hold_mu[c] = m->contact[c].def.mu;
+  }
   d->t = 0.0;
   d->t_next_breakpoint = INFINITY;
   d->failure_contact = -1;
-  nsedi_kin_eval(m, d->x, d->kin);
   /* The contact snapshot is meaningful before the first step. */
-  for (int c = 0; c < nc; c++)
-    d->geom_ok[c] = nsedi_contact_eval(m, c, d->kin, nsedi_live_track(m, d, d->x, c), &d->geom[c]) == NSED_OK;
-  d->energy_initial = nsedi_kinetic_energy(m, d->kin) + nsedi_potential_energy(m, d->kin);
+  nsedi_refresh_geometry(m, d);
+  nsedi_monitor_init(m, d);
+  d->energy_initial = nsedi_kinetic_energy(m, d->cache.kin) + nsedi_potential_energy(m, d->cache.kin);
   *out = d;
   return NSED_OK;
 }
@@ -65,14 +118,14 @@ void nsed_data_free(nsed_data **pd) {
   nsed_data *d = *pd;
   nsedi_integrator_free(&d->integ);
   nsed_contact_solver_free(&d->cs);
-  nsedi_dyn_ws_free(&d->ws);
-  void *arrays[] = {d->x,      d->mode,   d->slip_dir0, d->open_offset, d->kin,   d->geom,
-                    d->geom_ok, d->lambda_c, d->lambda_j, d->rows,       d->cols,  d->target,
-                    d->lam,    d->row_contact, d->f,    d->du,          d->cand,  d->W,
-                    d->G,      d->b,      d->PWt,       d->cl,          d->ca,    d->cdir,
-                    d->cpc,    d->cmode,  d->zeno_t,    d->zeno_n, d->prev_mode, d->impacted,
-                    d->plastic, d->du_imp, d->stopping, d->region_sign, d->track_live, d->stop_rows, d->taking_over, d->stop_G, d->stop_rhs, d->stop_piv, d->impact_speed, d->onset_lock, d->lock_mu};
-  for (size_t i = 0; i < sizeof arrays / sizeof arrays[0]; i++) free(arrays[i]);
+  free_phase(&d->ph);
+  free_cache(&d->cache);
+  free_smooth(&d->sw);
+  free_event(&d->ev);
+  free(d->x);
+  free(d->plastic);
+  free(d->zeno_t);
+  free(d->zeno_n);
   free(d);
   *pd = NULL;
 }
@@ -85,25 +138,25 @@ void nsed_data_body_state(const nsed_data *d, int i, double out[13]) {
 }
 
 void nsed_data_contact(const nsed_data *d, int i, nsed_contact_info *out) {
-  const nsedi_contact_geom *g = &d->geom[i];
-  out->mode = d->mode[i];
+  const nsedi_contact_geom *g = &d->cache.geom[i];
+  out->mode = d->ph.mode[i];
   out->gap = g->gap;
   for (int k = 0; k < 3; k++) {
-    out->lambda[k] = d->lambda_c[3 * i + k];
+    out->lambda[k] = d->cache.lambda_c[3 * i + k];
     out->point[k] = g->p[k];
   }
-  out->slip_speed = hypot(g->row[1].vel, g->row[2].vel);
+  out->slip_speed = nsedi_slip_speed(g);
 }
 
 int nsed_data_joint_multipliers(const nsed_data *d, int j, double out[6]) {
   const nsedi_joint *J = &d->m->joint[j];
-  for (int k = 0; k < J->nrow; k++) out[k] = d->lambda_j[J->row0 + k];
+  for (int k = 0; k < J->nrow; k++) out[k] = d->cache.lambda_j[J->row0 + k];
   return J->nrow;
 }
 
 double nsed_data_energy(const nsed_model *m, const nsed_data *d) {
   /* From the kinematic cache, which the loop refreshes at every sample. */
-  return nsedi_kinetic_energy(m, d->kin) + nsedi_potential_energy(m, d->kin);
+  return nsedi_kinetic_energy(m, d->cache.kin) + nsedi_potential_energy(m, d->cache.kin);
 }
 
 const nsed_stats *nsed_data_stats(const nsed_data *d) { return &d->stats; }
@@ -118,21 +171,42 @@ const char *nsed_event_kind_name(nsed_event_kind kind) {
   return (unsigned)kind < 8 ? names[kind] : "unknown";
 }
 
+double nsedi_state_kinetic(const nsed_model *m, nsed_data *d) {
+  nsedi_kin_eval(m, d->x, d->cache.kin);
+  return nsedi_kinetic_energy(m, d->cache.kin);
+}
+
+void nsedi_add_velocity(const nsed_model *m, double *x, const double *du) {
+  for (int b = 0; b < m->nbody; b++)
+    for (int k = 0; k < 3; k++) {
+      x[13 * b + 7 + k] += du[6 * b + k];
+      x[13 * b + 10 + k] += du[6 * b + 3 + k];
+    }
+}
+
+void nsedi_refresh_geometry(const nsed_model *m, nsed_data *d) {
+  nsedi_cache *ca = &d->cache;
+  nsedi_kin_eval(m, d->x, ca->kin);
+  for (int c = 0; c < m->ncontact; c++)
+    ca->geom_ok[c] =
+        nsedi_contact_eval(m, c, ca->kin, nsedi_live_track(m, d, d->x, c), &ca->geom[c]) == NSED_OK;
+}
+
 void nsedi_track_reanchor(const nsed_model *m, nsed_data *d) {
   for (int c = 0; c < m->ncontact; c++) {
     int xt = m->contact[c].xtrack;
     if (xt < 0) continue;
-    int live = d->mode[c] != NSED_MODE_OPEN && d->geom[c].region >= 0;
-    if (live && !d->track_live[c]) nsedi_roller_track_init(m, c, d->kin, d->x + xt);
-    d->track_live[c] = live;
+    int live = d->ph.mode[c] != NSED_MODE_OPEN && d->cache.geom[c].region >= 0;
+    if (live && !d->ph.track_live[c]) nsedi_roller_track_init(m, c, d->cache.kin, d->x + xt);
+    d->ph.track_live[c] = live;
   }
 }
 
 int nsedi_track_check(const nsed_model *m, nsed_data *d, nsed_error *err) {
   for (int c = 0; c < m->ncontact; c++) {
     int xt = m->contact[c].xtrack;
-    if (xt < 0 || !d->track_live[c]) continue;
-    double res = nsedi_roller_track_residual(m, c, d->kin, d->x + xt);
+    if (xt < 0 || !d->ph.track_live[c]) continue;
+    double res = nsedi_roller_track_residual(m, c, d->cache.kin, d->x + xt);
     if (res <= NSEDI_TRACK_TOL) continue;
     d->failure_contact = c;
     return nsed_error_set(err, NSED_ERR_EVENT,

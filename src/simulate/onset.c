@@ -1,314 +1,410 @@
-/* Slip onsets: the direction a slip takes when it starts from rest, and
- * the friction force it starts on (docs/engine.md, "Slip onset direction").
+/* Event stage "directions": the direction each new slip is held on, the
+ * direction of slips slowing into the slow hold, and the release of held
+ * slips that turn (docs/engine.md, "Slip direction").
  *
- * The event problem decides with the friction polygon; the smooth phase
- * uses kinetic friction on the exact circle, -mu lambda_n s. A slip that
- * starts from rest has to take a direction s in which its own tangential
- * acceleration points, a_t(s) = alpha s with alpha > 0, and a stable one;
- * otherwise its velocity turns away from s at once, the friction direction
- * flips with it and the integrator grinds at the discontinuity (steps of
- * 1e-11 s).
- *
- * One onset: a_t(s) x s = 0 is a scalar equation in the angle, scanned and
- * bisected. Several coupled onsets (the rollers of a vehicle's wheels) form
- * a system in their angles: Gauss-Seidel sweeps of the scalar solve, then
- * Newton on the whole system. The slip is then held on s with kinetic
- * friction until its speed reaches slip_stop_speed. If the event problem's
- * slipping set admits no consistent directions on the circle (the
- * polygon's answer is not the circle's), the onsets slip on the event
- * problem's own friction forces instead, up to the same speed. */
+ * A held slip's friction is -mu lambda_n s with s fixed. Its direction is
+ * consistent when the slip's own tangential acceleration a_t(s) is along s
+ * (s x a_t = 0): a scan and a bisection of that angle for one slip,
+ * Gauss-Seidel sweeps and then Newton for coupled ones (two wheels of a
+ * vehicle saturating together). A root is stable when s x a_t falls
+ * through zero as s turns counterclockwise (a velocity a little off s
+ * turns back to it); the nearest stable root wins. A slip starting from
+ * rest (an onset) must also accelerate along s; at mu0 = mu its
+ * acceleration starts at zero (the kinetic friction equals the saturated
+ * stick force) and grows, which is consistent too. A slip slowing to
+ * slip_stop_speed is held on its quasi-steady direction (decelerating
+ * along s) until it stops: free, its direction would turn at a rate
+ * ~ 1/|v|, too stiff to integrate; its transverse velocity, which that
+ * fast turning would remove, is removed by the settling impulse. */
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "small_lu.h"
 #include "sim_impl.h"
+#include "tolerances.h"
 
-#define NSEDI_ONSET_SCAN 72
-#define NSEDI_ONSET_SWEEPS 20   /* Gauss-Seidel sweeps at most */
-#define NSEDI_ONSET_NEWTON 30   /* Newton iterations at most */
-#define NSEDI_ONSET_MAX 8       /* onsets solved jointly; more keep the sweeps' result */
-#define NSEDI_ONSET_ALIGNED 1e-9 /* rad: a_t within this angle of s counts as aligned */
+#define DIR_SWEEPS 20  /* Gauss-Seidel sweeps at most */
+#define DIR_NEWTON 30  /* Newton iterations at most */
+#define DIR_MAX 8      /* directions aligned jointly; more keep the sweeps' result */
 
 typedef struct {
   int n;
-  int c[NSEDI_ONSET_MAX];
-} onset_set;
+  int c[DIR_MAX];
+  int onset[DIR_MAX]; /* from rest: must accelerate along its direction */
+} dir_set;
 
-static double slip_speed(const nsedi_contact_geom *g) { return hypot(g->row[1].vel, g->row[2].vel); }
-
-static double angle_of(const nsed_data *d, int c) {
-  return atan2(d->slip_dir0[2 * c + 1], d->slip_dir0[2 * c]);
-}
+static double angle_of(const nsed_data *d, int c) { return atan2(d->ph.dir[2 * c + 1], d->ph.dir[2 * c]); }
 
 static void set_angle(nsed_data *d, int c, double th) {
-  d->slip_dir0[2 * c] = cos(th);
-  d->slip_dir0[2 * c + 1] = sin(th);
+  d->ph.dir[2 * c] = cos(th);
+  d->ph.dir[2 * c + 1] = sin(th);
 }
 
-/* After an evaluation: s0 x a_t and s0 . a_t of contact c, a_t its
- * tangential relative acceleration (s0 . a_t > 0: the slip grows along s0). */
-static void onset_products(const nsed_data *d, int c, double *cross, double *dot) {
-  const nsedi_contact_geom *g = &d->geom[c];
-  double a1 = nsedi_row_accel(&g->row[1], d->du), a2 = nsedi_row_accel(&g->row[2], d->du);
-  double s1 = d->slip_dir0[2 * c], s2 = d->slip_dir0[2 * c + 1];
+/* After an evaluation: s x a_t and s . a_t of contact c. */
+static void products(const nsed_data *d, int c, double *cross, double *dot) {
+  const nsedi_contact_geom *g = &d->cache.geom[c];
+  double a1 = nsedi_row_accel(&g->row[1], d->cache.du), a2 = nsedi_row_accel(&g->row[2], d->cache.du);
+  double s1 = d->ph.dir[2 * c], s2 = d->ph.dir[2 * c + 1];
   *cross = s1 * a2 - s2 * a1;
   *dot = s1 * a1 + s2 * a2;
 }
 
-/* The angle from contact c's s0 to a_t, and s0 . a_t. */
-static double misalignment(const nsed_data *d, int c, double *along) {
-  double cross;
-  onset_products(d, c, &cross, along);
-  return atan2(cross, *along);
-}
-
-/* s0 x a_t and s0 . a_t of contact c with its direction set to angle th. */
 static int residual_at(const nsed_model *m, nsed_data *d, int c, double th, double *cross,
                        double *dot, nsed_error *err) {
   set_angle(d, c, th);
   int rc = nsedi_eval(m, d, d->t, d->x, NULL, err);
   if (rc) return rc;
-  onset_products(d, c, cross, dot);
+  products(d, c, cross, dot);
   return NSED_OK;
+}
+
+/* How far below zero an onset's acceleration along s may be and still
+ * count as accelerating: the force floor over the contact's effective mass
+ * along s (1/G_ss, from the event problem). At mu0 = mu an onset starts
+ * with zero acceleration, which is round-off here. */
+static double accel_floor(const nsed_data *d, int c) {
+  const nsedi_event_ws *ev = &d->ev;
+  for (int i = 0; i < ev->na; i++) {
+    if (ev->cand[i] != c) continue;
+    size_t n3 = 3 * (size_t)ev->na, r1 = 3 * (size_t)i + 1, r2 = r1 + 1;
+    double s1 = d->ph.dir[2 * c], s2 = d->ph.dir[2 * c + 1];
+    const double *G = ev->G;
+    double gss = s1 * s1 * G[r1 * n3 + r1] + 2 * s1 * s2 * G[r2 * n3 + r1] + s2 * s2 * G[r2 * n3 + r2];
+    return NSEDI_FORCE_FLOOR * ev->fscale * fmax(gss, 0.0);
+  }
+  return 0.0;
+}
+
+/* Keep each onset's acceleration floor for the anchor stage. */
+static void keep_floors(nsed_data *d, const dir_set *s) {
+  for (int i = 0; i < s->n; i++) d->ev.accel_floor[s->c[i]] = accel_floor(d, s->c[i]);
+}
+
+/* A sign change of s x a_t between two scanned angles. */
+typedef struct {
+  double lo, hi, f_lo, dist;
+  int stable, tried;
+} bracket;
+
+/* Angular distance of th from th0 in [0, pi]. */
+static double ang_dist(double th, double th0) { return fabs(remainder(th - th0, 2 * M_PI)); }
+
+/* Bisect bracket b of contact c to NSEDI_LINE_BISECT; returns the angle and
+ * the along-s acceleration there in *dot. */
+static int bisect(const nsed_model *m, nsed_data *d, int c, bracket b, double *th, double *dot,
+                  nsed_error *err) {
+  double cr;
+  for (int it = 0; it < 60 && b.hi - b.lo > NSEDI_LINE_BISECT; it++) {
+    double mid = 0.5 * (b.lo + b.hi);
+    int rc = residual_at(m, d, c, mid, &cr, dot, err);
+    if (rc) return rc;
+    if ((cr <= 0) == (b.f_lo <= 0)) {
+      b.lo = mid;
+      b.f_lo = cr;
+    } else {
+      b.hi = mid;
+    }
+  }
+  *th = 0.5 * (b.lo + b.hi);
+  return residual_at(m, d, c, *th, &cr, dot, err);
 }
 
 /* The scalar solve for contact c with the others' directions fixed: a scan
- * of the angle around the current one, then bisection of the nearest
- * bracket with a_t . s > 0 (the plain iteration s <- a_t(s)/|a_t(s)| can
- * cycle). A root where s x a_t falls through zero as s turns
- * counterclockwise is stable: a slip velocity a little off s turns back
- * towards it. At an unstable one the velocity's direction runs away from s
- * as a power of time, within nanoseconds, and the integrator fails; so the
- * nearest stable root wins, the nearest unstable one only if there is no
- * stable one. No bracket: the direction is kept. */
-static int align_one(const nsed_model *m, nsed_data *d, int c, double *moved, nsed_error *err) {
-  double th0 = angle_of(d, c);
-  double best_lo = 0, best_hi = 0, best_dist = INFINITY, f_lo = 0;
-  int best_stable = 0;
+ * of the angle for sign changes of s x a_t, then bisection of the brackets
+ * in order (stable before unstable, nearest first) until a root qualifies:
+ * an onset's must accelerate along s (the accelerating cone of a slip at
+ * mu0 ~ mu is narrower than the scan's step), a slowing slip's must lie
+ * within a quarter turn of where it was. None: the direction is kept and
+ * *found is 0. */
+static int align_one(const nsed_model *m, nsed_data *d, int c, int onset, double *moved, int *found,
+                     nsed_error *err) {
+  double th0 = angle_of(d, c), afl = -accel_floor(d, c);
   double prev_th = th0, prev_cross, prev_dot;
+  bracket br[NSEDI_LINE_SCAN];
+  int nb = 0;
+  *found = 0;
   int rc = residual_at(m, d, c, th0, &prev_cross, &prev_dot, err);
   if (rc) return rc;
-  if (prev_cross == 0 && prev_dot > 0) return NSED_OK; /* exact already (1D) */
-  for (int k = 1; k <= NSEDI_ONSET_SCAN; k++) {
-    double th = th0 + 2 * M_PI * k / NSEDI_ONSET_SCAN, cr, dt;
+  /* Aligned already (a slip that does not turn), or an onset at mu0 = mu
+   * whose acceleration is still zero (round-off): the saturated force's
+   * direction is its own. */
+  if ((prev_cross == 0 && (!onset || prev_dot >= afl)) || (onset && hypot(prev_cross, prev_dot) <= -afl)) {
+    *found = 1;
+    return NSED_OK;
+  }
+  for (int k = 1; k <= NSEDI_LINE_SCAN; k++) {
+    double th = th0 + 2 * M_PI * k / NSEDI_LINE_SCAN, cr, dt;
     rc = residual_at(m, d, c, th, &cr, &dt, err);
     if (rc) return rc;
-    if ((cr <= 0) != (prev_cross <= 0) && dt > 0 && prev_dot > 0) {
-      double dist = fmin(th - th0, 2 * M_PI - (th - th0));
-      int stable = prev_cross > 0;
-      if (stable > best_stable || (stable == best_stable && dist < best_dist)) {
-        best_dist = dist;
-        best_stable = stable;
-        best_lo = prev_th;
-        best_hi = th;
-        f_lo = prev_cross;
-      }
+    if ((cr <= 0) != (prev_cross <= 0)) {
+      bracket b = {.lo = prev_th, .hi = th, .f_lo = prev_cross, .stable = prev_cross > 0,
+                   .dist = fmin(ang_dist(prev_th, th0), ang_dist(th, th0))};
+      if (onset || b.dist < 0.5 * M_PI) br[nb++] = b;
     }
     prev_th = th;
     prev_cross = cr;
-    prev_dot = dt;
   }
-  if (!isfinite(best_dist)) {
-    set_angle(d, c, th0);
+  for (int tries = 0; tries < nb; tries++) {
+    int best = -1;
+    for (int i = 0; i < nb; i++)
+      if (!br[i].tried && (best < 0 || br[i].stable > br[best].stable ||
+                           (br[i].stable == br[best].stable && br[i].dist < br[best].dist)))
+        best = i;
+    double th, dot;
+    rc = bisect(m, d, c, br[best], &th, &dot, err);
+    if (rc) return rc;
+    br[best].tried = 1;
+    if (onset && dot < afl) continue;
+    *moved = fmax(*moved, fabs(remainder(th - th0, 2 * M_PI)));
+    set_angle(d, c, th);
+    *found = 1;
     return NSED_OK;
   }
-  for (int it = 0; it < 60 && best_hi - best_lo > 1e-15; it++) {
-    double mid = 0.5 * (best_lo + best_hi), cr, dt;
-    rc = residual_at(m, d, c, mid, &cr, &dt, err);
-    if (rc) return rc;
-    if ((cr <= 0) == (f_lo <= 0)) {
-      best_lo = mid;
-      f_lo = cr;
-    } else {
-      best_hi = mid;
-    }
-  }
-  double th = 0.5 * (best_lo + best_hi);
-  *moved = fmax(*moved, fabs(remainder(th - th0, 2 * M_PI)));
-  set_angle(d, c, th);
+  set_angle(d, c, th0);
   return NSED_OK;
 }
 
-/* Worst misalignment of the set's slipping onsets at the current
- * directions (INFINITY if one decelerates along its s0). */
-static int worst_misalignment(const nsed_model *m, nsed_data *d, const onset_set *s, double *r,
-                              double *worst, nsed_error *err) {
-  int rc = nsedi_eval(m, d, d->t, d->x, NULL, err);
-  if (rc) return rc;
-  *worst = 0;
+/* The angle between each direction of the set and the line of its
+ * acceleration, after an evaluation; returns the worst, INFINITY when an
+ * onset decelerates. */
+static double misalignment(const nsed_data *d, const dir_set *s, double *r) {
+  double worst = 0;
   for (int i = 0; i < s->n; i++) {
     int c = s->c[i];
-    if (d->mode[c] != NSED_MODE_SLIP) {
-      r[i] = 0;
-      continue;
-    }
-    double along;
-    r[i] = misalignment(d, c, &along);
-    *worst = along > 0 ? fmax(*worst, fabs(r[i])) : INFINITY;
+    double cross, dot;
+    products(d, c, &cross, &dot);
+    double floor = accel_floor(d, c);
+    /* An onset whose acceleration is round-off (at mu0 = mu) is aligned. */
+    r[i] = s->onset[i] && hypot(cross, dot) <= floor ? 0.0 : atan2(cross, fabs(dot));
+    worst = fmax(worst, s->onset[i] && dot < -floor ? INFINITY : fabs(r[i]));
   }
-  return NSED_OK;
+  return worst;
 }
 
-/* Newton on the angles of the set's slipping onsets, from the sweeps'
- * directions, with a finite-difference Jacobian. */
-static int align_newton(const nsed_model *m, nsed_data *d, const onset_set *s, nsed_error *err) {
-  int idx[NSEDI_ONSET_MAX], k = 0;
-  for (int i = 0; i < s->n; i++)
-    if (d->mode[s->c[i]] == NSED_MODE_SLIP) idx[k++] = i;
-  if (k == 0) return NSED_OK;
-  double r[NSEDI_ONSET_MAX], rh[NSEDI_ONSET_MAX], J[NSEDI_ONSET_MAX * NSEDI_ONSET_MAX];
-  double th[NSEDI_ONSET_MAX], dth[NSEDI_ONSET_MAX], worst;
-  int piv[2 * NSEDI_ONSET_MAX];
-  const double h = 1e-7;
-  for (int it = 0; it < NSEDI_ONSET_NEWTON; it++) {
-    int rc = worst_misalignment(m, d, s, r, &worst, err);
+/* Newton on the set's angles from the sweeps' angles, finite-difference
+ * Jacobian. */
+static int align_newton(const nsed_model *m, nsed_data *d, const dir_set *s, nsed_error *err) {
+  int k = s->n;
+  double r[DIR_MAX], rh[DIR_MAX], J[DIR_MAX * DIR_MAX], th[DIR_MAX], dth[DIR_MAX];
+  int piv[2 * DIR_MAX];
+  const double h = NSEDI_LINE_FD_STEP;
+  for (int it = 0; it < DIR_NEWTON; it++) {
+    int rc = nsedi_eval(m, d, d->t, d->x, NULL, err);
     if (rc) return rc;
-    if (worst < 1e-3 * NSEDI_ONSET_ALIGNED || !isfinite(worst)) return NSED_OK;
-    for (int j = 0; j < k; j++) th[j] = angle_of(d, s->c[idx[j]]);
+    double worst = misalignment(d, s, r);
+    if (worst < 1e-3 * NSEDI_LINE_ALIGNED || !isfinite(worst)) return NSED_OK;
+    for (int j = 0; j < k; j++) th[j] = angle_of(d, s->c[j]);
     for (int j = 0; j < k; j++) {
-      set_angle(d, s->c[idx[j]], th[j] + h);
-      double w;
-      rc = worst_misalignment(m, d, s, rh, &w, err);
+      set_angle(d, s->c[j], th[j] + h);
+      rc = nsedi_eval(m, d, d->t, d->x, NULL, err);
       if (rc) return rc;
-      for (int i = 0; i < k; i++) J[(size_t)j * k + i] = (rh[idx[i]] - r[idx[i]]) / h;
-      set_angle(d, s->c[idx[j]], th[j]);
+      misalignment(d, s, rh);
+      for (int i = 0; i < k; i++) J[(size_t)j * k + i] = (rh[i] - r[i]) / h;
+      set_angle(d, s->c[j], th[j]);
     }
-    if (!(nsedi_small_lu_factor(k, J, piv, piv + k) > 1e-14)) return NSED_OK;
+    if (!(nsedi_small_lu_factor(k, J, piv, piv + k) > NSEDI_LINE_PIVOT)) return NSED_OK;
     double step = 0;
-    for (int i = 0; i < k; i++) dth[i] = -r[idx[i]];
+    for (int i = 0; i < k; i++) dth[i] = -r[i];
     nsedi_small_lu_solve(k, J, piv, 1, dth);
     for (int i = 0; i < k; i++) step = fmax(step, fabs(dth[i]));
     double scale = step > 0.5 ? 0.5 / step : 1.0; /* a quarter turn at most */
-    for (int i = 0; i < k; i++) set_angle(d, s->c[idx[i]], th[i] + scale * dth[i]);
+    for (int i = 0; i < k; i++) set_angle(d, s->c[i], th[i] + scale * dth[i]);
   }
   return NSED_OK;
 }
 
-/* Align the set's slipping onsets: sweeps, then Newton if still coupled. */
-static int align(const nsed_model *m, nsed_data *d, const onset_set *s, nsed_error *err) {
-  int slipping = 0;
-  for (int i = 0; i < s->n; i++) slipping += d->mode[s->c[i]] == NSED_MODE_SLIP;
-  for (int sweep = 0; sweep < (slipping > 1 ? NSEDI_ONSET_SWEEPS : 1); sweep++) {
-    double moved = 0;
-    for (int i = 0; i < s->n; i++) {
-      if (d->mode[s->c[i]] != NSED_MODE_SLIP) continue;
-      int rc = align_one(m, d, s->c[i], &moved, err);
-      if (rc) return rc;
-    }
-    if (moved < 1e-13) break;
-  }
-  return slipping > 1 ? align_newton(m, d, s, err) : NSED_OK;
-}
-
-/* Each slipping onset's direction is stable on its own: turning its s0 a
- * little counterclockwise turns a_t clockwise of it (the diagonal of the
- * Jacobian of the misalignments; for one onset that is the whole story). */
-static int stable(const nsed_model *m, nsed_data *d, const onset_set *s, const double *r,
-                  int *ok, nsed_error *err) {
-  const double h = 1e-7;
+/* Each direction of the set is stable on its own: turning it a little
+ * counterclockwise turns its acceleration clockwise of it (s x a_t falls). */
+static int stable(const nsed_model *m, nsed_data *d, const dir_set *s, int *ok, nsed_error *err) {
   *ok = 1;
   for (int i = 0; *ok && i < s->n; i++) {
     int c = s->c[i];
-    if (d->mode[c] != NSED_MODE_SLIP) continue;
-    double th = angle_of(d, c), along;
-    set_angle(d, c, th + h);
-    int rc = nsedi_eval(m, d, d->t, d->x, NULL, err);
-    if (rc) return rc;
-    *ok = misalignment(d, c, &along) - r[i] < 0;
+    double th = angle_of(d, c), c0, c1, dot;
+    int rc = residual_at(m, d, c, th, &c0, &dot, err);
+    if (rc == NSED_OK) rc = residual_at(m, d, c, th + NSEDI_LINE_FD_STEP, &c1, &dot, err);
     set_angle(d, c, th);
-  }
-  return NSED_OK;
-}
-
-/* The onsets' directions are consistent: every slipping onset aligned,
- * accelerating along s0 and stable, every closed contact pushing. Leaves
- * the caches evaluated. */
-static int consistent(const nsed_model *m, nsed_data *d, const onset_set *s, int *ok,
-                      nsed_error *err) {
-  double r[NSEDI_ONSET_MAX], worst;
-  int rc = worst_misalignment(m, d, s, r, &worst, err);
-  if (rc) return rc;
-  int steady = 0;
-  if (worst < NSEDI_ONSET_ALIGNED) {
-    rc = stable(m, d, s, r, &steady, err);
-    if (rc == NSED_OK) rc = worst_misalignment(m, d, s, r, &worst, err); /* the caches */
     if (rc) return rc;
-  }
-  double fscale = 1e-300;
-  for (int q = 0; q < m->nv; q++) fscale = fmax(fscale, fabs(d->f[q]));
-  double tol = 1e-9 * fscale;
-  *ok = steady && worst < NSEDI_ONSET_ALIGNED;
-  for (int c = 0; *ok && c < m->ncontact; c++)
-    if (d->mode[c] != NSED_MODE_OPEN && m->contact[c].def.law != NSED_CONTACT_COMPLIANT)
-      *ok = d->lambda_c[3 * c] >= -tol;
-  return NSED_OK;
-}
-
-/* Hold the set's slipping onsets on their aligned directions s0 with
- * kinetic friction mu until their speed reaches slip_stop_speed: below it
- * the velocity's direction is round-off and the turning-stop indicator a
- * hair trigger (it fires at |v| = 2 slip_stop_speed (1 - cos(turn))). */
-static void lock_aligned(const nsed_model *m, nsed_data *d, const onset_set *s) {
-  for (int k = 0; k < s->n; k++) {
-    int c = s->c[k];
-    if (d->mode[c] != NSED_MODE_SLIP) continue;
-    d->onset_lock[c] = 1;
-    d->lock_mu[c] = m->contact[c].def.mu;
-  }
-}
-
-/* Lock the set's onsets on the event problem's forces: direction
- * -lambda_t/|lambda_t| and ratio |lambda_t|/lambda_n of its solution. */
-static void lock_onsets(nsed_data *d, const onset_set *s) {
-  for (int k = 0; k < s->n; k++)
-    for (int i = 0; i < d->nacc; i++) {
-      if (d->cand[i] != s->c[k]) continue;
-      const double *l = d->cl + 3 * i;
-      double lt = hypot(l[1], l[2]);
-      if (!(l[0] > 0 && lt > 0)) break;
-      d->onset_lock[s->c[k]] = 1;
-      d->lock_mu[s->c[k]] = lt / l[0];
-      d->slip_dir0[2 * s->c[k]] = -l[1] / lt;
-      d->slip_dir0[2 * s->c[k] + 1] = -l[2] / lt;
-      break;
-    }
-}
-
-int nsedi_onset_resolve(const nsed_model *m, nsed_data *d, nsed_error *err) {
-  onset_set s = {0};
-  int more = 0;
-  for (int c = 0; c < m->ncontact; c++) {
-    const nsed_contact_def *cd = &m->contact[c].def;
-    if (d->mode[c] != NSED_MODE_SLIP || cd->law != NSED_CONTACT_COULOMB ||
-        (cd->mu == 0 && cd->mu0 == 0) || slip_speed(&d->geom[c]) > m->opt.slip_tol)
-      continue; /* frictionless: no direction to choose */
-    if (s.n < NSEDI_ONSET_MAX)
-      s.c[s.n++] = c;
-    else
-      more = 1;
-  }
-  if (s.n == 0) return nsedi_eval(m, d, d->t, d->x, NULL, err);
-  double dir0[2 * NSEDI_ONSET_MAX];
-  for (int i = 0; i < s.n; i++) {
-    dir0[2 * i] = d->slip_dir0[2 * s.c[i]];
-    dir0[2 * i + 1] = d->slip_dir0[2 * s.c[i] + 1];
-  }
-  int ok = 0, rc = align(m, d, &s, err);
-  if (rc == NSED_OK) rc = consistent(m, d, &s, &ok, err);
-  if (rc) return rc;
-  if (ok) {
-    lock_aligned(m, d, &s);
-  } else if (!more) {
-    /* No consistent directions on the circle (a Painleve-like
-     * indeterminacy of rigid rollers: the circle admits no mode while the
-     * polygon does): the onsets slip on the event problem's own friction
-     * forces, whose accelerations are the event problem's, each slip
-     * growing within the polygon's normal cone at its force. */
-    for (int i = 0; i < s.n; i++) {
-      d->slip_dir0[2 * s.c[i]] = dir0[2 * i];
-      d->slip_dir0[2 * s.c[i] + 1] = dir0[2 * i + 1];
-    }
-    lock_onsets(d, &s);
+    *ok = c1 < c0;
   }
   return nsedi_eval(m, d, d->t, d->x, NULL, err);
+}
+
+/* Align the set: sweeps of the scalar solve, Newton if coupled; then
+ * check: aligned, accelerating (onsets), stable, every closed contact
+ * pushing. */
+enum { DIR_OK = 0, DIR_NONE, DIR_UNSTABLE, DIR_PULLS };
+
+static int align(const nsed_model *m, nsed_data *d, const dir_set *s, int *why, int *culprit,
+                 nsed_error *err) {
+  int found[DIR_MAX];
+  for (int sweep = 0; sweep < (s->n > 1 ? DIR_SWEEPS : 1); sweep++) {
+    double moved = 0;
+    for (int i = 0; i < s->n; i++) {
+      int rc = align_one(m, d, s->c[i], s->onset[i], &moved, &found[i], err);
+      if (rc) return rc;
+    }
+    if (moved < NSEDI_LINE_SWEEP_MOVE) break;
+  }
+  int rc = s->n > 1 ? align_newton(m, d, s, err) : nsedi_eval(m, d, d->t, d->x, NULL, err);
+  if (rc) return rc;
+  double r[DIR_MAX];
+  int ok = misalignment(d, s, r) < NSEDI_LINE_ALIGNED;
+  *why = ok ? DIR_OK : DIR_NONE;
+  if (ok && (rc = stable(m, d, s, &ok, err))) return rc;
+  if (*why == DIR_OK && !ok) *why = DIR_UNSTABLE;
+  for (int c = 0; *why == DIR_OK && c < m->ncontact; c++)
+    if (d->ph.mode[c] != NSED_MODE_OPEN && m->contact[c].def.law != NSED_CONTACT_COMPLIANT &&
+        d->cache.lambda_c[3 * c] < -NSEDI_FORCE_FLOOR * d->ev.fscale) {
+      *why = DIR_PULLS;
+      *culprit = c;
+    }
+  return NSED_OK;
+}
+
+/* An onset on the event problem's own friction force: against it, with its
+ * magnitude while the slip is slow. For a stick candidate of the problem
+ * that force is on the friction polygon (up to 1/cos(pi/sides) of the
+ * circle's) and the problem's accelerations then hold: they lie in the
+ * polygon's normal cone at that force, its law of maximal dissipation. A
+ * contact the problem had posed as slipping has the circle's force. */
+static void on_problem_force(nsed_data *d, int c) {
+  const nsedi_event_ws *ev = &d->ev;
+  for (int i = 0; i < ev->na; i++) {
+    if (ev->cand[i] != c) continue;
+    const double *l = ev->cl + 3 * i;
+    double lt = hypot(l[1], l[2]);
+    if (!(l[0] > 0 && lt > 0)) return;
+    d->ph.dir[2 * c] = -l[1] / lt;
+    d->ph.dir[2 * c + 1] = -l[2] / lt;
+    if (ev->cpc[i].kind == NSED_CP_STICK_CANDIDATE) {
+      d->ph.hold_mu[c] = lt / l[0];
+      d->ph.off_circle[c] = 1;
+    }
+    return;
+  }
+}
+
+/* Hold contact c on its velocity's direction as it slows into the slow
+ * regime (its transverse velocity is settled after alignment). */
+static void hold_slowing(nsed_data *d, int c) {
+  const nsedi_contact_geom *g = &d->cache.geom[c];
+  double sp = nsedi_slip_speed(g);
+  d->ph.held[c] = d->ph.slow[c] = 1;
+  if (sp > 0) {
+    d->ph.dir[2 * c] = g->row[1].vel / sp;
+    d->ph.dir[2 * c + 1] = g->row[2].vel / sp;
+  }
+  d->ev.trigger[c] |= NSEDI_TRIG_HOLD;
+}
+
+/* A held slip's regime root at the current state (see the indicators). */
+static double regime_root(const nsed_model *m, const nsed_data *d, int c) {
+  double g[NSEDI_ROOTS_PER_CONTACT];
+  nsedi_contact_indicators(m, d, c, g);
+  return g[NSEDI_ROOT_LINE];
+}
+
+/* Decide every slip's regime at this event; collect the directions to
+ * align: onsets, and slips entering the slow hold. */
+static void collect(const nsed_model *m, nsed_data *d, dir_set *s, int *more) {
+  const nsed_options *o = &m->opt;
+  nsedi_event_ws *ev = &d->ev;
+  s->n = 0;
+  *more = 0;
+  for (int c = 0; c < m->ncontact; c++) {
+    if (d->ph.mode[c] != NSED_MODE_SLIP || !nsedi_coulomb_friction(m, c)) continue;
+    int trig = ev->trigger[c], onset = (trig & NSEDI_TRIG_ONSET) != 0;
+    double sp = nsedi_slip_speed(&d->cache.geom[c]);
+    if (onset) {
+      d->ph.held[c] = d->ph.slow[c] = 1;
+    } else if (trig & NSEDI_TRIG_SLOWED) {
+      hold_slowing(d, c);
+    } else if (d->ph.held[c] && ((trig & NSEDI_TRIG_LINE) || regime_root(m, d, c) <= 0)) {
+      double v1 = d->cache.geom[c].row[1].vel, v2 = d->cache.geom[c].row[2].vel;
+      double off = fabs(v2 * d->ph.dir[2 * c] - v1 * d->ph.dir[2 * c + 1]);
+      if (d->ph.slow[c] && sp >= o->slip_stop_speed) {
+        /* Speeding up out of the slow hold: held on while it does not turn,
+         * with kinetic friction on the circle from here on. */
+        d->ph.slow[c] = 0;
+        d->ph.off_circle[c] = 0;
+        if (off > NSEDI_SLIP_LINE_TOL * sp) d->ph.held[c] = 0;
+      } else if (!d->ph.slow[c] && sp <= NSEDI_SLOW_ENTRY * o->slip_stop_speed) {
+        hold_slowing(d, c);
+      } else if (!d->ph.slow[c]) {
+        d->ph.held[c] = 0; /* it turns: free */
+      }
+    }
+    if (!onset && !(ev->trigger[c] & NSEDI_TRIG_HOLD)) continue;
+    if (s->n == DIR_MAX) {
+      *more = 1;
+      continue;
+    }
+    s->onset[s->n] = onset;
+    s->c[s->n++] = c;
+  }
+}
+
+int nsedi_event_lines(const nsed_model *m, nsed_data *d, nsed_error *err) {
+  dir_set s;
+  int more;
+  collect(m, d, &s, &more);
+  if (s.n == 0) return nsedi_eval(m, d, d->t, d->x, NULL, err);
+  double dir0[2 * DIR_MAX];
+  for (int i = 0; i < s.n; i++) {
+    dir0[2 * i] = d->ph.dir[2 * s.c[i]];
+    dir0[2 * i + 1] = d->ph.dir[2 * s.c[i] + 1];
+  }
+  int why = DIR_OK, culprit = -1, rc = align(m, d, &s, &why, &culprit, err);
+  keep_floors(d, &s);
+  if (rc || why == DIR_OK || more) return rc;
+  /* No consistent directions. A slowing slip keeps its velocity's
+   * direction (the quasi-steady one it turns to is not within a quarter
+   * turn). Onsets: the polygon's answer is not the circle's (docs/engine.md,
+   * "Onsets the circle does not admit"); they start on the event problem's
+   * own forces, the polygon's law, until slip_stop_speed, if they accelerate
+   * along them and no contact pulls there; otherwise the event cannot be
+   * resolved. */
+  for (int i = 0; i < s.n; i++) {
+    d->ph.dir[2 * s.c[i]] = dir0[2 * i];
+    d->ph.dir[2 * s.c[i] + 1] = dir0[2 * i + 1];
+    if (s.onset[i]) on_problem_force(d, s.c[i]);
+  }
+  rc = nsedi_eval(m, d, d->t, d->x, NULL, err);
+  int bad = -1, pulls = -1;
+  double cross = 0, dot = 0;
+  for (int i = 0; rc == NSED_OK && bad < 0 && i < s.n; i++) {
+    if (!s.onset[i]) continue;
+    products(d, s.c[i], &cross, &dot);
+    if (dot < -d->ev.accel_floor[s.c[i]]) bad = s.c[i];
+  }
+  for (int c = 0; rc == NSED_OK && bad < 0 && pulls < 0 && c < m->ncontact; c++)
+    if (d->ph.mode[c] != NSED_MODE_OPEN && m->contact[c].def.law != NSED_CONTACT_COMPLIANT &&
+        d->cache.lambda_c[3 * c] < -NSEDI_FORCE_FLOOR * d->ev.fscale)
+      pulls = c;
+  if (rc || (bad < 0 && pulls < 0)) {
+    d->stats.onsets_off_circle += rc ? 0 : 1;
+    return rc;
+  }
+  int c = bad >= 0 ? bad : s.c[0];
+  for (int i = 0; i < s.n; i++)
+    if (s.onset[i] && bad < 0) c = s.c[i];
+  products(d, c, &cross, &dot);
+  d->failure_contact = c;
+  char reason[200];
+  if (why == DIR_PULLS)
+    snprintf(reason, sizeof reason, "along the directions where it accelerates contact '%s' would pull",
+             m->contact[culprit].def.name);
+  else
+    snprintf(reason, sizeof reason, "%s",
+             why == DIR_UNSTABLE ? "the direction along which it accelerates is unstable"
+                                 : "no direction on the friction circle is along its own acceleration");
+  return nsed_error_set(err, NSED_ERR_EVENT,
+                        "t = %.17g: contact '%s' starts slipping but %s, with the other contacts' "
+                        "modes as the event problem decided, and along the event problem's "
+                        "direction (%.6g, %.6g) %s (acceleration %.3g m/s^2 along, %.3g across): "
+                        "the polygon's answer is not the circle's, a Painleve-like indeterminacy "
+                        "of the rigid model",
+                        d->t, m->contact[c].def.name, reason, d->ph.dir[2 * c], d->ph.dir[2 * c + 1],
+                        bad >= 0 ? "it decelerates" : "a contact would pull", dot, cross);
 }

@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "sim_impl.h"
+#include "tolerances.h"
 
 #define NSEDI_TRIAL_MAX_CONTACTS 10
 
@@ -41,34 +42,34 @@ int nsedi_trial_modes(const nsed_model *m, nsed_data *d, int n, nsed_lcp_stats *
   double stick_dir[2 * NSEDI_TRIAL_MAX_CONTACTS];
   long total = 1;
   for (int i = 0; i < n; i++) {
-    ntr[i] = d->cpc[i].kind == NSED_CP_STICK_CANDIDATE ? 3 : 2;
+    ntr[i] = d->ev.cpc[i].kind == NSED_CP_STICK_CANDIDATE ? 3 : 2;
     k[i] = 0;
     total *= ntr[i];
     stick_dir[2 * i] = stick_dir[2 * i + 1] = 0;
   }
   double fscale = 1e-300;
-  for (int q = 0; q < m->nv; q++) fscale = fmax(fscale, fabs(d->f[q]));
-  double tol = 1e-9 * fscale;
+  for (int q = 0; q < m->nv; q++) fscale = fmax(fscale, fabs(d->cache.f[q]));
+  double tol = NSEDI_TRIAL_TOL * fscale;
   int tries = 0;
   for (long it = 0; it < total; it++, tries++) {
     /* Set the trial's modes. */
     int skip = 0, saturated = 0;
     for (int i = 0; i < n; i++) {
-      int c = d->cand[i];
-      const nsed_cp_contact *p = &d->cpc[i];
-      d->mode[c] = trial_mode(p, k[i]);
+      int c = d->ev.cand[i];
+      const nsed_cp_contact *p = &d->ev.cpc[i];
+      d->ph.mode[c] = trial_mode(p, k[i]);
       /* At a friction saturation root the force is on the boundary moving
-       * out: stick is not a candidate (as the LCP's shrunk mu0 says). */
-      if (d->mode[c] == NSED_MODE_STICK && p->mu0 < m->contact[c].def.mu0) saturated = 1;
-      if (d->mode[c] == NSED_MODE_SLIP) {
+       * out: stick is not a candidate (the LCP's shrunk mu0 says so). */
+      if (d->ph.mode[c] == NSED_MODE_STICK && p->mu0 < m->contact[c].def.mu0) saturated = 1;
+      if (d->ph.mode[c] == NSED_MODE_SLIP) {
         if (p->kind == NSED_CP_SLIPPING) {
-          d->slip_dir0[2 * c] = p->slip_dir[0];
-          d->slip_dir0[2 * c + 1] = p->slip_dir[1];
+          d->ph.dir[2 * c] = p->slip_dir[0];
+          d->ph.dir[2 * c + 1] = p->slip_dir[1];
         } else {
           double s1 = stick_dir[2 * i], s2 = stick_dir[2 * i + 1];
           if (!(hypot(s1, s2) > 0)) skip = 1; /* no stick trial said which way */
-          d->slip_dir0[2 * c] = s1;
-          d->slip_dir0[2 * c + 1] = s2;
+          d->ph.dir[2 * c] = s1;
+          d->ph.dir[2 * c + 1] = s2;
         }
       }
     }
@@ -78,16 +79,16 @@ int nsedi_trial_modes(const nsed_model *m, nsed_data *d, int n, nsed_lcp_stats *
       if (nsedi_eval(m, d, d->t, d->x, NULL, &e) != NSED_OK) ok = 0;
     }
     for (int i = 0; ok && i < n; i++) {
-      int c = d->cand[i];
-      const double *l = d->lambda_c + 3 * c;
-      const nsedi_contact_geom *g = &d->geom[c];
-      switch (d->mode[c]) {
+      int c = d->ev.cand[i];
+      const double *l = d->cache.lambda_c + 3 * c;
+      const nsedi_contact_geom *g = &d->cache.geom[c];
+      switch (d->ph.mode[c]) {
         case NSED_MODE_OPEN:
-          ok = nsedi_row_accel(&g->row[0], d->du) >= -1e-9 * (1 + fabs(g->row[0].bias));
+          ok = nsedi_row_accel(&g->row[0], d->cache.du) >= -NSEDI_TRIAL_TOL * (1 + fabs(g->row[0].bias));
           break;
         case NSED_MODE_STICK:
           if (!(l[0] >= -tol)) ok = 0;
-          else if (saturated || !inside_friction(o, d->cpc[i].mu0, l, tol)) {
+          else if (saturated || !inside_friction(o, d->ev.cpc[i].mu0, l, tol)) {
             /* Remember which way the unbalanced demand pushes: slip opposes
              * the friction force that sticking would need. */
             double lt = hypot(l[1], l[2]);
@@ -100,22 +101,22 @@ int nsedi_trial_modes(const nsed_model *m, nsed_data *d, int n, nsed_lcp_stats *
           break;
         case NSED_MODE_SLIP:
           if (!(l[0] >= -tol)) ok = 0;
-          else if (d->cpc[i].kind == NSED_CP_STICK_CANDIDATE) {
-            double a1 = nsedi_row_accel(&g->row[1], d->du), a2 = nsedi_row_accel(&g->row[2], d->du);
-            ok = a1 * d->slip_dir0[2 * c] + a2 * d->slip_dir0[2 * c + 1] >= 0;
+          else if (d->ev.cpc[i].kind == NSED_CP_STICK_CANDIDATE) {
+            double a1 = nsedi_row_accel(&g->row[1], d->cache.du), a2 = nsedi_row_accel(&g->row[2], d->cache.du);
+            ok = a1 * d->ph.dir[2 * c] + a2 * d->ph.dir[2 * c + 1] >= 0;
           }
           break;
       }
     }
     if (ok) {
       for (int i = 0; i < n; i++) {
-        int c = d->cand[i];
-        d->cmode[i] = d->mode[c] == NSED_MODE_OPEN ? NSED_CP_OPEN
-                      : d->mode[c] == NSED_MODE_STICK ? NSED_CP_STICK
+        int c = d->ev.cand[i];
+        d->ev.cmode[i] = d->ph.mode[c] == NSED_MODE_OPEN ? NSED_CP_OPEN
+                      : d->ph.mode[c] == NSED_MODE_STICK ? NSED_CP_STICK
                                                       : NSED_CP_SLIP;
-        for (int q = 0; q < 3; q++) d->cl[3 * i + q] = d->lambda_c[3 * c + q];
-        d->cdir[2 * i] = d->mode[c] == NSED_MODE_SLIP ? d->slip_dir0[2 * c] : 0.0;
-        d->cdir[2 * i + 1] = d->mode[c] == NSED_MODE_SLIP ? d->slip_dir0[2 * c + 1] : 0.0;
+        for (int q = 0; q < 3; q++) d->ev.cl[3 * i + q] = d->cache.lambda_c[3 * c + q];
+        d->ev.cdir[2 * i] = d->ph.mode[c] == NSED_MODE_SLIP ? d->ph.dir[2 * c] : 0.0;
+        d->ev.cdir[2 * i + 1] = d->ph.mode[c] == NSED_MODE_SLIP ? d->ph.dir[2 * c + 1] : 0.0;
       }
       st->lcp_size = 0;
       st->pivots = tries + 1; /* the number of trials */

@@ -40,16 +40,27 @@ static int root_cb(double t, const double *y, double *g, void *ud) {
 
 static void track_violation(const nsed_model *m, nsed_data *d) {
   double v = d->stats.max_constraint_violation;
-  for (int i = 0; i < m->nrow; i++) v = fmax(v, fabs(d->rows[i].pos));
+  for (int i = 0; i < m->nrow; i++) v = fmax(v, fabs(d->sw.rows[i].pos));
   for (int c = 0; c < m->ncontact; c++)
-    if (d->mode[c] != NSED_MODE_OPEN) v = fmax(v, fabs(d->geom[c].gap));
+    if (d->ph.mode[c] != NSED_MODE_OPEN) v = fmax(v, fabs(d->cache.geom[c].gap));
   d->stats.max_constraint_violation = v;
+}
+
+static int monitor(const nsed_model *m, nsed_data *d, nsed_error *err) {
+  double w0 = wall_now();
+  int rc = nsedi_monitor_check(m, d, err);
+  d->stats.wall_monitor += wall_now() - w0;
+#ifdef NSEDI_MONITOR_REPORT_ONLY
+  rc = NSED_OK;
+#endif
+  return rc;
 }
 
 static int sample(const nsed_model *m, nsed_data *d, const nsed_observer *obs,
                   nsed_sample_reason why, nsed_error *err) {
   int rc = nsedi_eval(m, d, d->t, d->x, NULL, err);
   if (rc == NSED_OK) rc = nsedi_track_check(m, d, err);
+  if (rc == NSED_OK) rc = monitor(m, d, err);
   if (rc) return rc;
   d->stats.work_external = d->x[m->nstate];
   d->stats.work_contacts = d->x[m->nstate + 1];
@@ -83,13 +94,13 @@ static void stall_context(const nsed_model *m, nsed_data *d, double t_event, nse
                                  nsedi_integrator_step_size(d->integ), d->t - t_event, t_event);
   int listed = 0;
   for (int c = 0; c < m->ncontact && used + 96 < sizeof buf; c++) {
-    if (d->mode[c] == NSED_MODE_OPEN) continue;
-    const nsedi_contact_geom *g = &d->geom[c];
-    const double *l = d->lambda_c + 3 * c;
-    double sp = hypot(g->row[1].vel, g->row[2].vel);
-    if (d->mode[c] == NSED_MODE_SLIP)
+    if (d->ph.mode[c] == NSED_MODE_OPEN) continue;
+    const nsedi_contact_geom *g = &d->cache.geom[c];
+    const double *l = d->cache.lambda_c + 3 * c;
+    double sp = nsedi_slip_speed(g);
+    if (d->ph.mode[c] == NSED_MODE_SLIP)
       used += (size_t)snprintf(buf + used, sizeof buf - used, " %s (slip%s %.3g m/s)",
-                               m->contact[c].def.name, d->onset_lock[c] ? " onset" : "", sp);
+                               m->contact[c].def.name, d->ph.held[c] ? " held" : "", sp);
     else
       used += (size_t)snprintf(buf + used, sizeof buf - used, " %s (stick, margin %.3g N)",
                                m->contact[c].def.name,
@@ -118,13 +129,13 @@ static int integrator_error(const nsed_model *m, nsed_data *d, double t_event, n
     }
   /* Or the accelerations of the last evaluation do. */
   for (int i = 0; i < m->nv; i++)
-    if (!isfinite(d->du[i]) || fabs(d->du[i]) > 1e150) {
+    if (!isfinite(d->cache.du[i]) || fabs(d->cache.du[i]) > 1e150) {
       char why[sizeof err->message];
       snprintf(why, sizeof why, "%s", err->message);
       return nsed_error_set(err, NSED_ERR_NONFINITE,
                             "t = %.17g: body '%s' acceleration d%s/dt = %g is not finite or "
                             "overflows (a force law out of range?); the integrator said: %s",
-                            d->t, m->body[i / 6].def.name, state_names[7 + i % 6], d->du[i], why);
+                            d->t, m->body[i / 6].def.name, state_names[7 + i % 6], d->cache.du[i], why);
     }
   stall_context(m, d, t_event, err);
   return err->status;
@@ -142,7 +153,7 @@ int nsed_simulate(const nsed_model *m, nsed_data *d, const nsed_observer *obs, n
   if (!d->integ) {
     rc = nsedi_project_velocities(m, d, err);
     if (rc) goto done;
-    nsedi_kin_eval(m, d->x, d->kin);
+    nsedi_kin_eval(m, d->x, d->cache.kin);
     d->stats.energy_initial = nsed_data_energy(m, d);
     rc = nsedi_resolve(m, d, NULL, obs, err);
     if (rc) goto done;
@@ -161,7 +172,7 @@ int nsed_simulate(const nsed_model *m, nsed_data *d, const nsed_observer *obs, n
     double stop = fmin(o->t_end, d->t_next_breakpoint);
     double next_out = fmin(k_out * o->output_dt, stop);
     nsedi_step_result res;
-    double t;
+    double t, t_from = d->t;
     rc = nsedi_integrator_advance(d->integ, next_out, stop, d->x, &t, &res, err);
     if (rc) {
       d->t = t;
@@ -176,8 +187,12 @@ int nsed_simulate(const nsed_model *m, nsed_data *d, const nsed_observer *obs, n
       fired[nroot - 1] = -1; /* the time indicator */
     }
     if (res == NSEDI_STEP_ROOT || at_breakpoint) {
-      if (!at_breakpoint) nsedi_integrator_roots(d->integ, fired);
       double we = wall_now();
+      if (!at_breakpoint) {
+        nsedi_integrator_roots(d->integ, fired);
+        rc = nsedi_locate_missed_stops(m, d, fired, t_from, err);
+        if (rc) goto done;
+      }
       rc = nsedi_resolve(m, d, fired, obs, err);
       d->stats.wall_events += wall_now() - we;
       t_event = d->t;

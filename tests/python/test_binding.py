@@ -56,7 +56,7 @@ def cli(problem, outdir, sets=()):
     return p.returncode, p.stderr
 
 
-def compare(name, py, disk, skip_summary=("wall_seconds",)):
+def compare(name, py, disk, skip_summary=("wall_seconds", "monitor_seconds")):
     """py: in-process Result; disk: Result read from the CLI's directory."""
     for f in disk.trajectory.dtype.names:
         if not same_bits(py.trajectory[f], disk.trajectory[f]):

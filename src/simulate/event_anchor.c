@@ -1,0 +1,86 @@
+/* Event stage "anchor": what the next phase's indicators are measured from
+ * (docs/engine.md, "Phase starts").
+ *
+ * An indicator is detected only when it decreases through zero from
+ * positive values (SUNDIALS with root direction -1). One that starts at
+ * zero must start exactly at zero: SUNDIALS then waits until it has moved
+ * away before watching it, instead of taking round-off for a crossing.
+ *  - A slip starting from rest starts with its slip velocity zero (the
+ *    settling impulse removed the residual), see anchor_onset.
+ *  - An open contact's closing indicator gap - offset: a contact that
+ *    lifts off leaves with a gap growing quadratically from round-off, so
+ *    it may sink a margin (NSEDI_LIFTOFF_MARGIN contact_tol) before its
+ *    root counts as closing; one that bounces off leaves with a velocity
+ *    and keeps the exact level (impact times). A roller's next contact
+ *    arrives tangentially (an omni-wheel handover): its gap touches zero
+ *    quadratically and round-off makes it cross up to ~3e-7 s early with a
+ *    spurious approach; a fraction of contact_tol keeps that root quiet,
+ *    and the handover is resolved at the outgoing roller's region event,
+ *    which crosses linearly and exactly.
+ *  - A closed contact's region indicator is oriented by the region's sign
+ *    at the phase start. */
+#include <math.h>
+#include <string.h>
+
+#include "sim_impl.h"
+#include "tolerances.h"
+
+/* The closing offset of open contact c. */
+static double closing_offset(const nsed_model *m, const nsed_data *d, int c) {
+  const nsed_options *o = &m->opt;
+  int roller = nsedi_is_roller(m, c);
+  double gap = d->cache.geom[c].gap;
+  double off = d->cache.geom_ok[c] ? fmin(0.0, gap) : 0.0;
+  /* A roller lifting off near its tip lands again within microseconds (the
+   * omni vehicle's wheels rock on their three contacts), before the
+   * stabilisation has removed the landing's penetration: its margin is a
+   * level below the floor, not a step per bounce. */
+  if (d->ev.prev_mode[c] != NSED_MODE_OPEN && !d->ev.impacted[c])
+    return off - (roller ? NSEDI_ROLLER_LIFTOFF_MARGIN : NSEDI_LIFTOFF_MARGIN) * o->contact_tol;
+  if (roller && d->cache.geom_ok[c]) return fmin(-NSEDI_ROLLER_LIFTOFF_MARGIN * o->contact_tol, gap);
+  return off;
+}
+
+/* Round-off of a row's velocity J u: the sum of the magnitudes it is made
+ * of (and of the moving floor's term), times NSEDI_VELOCITY_ROUNDOFF. */
+static double row_noise(const nsedi_row *r, const double *x) {
+  double sum = 0, ju = 0;
+  for (int k = 0; k < 6; k++) {
+    double ua = r->a >= 0 ? x[13 * r->a + 7 + k] : 0.0, ub = r->b >= 0 ? x[13 * r->b + 7 + k] : 0.0;
+    sum += fabs(r->ja[k] * ua) + fabs(r->jb[k] * ub);
+    ju += r->ja[k] * ua + r->jb[k] * ub;
+  }
+  return NSEDI_VELOCITY_ROUNDOFF * (sum + fabs(r->vel - ju));
+}
+
+/* The onset of slip c starts from rest: its stop indicator v . s starts at
+ * zero and grows (quadratically at mu0 = mu, where its acceleration starts
+ * at zero), below the round-off of v . s for a while. It is measured from
+ * its start value less that round-off, so round-off cannot fire it; its
+ * speed-minimum indicator -(a . s), zero at mu0 = mu, likewise from its
+ * start value plus the acceleration floor. An onset that accelerates from
+ * the start keeps its minimum indicator as it is (it starts negative). */
+static void anchor_onset(const nsed_model *m, const nsed_data *d, int c, double *off) {
+  double g[NSEDI_ROOTS_PER_CONTACT];
+  nsedi_contact_indicators(m, d, c, g);
+  const nsedi_contact_geom *geo = &d->cache.geom[c];
+  double s1 = fabs(d->ph.dir[2 * c]), s2 = fabs(d->ph.dir[2 * c + 1]);
+  double vnoise = s1 * row_noise(&geo->row[1], d->x) + s2 * row_noise(&geo->row[2], d->x);
+  off[NSEDI_ROOT_FRICTION] = g[NSEDI_ROOT_FRICTION] - vnoise;
+  double afloor = d->ev.accel_floor[c];
+  if (fabs(g[NSEDI_ROOT_MINIMUM]) <= afloor) off[NSEDI_ROOT_MINIMUM] = g[NSEDI_ROOT_MINIMUM] + afloor;
+}
+
+void nsedi_event_anchor(const nsed_model *m, nsed_data *d) {
+  memset(d->ph.root_offset, 0, sizeof(double) * NSEDI_ROOTS_PER_CONTACT * (size_t)m->ncontact);
+  for (int c = 0; c < m->ncontact; c++) {
+    double *off = d->ph.root_offset + NSEDI_ROOTS_PER_CONTACT * c;
+    d->ph.region_sign[c] = d->cache.geom[c].region >= 0 ? 1.0 : -1.0;
+    if (m->contact[c].def.law == NSED_CONTACT_COMPLIANT) continue;
+    if (d->ph.mode[c] == NSED_MODE_OPEN) {
+      off[NSEDI_ROOT_CONTACT] = closing_offset(m, d, c);
+    } else if (d->ph.mode[c] == NSED_MODE_SLIP && d->ph.held[c]) {
+      if (d->ev.trigger[c] & NSEDI_TRIG_ONSET) anchor_onset(m, d, c, off);
+    }
+  }
+}

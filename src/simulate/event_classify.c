@@ -1,0 +1,65 @@
+/* Event stage "classify": what each root that fired means for its contact
+ * (a trigger), and which contacts take part in the event problem: the
+ * closed ones and the open ones that touch at this event. */
+#include <math.h>
+
+#include "sim_impl.h"
+#include "tolerances.h"
+
+/* The trigger bits of contact c from the roots that fired. */
+static int triggers_of(const nsed_data *d, int c) {
+  const int *f = d->ev.fired + NSEDI_ROOTS_PER_CONTACT * c;
+  nsed_mode mode = d->ev.prev_mode[c];
+  int held = d->ev.prev_held[c], t = 0;
+  if (mode == NSED_MODE_OPEN) return f[NSEDI_ROOT_CONTACT] ? NSEDI_TRIG_CLOSING : 0;
+  if (f[NSEDI_ROOT_CONTACT]) t |= NSEDI_TRIG_LIFTOFF;
+  if (f[NSEDI_ROOT_REGION]) t |= NSEDI_TRIG_REGION;
+  if (f[NSEDI_ROOT_FRICTION])
+    t |= mode == NSED_MODE_STICK ? NSEDI_TRIG_SATURATED : held ? NSEDI_TRIG_STOPPED : NSEDI_TRIG_SLOWED;
+  if (f[NSEDI_ROOT_LINE] && mode == NSED_MODE_SLIP && held) t |= NSEDI_TRIG_LINE;
+  if (f[NSEDI_ROOT_MINIMUM] && mode == NSED_MODE_SLIP && held) t |= NSEDI_TRIG_MINIMUM;
+  return t;
+}
+
+/* An open contact joins the event problem when its closing root fired (or
+ * at the start), when it penetrates beyond contact_tol, or when it touches
+ * here without separating (a roller arriving tangentially as its
+ * neighbour's point reaches that roller's tip: its own gap root is quiet,
+ * and left out it would sink unnoticed). One that is merely near, e.g. a
+ * roller that just handed its contact over at the same point, must not be
+ * pulled into an unrelated event's degenerate problem. */
+static int open_joins(const nsed_model *m, const nsed_data *d, int c) {
+  const nsed_options *o = &m->opt;
+  const nsedi_contact_geom *g = &d->cache.geom[c];
+  if (!d->ev.fired) return g->gap <= o->contact_tol;
+  if (d->ev.trigger[c] & NSEDI_TRIG_CLOSING) return 1;
+  if (g->gap < -o->contact_tol) return 1;
+  return g->gap <= o->contact_tol && g->row[0].vel <= NSEDI_GRAZING_APPROACH * o->slip_tol &&
+         !nsedi_roller_next_waiting(m, d, c);
+}
+
+int nsedi_event_classify(const nsed_model *m, nsed_data *d, nsed_error *err) {
+  const nsed_options *o = &m->opt;
+  nsedi_event_ws *ev = &d->ev;
+  int n = 0;
+  for (int c = 0; c < m->ncontact; c++) {
+    if (ev->fired) ev->trigger[c] = triggers_of(d, c);
+    if (!d->cache.geom_ok[c]) {
+      if (ev->prev_mode[c] != NSED_MODE_OPEN || d->cache.geom[c].gap <= o->contact_tol) {
+        d->failure_contact = c;
+        return nsed_error_set(err, NSED_ERR_EVENT,
+                              "t = %.17g: contact '%s' touches with a degenerate geometry (a "
+                              "disk lying flat: its rim contact is undefined; gap %.3g m)",
+                              d->t, m->contact[c].def.name, d->cache.geom[c].gap);
+      }
+      continue;
+    }
+    if (m->contact[c].def.law == NSED_CONTACT_COMPLIANT) continue; /* a force law */
+    if (ev->prev_mode[c] != NSED_MODE_OPEN || open_joins(m, d, c)) {
+      if (ev->prev_mode[c] == NSED_MODE_OPEN) ev->trigger[c] |= NSEDI_TRIG_CLOSING;
+      ev->cand[n++] = c;
+    }
+  }
+  ev->n = nsedi_roller_drop_handed_over(m, d, n);
+  return NSED_OK;
+}

@@ -1,0 +1,206 @@
+/* Event stage "modes": the acceleration-level problem for the contacts that
+ * touch without separating velocity, and the modes its answer decides
+ * (docs/engine.md, "The event step" and "Stick to slip").
+ *
+ * How each contact is posed follows from its trigger, not from speed
+ * thresholds: a sticking contact whose friction reached the boundary of
+ * its friction set (its margin root fired) cannot keep sticking, since its
+ * stick force moves outwards: the problem is posed as just after the root
+ * (its friction set shrunk by NSEDI_SATURATION_SHRINK), which makes it a
+ * slip onset in the direction maximal dissipation gives; a held slip whose
+ * velocity reached zero is a stick candidate; a slip that goes on keeps
+ * its direction. The answer is then evaluated in the smooth phase, and a
+ * contact that would start sticking with its force on the friction set's
+ * boundary (a graze: the stick force there moves outwards) is posed as
+ * slipping against that force and the problem solved again. */
+#include <math.h>
+#include <string.h>
+
+#include "sim_impl.h"
+#include "tolerances.h"
+
+/* The direction opposite to a tangential force, or 0 if there is none. */
+static int against(const double l[3], double s[2]) {
+  double lt = hypot(l[1], l[2]);
+  if (!(lt > 0)) return 0;
+  s[0] = -l[1] / lt;
+  s[1] = -l[2] / lt;
+  return 1;
+}
+
+/* A slip's current friction direction: its line when held, else along v. */
+static void slip_direction(const nsed_data *d, int c, double s[2]) {
+  const nsedi_contact_geom *g = &d->cache.geom[c];
+  double sp = nsedi_slip_speed(g);
+  if (d->ev.prev_held[c] || !(sp > 0)) {
+    s[0] = d->ph.dir[2 * c];
+    s[1] = d->ph.dir[2 * c + 1];
+  } else {
+    s[0] = g->row[1].vel / sp;
+    s[1] = g->row[2].vel / sp;
+  }
+}
+
+/* How candidate i enters the acceleration problem. */
+static void pose(const nsed_model *m, nsed_data *d, int i) {
+  nsedi_event_ws *ev = &d->ev;
+  int c = ev->cand[i], trig = ev->trigger[c];
+  const nsed_contact_def *cd = &m->contact[c].def;
+  const nsedi_contact_geom *g = &d->cache.geom[c];
+  nsed_cp_contact *p = &ev->cpc[i];
+  memset(p, 0, sizeof *p);
+  p->mu = cd->mu;
+  p->mu0 = cd->mu0;
+  double sp = nsedi_slip_speed(g);
+  nsed_mode prev = ev->prev_mode[c];
+  if (cd->law == NSED_CONTACT_REGULARIZED) {
+    /* Kosenko's law: always the kinetic branch, mu min(1, |v|/delta) along v. */
+    p->kind = NSED_CP_SLIPPING;
+    p->mu = cd->mu * fmin(1.0, sp / cd->delta);
+    p->slip_dir[0] = sp > 0 ? g->row[1].vel / sp : 1.0;
+    p->slip_dir[1] = sp > 0 ? g->row[2].vel / sp : 0.0;
+    return;
+  }
+  if (cd->mu0 == 0 && cd->mu == 0) {
+    p->kind = NSED_CP_FRICTIONLESS;
+    return;
+  }
+  if (trig & NSEDI_TRIG_NOSTICK) {
+    p->kind = NSED_CP_SLIPPING;
+    p->slip_dir[0] = ev->pose_dir[2 * c];
+    p->slip_dir[1] = ev->pose_dir[2 * c + 1];
+    return;
+  }
+  /* A slip goes on unless it stopped here, or an impact left it at rest. */
+  int slipping = prev == NSED_MODE_SLIP && !(trig & NSEDI_TRIG_STOPPED) &&
+                 !(ev->impact && sp <= m->opt.slip_tol);
+  /* A contact arriving with a tangential velocity slips along it. */
+  int arriving = prev == NSED_MODE_OPEN && sp > m->opt.slip_tol;
+  if (slipping || arriving) {
+    p->kind = NSED_CP_SLIPPING;
+    if (slipping) slip_direction(d, c, p->slip_dir);
+    else {
+      p->slip_dir[0] = g->row[1].vel / sp;
+      p->slip_dir[1] = g->row[2].vel / sp;
+    }
+    return;
+  }
+  p->kind = NSED_CP_STICK_CANDIDATE;
+  /* At its friction root the stick force sits on the friction set's
+   * boundary, moving out: the problem is posed as just after the root, with
+   * the set shrunk by the amount the force leaves it in a moment; the answer
+   * is a slip onset whose direction maximal dissipation chooses (on the
+   * polygon: a face normal or within a vertex's cone). */
+  if (prev == NSED_MODE_STICK && (trig & NSEDI_TRIG_SATURATED)) p->mu0 *= 1 - NSEDI_SATURATION_SHRINK;
+}
+
+/* The touching contacts without separating velocity (a roller taking over
+ * approaches with its geometry's speed), into cand[0, na). */
+static int accel_candidates(const nsed_model *m, nsed_data *d) {
+  nsedi_event_ws *ev = &d->ev;
+  double vtol = m->opt.slip_tol;
+  int na = 0;
+  for (int i = 0; i < ev->n; i++) {
+    int c = ev->cand[i];
+    double vn = d->cache.geom[c].row[0].vel;
+    if (vn <= vtol || (ev->taking_over[c] && vn <= NSEDI_GRAZING_APPROACH * vtol)) ev->cand[na++] = c;
+  }
+  return na;
+}
+
+/* Pose and solve the acceleration problem of cand[0, na). */
+static int solve(const nsed_model *m, nsed_data *d, int na, nsed_error *err) {
+  int rc = nsedi_event_build(m, d, na);
+  if (rc)
+    return nsed_error_set(err, rc, "t = %.17g: the contact problem could not be assembled (%s)",
+                          d->t, nsed_status_text(rc));
+  for (int i = 0; i < na; i++) pose(m, d, i);
+  if (m->opt.event_resolver == NSED_RESOLVER_TRIAL) return nsedi_trial_modes(m, d, na, &d->ev.ast, err);
+  return nsedi_event_solve(m, d, na, 0, &d->ev.ast, err);
+}
+
+/* The modes of the answer. A stick candidate that slips starts from rest
+ * (an onset, held on a line along the direction the problem gives); a
+ * contact posed as slipping keeps its direction (an onset too when it was
+ * posed so from rest). A closed contact whose normal force reached zero and
+ * stays there opens (else it would go negative without a sign change). */
+static void decide(const nsed_model *m, nsed_data *d, int na) {
+  nsedi_event_ws *ev = &d->ev;
+  double fscale = ev->fscale;
+  for (int i = 0; i < na; i++) {
+    int c = ev->cand[i];
+    const nsed_cp_contact *p = &ev->cpc[i];
+    nsed_cp_mode cm = ev->cmode[i];
+    ev->trigger[c] &= ~NSEDI_TRIG_ONSET;
+    nsed_mode mode = cm == NSED_CP_OPEN ? NSED_MODE_OPEN : cm == NSED_CP_STICK ? NSED_MODE_STICK : NSED_MODE_SLIP;
+    if ((ev->trigger[c] & NSEDI_TRIG_LIFTOFF) && ev->cl[3 * i] <= NSEDI_LIFTOFF_FORCE * fscale)
+      mode = NSED_MODE_OPEN;
+    d->ph.mode[c] = mode;
+    d->ph.held[c] = 0;
+    if (mode != NSED_MODE_SLIP || !nsedi_coulomb_friction(m, c)) continue;
+    double s[2] = {p->slip_dir[0], p->slip_dir[1]};
+    int from_rest = p->kind == NSED_CP_STICK_CANDIDATE || (ev->trigger[c] & NSEDI_TRIG_NOSTICK);
+    if (p->kind == NSED_CP_STICK_CANDIDATE) {
+      s[0] = ev->cdir[2 * i];
+      s[1] = ev->cdir[2 * i + 1];
+      if (!(hypot(s[0], s[1]) > 0.5) && !against(ev->cl + 3 * i, s)) s[0] = 1, s[1] = 0;
+    }
+    if (from_rest) ev->trigger[c] |= NSEDI_TRIG_ONSET;
+    /* Every new slip starts held on its line; a slip that goes on keeps its
+     * line (or stays free). */
+    int goes_on = !from_rest && ev->prev_mode[c] == NSED_MODE_SLIP;
+    d->ph.held[c] = goes_on ? ev->prev_held[c] : 1;
+    if (!goes_on) {
+      d->ph.slow[c] = nsedi_slip_speed(&d->cache.geom[c]) < m->opt.slip_stop_speed;
+      d->ph.hold_mu[c] = m->contact[c].def.mu;
+      d->ph.off_circle[c] = 0;
+    }
+    if (!goes_on || ev->prev_held[c]) {
+      double sn = hypot(s[0], s[1]);
+      d->ph.dir[2 * c] = s[0] / sn;
+      d->ph.dir[2 * c + 1] = s[1] / sn;
+    }
+  }
+}
+
+/* A contact the answer sticks with its smooth-phase friction force on (or
+ * beyond) the boundary of its friction set, within round-off of the force
+ * scale: it is posed as slipping against that force. Returns how many
+ * were. */
+int nsedi_event_boundary_sticks(const nsed_model *m, nsed_data *d) {
+  nsedi_event_ws *ev = &d->ev;
+  int na = ev->na;
+  double fscale = ev->fscale;
+  for (int c = 0; c < m->ncontact; c++)
+    if (d->ph.mode[c] != NSED_MODE_OPEN) fscale = fmax(fscale, d->cache.lambda_c[3 * c]);
+  int posed = 0;
+  for (int i = 0; i < na; i++) {
+    int c = ev->cand[i];
+    if (d->ph.mode[c] != NSED_MODE_STICK || (ev->trigger[c] & NSEDI_TRIG_NOSTICK)) continue;
+    const double *l = d->cache.lambda_c + 3 * c;
+    double floor = NSEDI_STICK_START_FLOOR * fscale;
+    if (hypot(l[1], l[2]) <= floor) continue; /* no friction needed: nothing pushes out */
+    if (nsedi_friction_margin(&m->opt, m->contact[c].def.mu0, l[0], l[1], l[2]) > floor) continue;
+    if (!against(l, ev->pose_dir + 2 * c)) continue;
+    ev->trigger[c] |= NSEDI_TRIG_NOSTICK;
+    posed++;
+  }
+  return posed;
+}
+
+int nsedi_event_modes(const nsed_model *m, nsed_data *d, nsed_error *err) {
+  nsedi_event_ws *ev = &d->ev;
+  int na = ev->na = accel_candidates(m, d);
+  for (int c = 0; c < m->ncontact; c++) d->ph.mode[c] = NSED_MODE_OPEN;
+  if (na == 0) return NSED_OK;
+  /* Each round poses at least one more contact as slipping: at most na. */
+  for (int round = 0; round <= na; round++) {
+    int rc = solve(m, d, na, err);
+    if (rc) return rc;
+    decide(m, d, na);
+    rc = nsedi_eval(m, d, d->t, d->x, NULL, err);
+    if (rc) return rc;
+    if (nsedi_event_boundary_sticks(m, d) == 0) return NSED_OK;
+  }
+  return nsed_error_set(err, NSED_ERR_INTERNAL, "t = %.17g: the mode decision did not settle", d->t);
+}

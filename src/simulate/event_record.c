@@ -1,0 +1,102 @@
+/* Event stage "record": every mode change becomes an event in the log, with
+ * the statistics of the problem that decided it; the Zeno guard watches
+ * each contact's events (DESIGN.md §8; docs/engine.md, "The Zeno guard"). */
+#include <math.h>
+
+#include "sim_impl.h"
+#include "tolerances.h"
+
+int nsedi_event_emit(const nsed_model *m, nsed_data *d, const nsed_observer *obs,
+                     nsed_event_kind kind, int c, nsed_mode from, nsed_mode to,
+                     const nsed_lcp_stats *st) {
+  nsed_event ev = {.t = d->t, .kind = kind, .contact = c, .from = from, .to = to,
+                   .lcp_size = st ? st->lcp_size : 0, .pivots = st ? st->pivots : 0,
+                   .residual = st ? st->residual : 0.0, .path = st && st->path ? st->path : ""};
+  d->stats.events++;
+  d->stats.events_by_kind[kind]++;
+  if (obs && obs->event && obs->event(obs->ctx, m, d, &ev)) return NSED_ERR_IO;
+  return NSED_OK;
+}
+
+/* Zeno guard bookkeeping for an event on contact c; returns 1 when the
+ * contact has had zeno_events events within zeno_window. */
+static int zeno_storm(const nsed_model *m, nsed_data *d, int c) {
+  int ze = m->opt.zeno_events;
+  double *ring = d->zeno_t + (size_t)c * ze;
+  int k = d->zeno_n[c]++ % ze;
+  ring[k] = d->t;
+  if (d->zeno_n[c] < ze) return 0;
+  int oldest = d->zeno_n[c] % ze;
+  return d->t - ring[oldest] <= m->opt.zeno_window;
+}
+
+static nsed_event_kind transition_kind(nsed_mode from, nsed_mode to, int impacted) {
+  if (impacted) return NSED_EVENT_IMPACT;
+  if (from == NSED_MODE_OPEN) return NSED_EVENT_CLOSE;
+  if (to == NSED_MODE_OPEN) return NSED_EVENT_OPEN;
+  return to == NSED_MODE_STICK ? NSED_EVENT_STICK : NSED_EVENT_SLIP;
+}
+
+/* The mode change of contact c as an event kind; -1 when there is none to
+ * record. A slip that stopped and started again at once (a graze) is not a
+ * change; a slip that started anew from rest after a stop is. */
+static int change_of(const nsed_model *m, const nsed_data *d, int c) {
+  const nsedi_event_ws *ev = &d->ev;
+  nsed_mode from = ev->prev_mode[c], to = d->ph.mode[c];
+  int impacted = ev->impacted[c];
+  if (!ev->fired && !impacted) return -1; /* initial modes are not events */
+  if (from == to && !impacted) return -1;
+  /* Closing with a negligible approach speed (a roller handover, a grazing
+   * touch) is a closure, though the impact problem removed it. */
+  int real_impact = impacted && ev->impact_speed[c] > NSEDI_GRAZING_APPROACH * m->opt.slip_tol;
+  nsed_event_kind kind = transition_kind(from, to, real_impact);
+  int plastic_now = impacted && (d->plastic[c] || fabs(d->cache.geom[c].row[0].vel) <= m->opt.slip_tol);
+  if (impacted && plastic_now && !d->plastic[c] && m->contact[c].def.restitution > 0)
+    kind = NSED_EVENT_ZENO; /* below the Zeno velocity: the guard closed it */
+  return (int)kind;
+}
+
+/* The Zeno guard after an event on contact c: many events within the
+ * window at small relative speed make its impacts plastic (it closes); at
+ * larger speed they are an event storm, an error. */
+static int zeno_guard(const nsed_model *m, nsed_data *d, const nsed_observer *obs, int c,
+                      nsed_error *err) {
+  const nsed_options *o = &m->opt;
+  if (!zeno_storm(m, d, c)) return NSED_OK;
+  const nsedi_contact_geom *g = &d->cache.geom[c];
+  double speed = fmax(fabs(g->row[0].vel), nsedi_slip_speed(g));
+  if (speed <= o->zeno_velocity && !d->plastic[c]) {
+    d->plastic[c] = 1;
+    if (nsedi_event_emit(m, d, obs, NSED_EVENT_ZENO, c, d->ph.mode[c], d->ph.mode[c], NULL))
+      return nsed_error_set(err, NSED_ERR_IO, "writing the event log failed");
+  } else if (speed > o->zeno_velocity) {
+    d->failure_contact = c;
+    return nsed_error_set(err, NSED_ERR_EVENT,
+                          "t = %.17g: event storm on contact '%s': %d events within %g s at "
+                          "relative speed %.3g m/s (above the Zeno guard's %.3g m/s); last "
+                          "transition %s -> %s",
+                          d->t, m->contact[c].def.name, o->zeno_events, o->zeno_window, speed,
+                          o->zeno_velocity, nsed_mode_name(d->ev.prev_mode[c]),
+                          nsed_mode_name(d->ph.mode[c]));
+  }
+  return NSED_OK;
+}
+
+int nsedi_event_record(const nsed_model *m, nsed_data *d, const nsed_observer *obs,
+                       nsed_error *err) {
+  const nsedi_event_ws *ev = &d->ev;
+  for (int c = 0; c < m->ncontact; c++) {
+    int kind = change_of(m, d, c);
+    if (kind < 0) continue;
+    const nsed_lcp_stats *st = ev->impacted[c] ? &ev->ist : &ev->ast;
+    if (nsedi_event_emit(m, d, obs, (nsed_event_kind)kind, c, ev->prev_mode[c], d->ph.mode[c], st))
+      return nsed_error_set(err, NSED_ERR_IO, "writing the event log failed");
+    if (kind == NSED_EVENT_ZENO) d->plastic[c] = 1;
+    int rc = zeno_guard(m, d, obs, c, err);
+    if (rc) return rc;
+    if (d->stats.events >= m->opt.max_events)
+      return nsed_error_set(err, NSED_ERR_EVENT, "t = %.17g: more than %d events (solver.max_events)",
+                            d->t, m->opt.max_events);
+  }
+  return NSED_OK;
+}

@@ -1,0 +1,120 @@
+/* The indicator functions whose sign change ends a smooth phase (DESIGN.md
+ * §6; docs/engine.md, "Indicators"). Every indicator is positive while its
+ * mode holds and is detected only when decreasing through zero. */
+#include <math.h>
+
+#include "sim_impl.h"
+#include "tolerances.h"
+
+int nsedi_nroot(const nsed_model *m) { return NSEDI_ROOTS_PER_CONTACT * m->ncontact + 1; }
+
+double nsedi_friction_margin(const nsed_options *o, double mu0, double ln, double l1, double l2) {
+  if (o->friction.model == NSED_FRICTION_EXACT_CONE) return mu0 * ln - hypot(l1, l2);
+  int m = o->friction.sides;
+  /* Face form: faces at th_j = 2 pi j/m, circumscribed. Vertex form:
+   * vertices at th_j (inscribed), so faces at th_j + pi/m with distance
+   * mu0 cos(pi/m). */
+  double off = 0, scale = 1;
+  if (o->friction.model == NSED_FRICTION_POLYGON_VERTEX) {
+    off = M_PI / m;
+    scale = cos(M_PI / m);
+  }
+  double worst = INFINITY;
+  for (int j = 0; j < m; j++) {
+    double th = 2 * M_PI * j / m + off;
+    double s = scale * mu0 * ln - (cos(th) * l1 + sin(th) * l2);
+    if (s < worst) worst = s;
+  }
+  return worst;
+}
+
+void nsedi_contact_indicators(const nsed_model *m, const nsed_data *d, int c,
+                              double g[NSEDI_ROOTS_PER_CONTACT]) {
+  const nsed_options *o = &m->opt;
+  const nsedi_contact_geom *geo = &d->cache.geom[c];
+  const double *l = d->cache.lambda_c + 3 * c;
+  const nsed_contact_def *cd = &m->contact[c].def;
+  g[0] = g[1] = g[2] = g[NSEDI_ROOT_MINIMUM] = 1.0;
+  /* A closed contact whose point moves onto another smooth piece of the
+   * surface (a roller's body onto its tip) changes its acceleration terms:
+   * an event. The region's sign at the phase start orients it. */
+  g[NSEDI_ROOT_REGION] = d->ph.mode[c] != NSED_MODE_OPEN && d->ph.region_sign[c] != 0
+                             ? d->ph.region_sign[c] * geo->region
+                             : 1.0;
+  if (cd->law == NSED_CONTACT_COMPLIANT) return; /* a force law: no events */
+  switch (d->ph.mode[c]) {
+    case NSED_MODE_OPEN:
+      /* Degenerate geometry still has a gap (a flat disk's rim height). */
+      g[NSEDI_ROOT_CONTACT] = geo->gap;
+      break;
+    case NSED_MODE_STICK:
+      g[NSEDI_ROOT_CONTACT] = l[0];
+      g[NSEDI_ROOT_FRICTION] = nsedi_friction_margin(o, cd->mu0, l[0], l[1], l[2]);
+      break;
+    case NSED_MODE_SLIP:
+      g[NSEDI_ROOT_CONTACT] = l[0];
+      if (cd->law == NSED_CONTACT_REGULARIZED) break; /* never sticks */
+      if (d->ph.held[c]) {
+        /* Held on the direction s: its speed along s crosses zero where it
+         * stops, transversally when it decelerates; its minimum, where a stop
+         * may hide inside one step. */
+        double s1 = d->ph.dir[2 * c], s2 = d->ph.dir[2 * c + 1];
+        double v1 = geo->row[1].vel, v2 = geo->row[2].vel, sp = hypot(v1, v2);
+        g[NSEDI_ROOT_FRICTION] = v1 * s1 + v2 * s2;
+        g[NSEDI_ROOT_MINIMUM] = -(nsedi_row_accel(&geo->row[1], d->cache.du) * s1 +
+                                  nsedi_row_accel(&geo->row[2], d->cache.du) * s2);
+        /* Slow: until it speeds up past slip_stop_speed. Fast: while its
+         * velocity stays within NSEDI_SLIP_LINE_TOL rad of s and above half
+         * slip_stop_speed (the band keeps a regime's root away from zero at
+         * its start). */
+        g[NSEDI_ROOT_LINE] = d->ph.slow[c] ? o->slip_stop_speed - sp
+                                           : fmin(NSEDI_SLIP_LINE_TOL * sp - fabs(v2 * s1 - v1 * s2),
+                                                  sp - NSEDI_SLOW_ENTRY * o->slip_stop_speed);
+      } else {
+        /* Free: slowed below slip_stop_speed its direction would be stiff to
+         * integrate (it turns at a rate ~ 1/|v|): it is held there. */
+        g[NSEDI_ROOT_FRICTION] = nsedi_slip_speed(geo) - NSEDI_SLOW_ENTRY * o->slip_stop_speed;
+      }
+      break;
+  }
+}
+
+int nsedi_indicators(const nsed_model *m, nsed_data *d, double t, const double *x, double *g) {
+  nsed_error err;
+  int rc = nsedi_eval(m, d, t, x, NULL, &err);
+  if (rc) {
+    d->rhs_err = err;
+    return rc;
+  }
+  for (int c = 0; c < m->ncontact; c++) {
+    double *gc = g + NSEDI_ROOTS_PER_CONTACT * c;
+    nsedi_contact_indicators(m, d, c, gc);
+    for (int k = 0; k < NSEDI_ROOTS_PER_CONTACT; k++)
+      gc[k] -= d->ph.root_offset[NSEDI_ROOTS_PER_CONTACT * c + k];
+  }
+  double bp = d->t_next_breakpoint;
+  g[NSEDI_ROOTS_PER_CONTACT * m->ncontact] = isfinite(bp) ? bp - t : 1.0;
+  return NSED_OK;
+}
+
+/* Next breakpoint of any piecewise law after t (INFINITY if none). */
+double nsedi_next_breakpoint(const nsed_model *m, double t) {
+  double best = INFINITY;
+  const nsed_law *laws[2];
+  for (int i = 0; i < m->nforce + m->njoint; i++) {
+    int n = 0;
+    if (i < m->nforce) {
+      laws[n++] = &m->force[i].def.magnitude;
+    } else {
+      const nsed_joint_def *jd = &m->joint[i - m->nforce].def;
+      if (jd->has_torque) laws[n++] = &jd->torque;
+      if (jd->type == NSED_JOINT_SERVO) laws[n++] = &jd->servo_angle;
+    }
+    for (int k = 0; k < n; k++) {
+      if (laws[k]->type != NSED_LAW_PIECEWISE) continue;
+      for (int p = 0; p < laws[k]->npoints; p++)
+        if (laws[k]->times[p] > t && laws[k]->times[p] < best) best = laws[k]->times[p];
+    }
+  }
+  return best;
+}

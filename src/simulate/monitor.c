@@ -1,0 +1,170 @@
+/* The law monitor: at every output sample and after every event, every
+ * contact is checked against its law and every joint against its drift
+ * tolerance, on the forces the smooth phase actually applies
+ * (docs/engine.md, "The law monitor"). It cannot be switched off: a run
+ * whose forces leave the law stops with NSED_ERR_LAW naming the time, the
+ * contact, its mode and the numbers, and every run records the worst
+ * margin of each check. */
+#include <math.h>
+#include <string.h>
+
+#include "sim_impl.h"
+#include "tolerances.h"
+
+
+const char *nsed_law_check_name(nsed_law_check check) {
+  static const char *names[NSED_LAW_NCHECK] = {"normal_force", "stick_friction", "slip_friction",
+                                               "slip_direction", "open_gap", "closed_gap",
+                                               "joint_drift"};
+  return (unsigned)check < NSED_LAW_NCHECK ? names[check] : "unknown";
+}
+
+void nsedi_monitor_init(const nsed_model *m, nsed_data *d) {
+  const nsed_options *o = &m->opt;
+  const double tol[NSED_LAW_NCHECK] = {
+      [NSED_LAW_NORMAL_FORCE] = NSEDI_LAW_NORMAL_TOL,
+      [NSED_LAW_STICK_FRICTION] = NSEDI_LAW_FRICTION_TOL,
+      [NSED_LAW_SLIP_FRICTION] = NSEDI_LAW_FRICTION_TOL,
+      [NSED_LAW_SLIP_DIRECTION] = NSEDI_LAW_DIRECTION_TOL,
+      [NSED_LAW_OPEN_GAP] = o->contact_tol + o->drift_tol,
+      [NSED_LAW_CLOSED_GAP] = o->drift_tol,
+      [NSED_LAW_JOINT_DRIFT] = o->drift_tol,
+  };
+  for (int k = 0; k < NSED_LAW_NCHECK; k++) {
+    nsed_law_margin *lm = &d->stats.law[k];
+    lm->worst = INFINITY;
+    lm->tolerance = tol[k];
+    lm->t = 0.0;
+    lm->where = -1;
+    lm->count = 0;
+  }
+}
+
+/* One evaluation of a check: keep the worst; 1 when it is a violation. */
+static int note(nsed_data *d, nsed_law_check k, double margin, int where) {
+  nsed_law_margin *lm = &d->stats.law[k];
+  lm->count++;
+  if (margin < lm->worst) {
+    lm->worst = margin;
+    lm->t = d->t;
+    lm->where = where;
+  }
+  return !(margin >= -lm->tolerance); /* NaN is a violation */
+}
+
+/* The force scale of the instant: the largest applied force on a body or
+ * normal force of a closed contact (N). */
+static double force_scale(const nsed_model *m, const nsed_data *d) {
+  double s = 0.0;
+  for (int b = 0; b < m->nbody; b++)
+    s = fmax(s, hypot(hypot(d->cache.f[6 * b], d->cache.f[6 * b + 1]), d->cache.f[6 * b + 2]));
+  for (int c = 0; c < m->ncontact; c++) s = fmax(s, fabs(d->cache.lambda_c[3 * c]));
+  return s > 0 ? s : 1.0;
+}
+
+/* The friction coefficient the contact's law prescribes while it slips at
+ * slip speed sp (Coulomb: mu; regularised and compliant: mu min(1, sp/delta)). */
+static double law_mu(const nsed_contact_def *cd, double sp) {
+  return cd->law == NSED_CONTACT_COULOMB ? cd->mu : cd->mu * fmin(1.0, sp / cd->delta);
+}
+
+static int violation(const nsed_model *m, nsed_data *d, nsed_law_check k, int where, double value,
+                     const char *what, nsed_error *err) {
+  const nsed_law_margin *lm = &d->stats.law[k];
+  if (k == NSED_LAW_JOINT_DRIFT)
+    return nsed_error_set(err, NSED_ERR_LAW,
+                          "t = %.17g: joint '%s' drifted: |phi| = %.3g exceeds solver.drift_tol = "
+                          "%.3g (law monitor, check %s)",
+                          d->t, m->joint[where].def.name, -lm->worst, lm->tolerance,
+                          nsed_law_check_name(k));
+  d->failure_contact = where;
+  const nsed_contact_def *cd = &m->contact[where].def;
+  const double *l = d->cache.lambda_c + 3 * where;
+  const nsedi_contact_geom *g = &d->cache.geom[where];
+  return nsed_error_set(err, NSED_ERR_LAW,
+                        "t = %.17g: contact '%s' (%s) violates its law: %s (check %s: margin %.3g, "
+                        "tolerance %.3g); lambda_n %.9g N, lambda_t (%.9g, %.9g) N, mu %g, mu0 %g, "
+                        "gap %.3g m, slip speed %.3g m/s",
+                        d->t, cd->name, nsed_mode_name(d->ph.mode[where]), what,
+                        nsed_law_check_name(k), value, lm->tolerance, l[0], l[1], l[2], cd->mu,
+                        cd->mu0, g->gap, hypot(g->row[1].vel, g->row[2].vel));
+}
+
+/* The checks of one contact; returns the violated check or -1. */
+static int check_contact(const nsed_model *m, nsed_data *d, int c, double fref, double *value,
+                         const char **what) {
+  const nsed_options *o = &m->opt;
+  const nsed_contact_def *cd = &m->contact[c].def;
+  const nsedi_contact_geom *g = &d->cache.geom[c];
+  const double *l = d->cache.lambda_c + 3 * c;
+  double ln = l[0], lt = hypot(l[1], l[2]);
+  double v1 = g->row[1].vel, v2 = g->row[2].vel, sp = hypot(v1, v2);
+  int compliant = cd->law == NSED_CONTACT_COMPLIANT;
+  if (!d->cache.geom_ok[c]) return -1; /* a degenerate geometry ends the run elsewhere */
+  if (d->ph.mode[c] == NSED_MODE_OPEN && !compliant) {
+    *value = g->gap;
+    *what = "an open contact penetrates";
+    return note(d, NSED_LAW_OPEN_GAP, g->gap, c) ? NSED_LAW_OPEN_GAP : -1;
+  }
+  if (!compliant) {
+    *value = -fabs(g->gap);
+    *what = "a closed contact has drifted from the surface";
+    if (note(d, NSED_LAW_CLOSED_GAP, *value, c)) return NSED_LAW_CLOSED_GAP;
+  }
+  *value = ln / fref;
+  *what = "the normal force pulls";
+  if (note(d, NSED_LAW_NORMAL_FORCE, *value, c)) return NSED_LAW_NORMAL_FORCE;
+  double floor = NSEDI_FORCE_FLOOR * fref;
+  if (d->ph.mode[c] == NSED_MODE_STICK) {
+    *value = nsedi_friction_margin(o, cd->mu0, ln, l[1], l[2]) / (cd->mu0 * fmax(ln, 0.0) + floor);
+    *what = "the sticking friction force is outside the friction set of mu0 lambda_n";
+    return note(d, NSED_LAW_STICK_FRICTION, *value, c) ? NSED_LAW_STICK_FRICTION : -1;
+  }
+  double mu = law_mu(cd, sp), fn = fmax(ln, 0.0);
+  int coulomb_slow = cd->law == NSED_CONTACT_COULOMB && d->ph.held[c] && d->ph.slow[c];
+  if (coulomb_slow && d->ph.off_circle[c]) {
+    /* An onset the friction circle does not admit slips on the event
+     * problem's force, on the friction polygon's boundary, until it is fast
+     * (docs/engine.md, "Onsets the circle does not admit"). */
+    *value = -fabs(nsedi_friction_margin(o, cd->mu0, ln, l[1], l[2])) / (cd->mu0 * fn + floor);
+    *what = "a slip onset off the friction circle is not on the friction polygon's boundary";
+  } else {
+    *value = -fabs(lt - mu * fn) / (mu * fn + floor);
+    *what = "the slipping friction force is not mu lambda_n";
+  }
+  if (note(d, NSED_LAW_SLIP_FRICTION, *value, c)) return NSED_LAW_SLIP_FRICTION;
+  if (lt > floor && cd->law == NSED_CONTACT_COULOMB && d->ph.held[c] && d->ph.slow[c]) {
+    /* Below slip_stop_speed the direction of a slip is held on s (its
+     * velocity's direction is not resolved there, docs/engine.md "Slip
+     * direction"): the friction must oppose s, and the slip must not have
+     * reversed along it (a stop its root missed). */
+    double s1 = d->ph.dir[2 * c], s2 = d->ph.dir[2 * c + 1];
+    double cosang = -(l[1] * s1 + l[2] * s2) / lt;
+    int reversed = v1 * s1 + v2 * s2 < -o->slip_tol;
+    *value = reversed ? -M_PI : -acos(fmax(-1.0, fmin(1.0, cosang)));
+    *what = reversed ? "the slip reversed along its held direction without stopping"
+                     : "the friction force does not oppose the slip's held direction";
+    if (note(d, NSED_LAW_SLIP_DIRECTION, *value, c)) return NSED_LAW_SLIP_DIRECTION;
+  } else if (sp > o->slip_tol && lt > floor) {
+    double cosang = -(l[1] * v1 + l[2] * v2) / (lt * sp);
+    *value = -acos(fmax(-1.0, fmin(1.0, cosang)));
+    *what = "the friction force does not oppose the slip velocity";
+    if (note(d, NSED_LAW_SLIP_DIRECTION, *value, c)) return NSED_LAW_SLIP_DIRECTION;
+  }
+  return -1;
+}
+
+int nsedi_monitor_check(const nsed_model *m, nsed_data *d, nsed_error *err) {
+  double fref = force_scale(m, d);
+  for (int j = 0; j < m->njoint; j++)
+    for (int i = m->joint[j].row0; i < m->joint[j].row0 + m->joint[j].nrow; i++)
+      if (note(d, NSED_LAW_JOINT_DRIFT, -fabs(d->sw.rows[i].pos), j))
+        return violation(m, d, NSED_LAW_JOINT_DRIFT, j, -fabs(d->sw.rows[i].pos), "", err);
+  for (int c = 0; c < m->ncontact; c++) {
+    double value = 0;
+    const char *what = "";
+    int k = check_contact(m, d, c, fref, &value, &what);
+    if (k >= 0) return violation(m, d, (nsed_law_check)k, c, value, what, err);
+  }
+  return NSED_OK;
+}

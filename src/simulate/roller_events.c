@@ -1,0 +1,55 @@
+/* Roller handovers (docs/rollers.md, "Handovers"): the policy by which the
+ * spindle rollers of an omni wheel join an event problem, hand their
+ * contact over to the next roller, or wait for their own handover. The
+ * generic event stages ask these questions; only this file knows that a
+ * roller's contact moves from roller to roller around a wheel. */
+#include <string.h>
+
+#include "sim_impl.h"
+
+int nsedi_is_roller(const nsed_model *m, int c) {
+  return m->body[m->contact[c].body].def.shape.type == NSED_SHAPE_ROLLER;
+}
+
+/* A roller whose contact point has reached its tip and turns away from the
+ * floor hands the contact over to the next roller of its wheel, which
+ * touches at the same instant (at the same point when psi = 0). Kept in the
+ * event problem it would duplicate the incoming contact's rows, a
+ * degenerate problem whose solution may keep the wrong one; the tip's
+ * future is known (it rises with the wheel's turn), so it leaves the
+ * candidates and opens. Returns the new number of candidates. */
+int nsedi_roller_drop_handed_over(const nsed_model *m, nsed_data *d, int n) {
+  nsedi_event_ws *ev = &d->ev;
+  const nsedi_contact_geom *geom = d->cache.geom;
+  int kept = 0;
+  memset(ev->taking_over, 0, sizeof(int) * (size_t)m->ncontact);
+  for (int i = 0; i < n; i++) {
+    int c = ev->cand[i], w = m->contact[c].carrier, taken = 0;
+    if (w >= 0 && geom[c].leaving)
+      for (int k = 0; k < n && !taken; k++) {
+        int o = ev->cand[k];
+        taken = o != c && m->contact[o].carrier == w && !geom[o].leaving &&
+                geom[o].gap <= m->opt.contact_tol;
+        if (taken) ev->taking_over[o] = 1;
+      }
+    if (!taken) ev->cand[kept++] = c;
+  }
+  return kept;
+}
+
+/* An open roller whose wheel still stands on another roller that is not
+ * leaving: its gap closes tangentially towards that roller's handover
+ * (below contact_tol within ~3e-5 s of it) and its approach speed there is
+ * the geometry's, not an impact's. Pulled into another contact's event (a
+ * vehicle spinning in place hands over on all wheels within microseconds)
+ * it would be struck by an impact and the vehicle set rocking from wheel to
+ * wheel. Its own handover comes at the other roller's region event. */
+int nsedi_roller_next_waiting(const nsed_model *m, const nsed_data *d, int c) {
+  int w = m->contact[c].carrier;
+  if (w < 0) return 0;
+  for (int k = 0; k < m->ncontact; k++)
+    if (k != c && m->contact[k].carrier == w && d->ph.mode[k] != NSED_MODE_OPEN &&
+        d->cache.geom_ok[k] && !d->cache.geom[k].leaving)
+      return 1;
+  return 0;
+}
