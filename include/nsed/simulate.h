@@ -121,6 +121,13 @@ typedef struct {
 /* Create simulation data for a finalized model, at the model's initial state. */
 int nsed_data_create(const nsed_model *m, nsed_data **out, nsed_error *err);
 
+/* Check the data's current state before a run: NSED_ERR_INPUT with err
+ * naming the contact and its gap when bodies start interpenetrating by more
+ * than solver.contact_tol (compliant contacts may overlap); *contact (if
+ * not NULL) is that contact's index, else -1. nsed_simulate runs it at t = 0. */
+int nsed_data_check_initial_state(const nsed_model *m, const nsed_data *d, int *contact,
+                                  nsed_error *err);
+
 /* Free data (set *d to NULL). */
 void nsed_data_free(nsed_data **d);
 

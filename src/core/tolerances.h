@@ -16,9 +16,10 @@
 #define NSEDI_FORCE_FLOOR 1e-9
 
 /* Round-off of a computed relative velocity J u, relative to the sum of the
- * magnitudes it is made of: a few ulps per term of the row, generously. A
- * slip starting from rest at mu0 = mu grows as t^2 and is below it for the
- * first ~1e-7 s; its stop indicator must not fire on it. */
+ * magnitudes it is made of: a few ulps per term of the row, generously
+ * (the noise of a slip velocity is this or the integration's rtol, the
+ * larger). A slip starting from rest at mu0 = mu grows as t^2 and stays
+ * below that noise for a while; its stop indicator must not fire on it. */
 #define NSEDI_VELOCITY_ROUNDOFF (64 * 2.220446049250313e-16)
 
 /* ---- the law monitor (src/simulate/monitor.c) ---- */
@@ -36,9 +37,10 @@
 #define NSEDI_LAW_FRICTION_TOL 1e-9
 
 /* A slipping contact's friction opposes its slip velocity to within this
- * angle (rad) once the velocity is resolved (above slip_tol): a held
- * slip's friction is off its line by at most NSEDI_SLIP_LINE_TOL, located
- * by a root to round-off. */
+ * angle (rad) beyond what the velocity's noise leaves undetermined
+ * (nsedi_slip_noise: rtol of its magnitudes plus atol, over the speed): a
+ * fast held slip's velocity is off its direction by at most
+ * NSEDI_SLIP_LINE_TOL beyond that noise, located by a root. */
 #define NSEDI_LAW_DIRECTION_TOL 2e-6
 
 /* (An open contact may penetrate by contact_tol + drift_tol: it closes at a
@@ -128,6 +130,12 @@
 #define NSEDI_LINE_FD_STEP 1e-7
 #define NSEDI_LINE_PIVOT 1e-14
 #define NSEDI_LINE_SWEEP_MOVE 1e-13
+
+/* A direction is neutral, not unstable, when turning it by the finite-
+ * difference step changes s x a_t by less than this fraction of |a_t| per
+ * radian (a sphere's slip: every direction is aligned; a stable or
+ * unstable root changes it by ~|a_t| per radian). */
+#define NSEDI_LINE_NEUTRAL 1e-6
 
 /* Differential roller tracking: the largest tangency residual a live state
  * may reach (re-anchored it is 0; the integration error grows it, ~1e-12 at

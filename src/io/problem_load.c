@@ -7,6 +7,7 @@
 
 #include "build.h"
 #include "nsed/io.h"
+#include "nsed/simulate.h"
 #include "override.h"
 #include "yread.h"
 
@@ -76,6 +77,28 @@ static void def_path(const nsedi_problem_defs *p, const char *list, const nsedi_
   snprintf(buf, size, "omni_vehicle");
 }
 
+/* Bodies that start interpenetrating: reported at the position of the
+ * contact's body (or at the contact, for generated bodies). */
+static void check_initial_state(nsedi_problem_defs *p, const nsed_model *m, nsed_error *e) {
+  nsed_data *d = NULL;
+  int c = -1;
+  if (nsed_data_create(m, &d, e) == NSED_OK && nsed_data_check_initial_state(m, d, &c, e) != NSED_OK &&
+      c >= 0) {
+    char ip[96];
+    int b = nsedi_defs_find_body(p, p->contacts[c].body);
+    const nsedi_ynode *pos = b >= 0 && p->body_at[b] ? nsedi_ymap_get(p->body_at[b], "position") : NULL;
+    if (pos) {
+      def_path(p, "bodies", p->body_at[b], ip, sizeof ip);
+      strncat(ip, ".position", sizeof ip - strlen(ip) - 1);
+      nsedi_diag_add(p->d, pos, ip, "%s", e->message);
+    } else {
+      def_path(p, "contacts", p->contact_at[c], ip, sizeof ip);
+      nsedi_diag_add(p->d, p->contact_at[c] ? p->contact_at[c] : p->root, ip, "%s", e->message);
+    }
+  }
+  nsed_data_free(&d);
+}
+
 /* Hand the definitions to the builder; its messages get the item's location. */
 static int build_model(nsedi_problem_defs *p, nsed_model **out, nsed_error *err) {
   nsed_model *m = NULL;
@@ -111,6 +134,7 @@ static int build_model(nsedi_problem_defs *p, nsed_model **out, nsed_error *err)
     *nsed_model_options(m) = p->opt;
     if (nsed_model_finalize(m, &e) != NSED_OK) nsedi_diag_add(p->d, p->root, NULL, "%s", e.message);
   }
+  if (!p->d->count) check_initial_state(p, m, &e);
   if (p->d->count) {
     nsed_model_free(&m);
     /* Builder failures other than bad input (no memory) keep their status. */

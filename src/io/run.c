@@ -70,16 +70,27 @@ int nsed_run_problem(const nsed_model *m, const char *outdir, const nsed_run_opt
     nsedi_sink none;
     return nsedi_sink_open(&none, opt->format, outdir, m, err);
   }
+  /* An impossible initial state is bad input: refused before anything is
+   * written. */
+  nsed_data *d = NULL;
+  int rc = nsed_data_create(m, &d, err);
+  if (rc == NSED_OK) rc = nsed_data_check_initial_state(m, d, NULL, err);
+  if (rc) {
+    nsed_data_free(&d);
+    return rc;
+  }
   char *tmp = NULL;
-  int rc = nsedi_outdir_begin(outdir, &tmp, err);
-  if (rc) return rc;
+  rc = nsedi_outdir_begin(outdir, &tmp, err);
+  if (rc) {
+    nsed_data_free(&d);
+    return rc;
+  }
 
   run_ctx ctx;
   ctx.opt = opt;
-  nsed_data *d = NULL;
   rc = nsedi_sink_open(&ctx.w, opt->format, tmp, m, err);
-  if (rc == NSED_OK) rc = nsed_data_create(m, &d, err);
   if (rc != NSED_OK) {
+    nsed_data_free(&d);
     if (ctx.w.self) ctx.w.close(ctx.w.self, NULL, NULL);
     nsedi_remove_tree(tmp);
     free(tmp);

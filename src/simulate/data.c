@@ -71,6 +71,30 @@ static void free_event(nsedi_event_ws *e) {
   for (size_t i = 0; i < sizeof a / sizeof a[0]; i++) free(a[i]);
 }
 
+/* Bodies that start inside each other (or the floor) beyond contact_tol are
+ * an inconsistent initial state: a closed contact would be held at that
+ * penetration for the whole run. Compliant contacts may start overlapping
+ * (their force is the overlap's). */
+int nsed_data_check_initial_state(const nsed_model *m, const nsed_data *d, int *contact,
+                                  nsed_error *err) {
+  if (contact) *contact = -1;
+  for (int c = 0; c < m->ncontact; c++) {
+    const nsedi_contact_geom *g = &d->cache.geom[c];
+    if (m->contact[c].def.law == NSED_CONTACT_COMPLIANT || !(g->gap < -m->opt.contact_tol)) continue;
+    const nsedi_contact *C = &m->contact[c];
+    if (contact) *contact = c;
+    return nsed_error_set(err, NSED_ERR_INPUT,
+                          "contact '%s' starts interpenetrating: body '%s' is %.6g m inside %s%s%s at "
+                          "t = 0 (more than solver.contact_tol = %g m); move the bodies apart, to "
+                          "touching at most",
+                          C->def.name, m->body[C->body].def.name, -g->gap,
+                          C->other == NSEDI_GROUND ? "the floor" : "body '",
+                          C->other == NSEDI_GROUND ? "" : m->body[C->other].def.name,
+                          C->other == NSEDI_GROUND ? "" : "'", m->opt.contact_tol);
+  }
+  return NSED_OK;
+}
+
 int nsed_data_create(const nsed_model *m, nsed_data **out, nsed_error *err) {
   if (!m->finalized)
     return nsed_error_set(err, NSED_ERR_INPUT, "nsed_data_create: the model is not finalized");

@@ -41,32 +41,17 @@ static double closing_offset(const nsed_model *m, const nsed_data *d, int c) {
   return off;
 }
 
-/* Round-off of a row's velocity J u: the sum of the magnitudes it is made
- * of (and of the moving floor's term), times NSEDI_VELOCITY_ROUNDOFF. */
-static double row_noise(const nsedi_row *r, const double *x) {
-  double sum = 0, ju = 0;
-  for (int k = 0; k < 6; k++) {
-    double ua = r->a >= 0 ? x[13 * r->a + 7 + k] : 0.0, ub = r->b >= 0 ? x[13 * r->b + 7 + k] : 0.0;
-    sum += fabs(r->ja[k] * ua) + fabs(r->jb[k] * ub);
-    ju += r->ja[k] * ua + r->jb[k] * ub;
-  }
-  return NSEDI_VELOCITY_ROUNDOFF * (sum + fabs(r->vel - ju));
-}
-
 /* The onset of slip c starts from rest: its stop indicator v . s starts at
  * zero and grows (quadratically at mu0 = mu, where its acceleration starts
- * at zero), below the round-off of v . s for a while. It is measured from
- * its start value less that round-off, so round-off cannot fire it; its
+ * at zero), below the noise of v . s for a while. It is measured from its
+ * start value less that noise (nsedi_slip_noise), so noise cannot fire it; its
  * speed-minimum indicator -(a . s), zero at mu0 = mu, likewise from its
  * start value plus the acceleration floor. An onset that accelerates from
  * the start keeps its minimum indicator as it is (it starts negative). */
 static void anchor_onset(const nsed_model *m, const nsed_data *d, int c, double *off) {
   double g[NSEDI_ROOTS_PER_CONTACT];
   nsedi_contact_indicators(m, d, c, g);
-  const nsedi_contact_geom *geo = &d->cache.geom[c];
-  double s1 = fabs(d->ph.dir[2 * c]), s2 = fabs(d->ph.dir[2 * c + 1]);
-  double vnoise = s1 * row_noise(&geo->row[1], d->x) + s2 * row_noise(&geo->row[2], d->x);
-  off[NSEDI_ROOT_FRICTION] = g[NSEDI_ROOT_FRICTION] - vnoise;
+  off[NSEDI_ROOT_FRICTION] = g[NSEDI_ROOT_FRICTION] - nsedi_slip_noise(m, d, c);
   double afloor = d->ev.accel_floor[c];
   if (fabs(g[NSEDI_ROOT_MINIMUM]) <= afloor) off[NSEDI_ROOT_MINIMUM] = g[NSEDI_ROOT_MINIMUM] + afloor;
 }

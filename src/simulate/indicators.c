@@ -28,6 +28,29 @@ double nsedi_friction_margin(const nsed_options *o, double mu0, double ln, doubl
   return worst;
 }
 
+/* sum_k |J_k u_k| of a row at the cached velocities (plus the known term,
+ * a moving floor's): the magnitudes its velocity is made of. */
+static double row_magnitude(const nsedi_row *r, const nsedi_kin *kin) {
+  double sum = 0, ju = 0;
+  for (int side = 0; side < 2; side++) {
+    int b = side ? r->b : r->a;
+    if (b < 0) continue;
+    const double *J = side ? r->jb : r->ja;
+    for (int k = 0; k < 3; k++) {
+      double tv = J[k] * kin[b].v[k], tw = J[3 + k] * kin[b].wb[k];
+      sum += fabs(tv) + fabs(tw);
+      ju += tv + tw;
+    }
+  }
+  return sum + fabs(r->vel - ju);
+}
+
+double nsedi_slip_noise(const nsed_model *m, const nsed_data *d, int c) {
+  const nsedi_contact_geom *g = &d->cache.geom[c];
+  double mag = fmax(row_magnitude(&g->row[1], d->cache.kin), row_magnitude(&g->row[2], d->cache.kin));
+  return fmax(m->opt.rtol, NSEDI_VELOCITY_ROUNDOFF) * mag + m->opt.atol;
+}
+
 void nsedi_contact_indicators(const nsed_model *m, const nsed_data *d, int c,
                               double g[NSEDI_ROOTS_PER_CONTACT]) {
   const nsed_options *o = &m->opt;
@@ -64,11 +87,12 @@ void nsedi_contact_indicators(const nsed_model *m, const nsed_data *d, int c,
         g[NSEDI_ROOT_MINIMUM] = -(nsedi_row_accel(&geo->row[1], d->cache.du) * s1 +
                                   nsedi_row_accel(&geo->row[2], d->cache.du) * s2);
         /* Slow: until it speeds up past slip_stop_speed. Fast: while its
-         * velocity stays within NSEDI_SLIP_LINE_TOL rad of s and above half
-         * slip_stop_speed (the band keeps a regime's root away from zero at
-         * its start). */
+         * velocity stays within NSEDI_SLIP_LINE_TOL rad of s (beyond the
+         * noise of the velocity across s) and above half slip_stop_speed
+         * (the band keeps a regime's root away from zero at its start). */
+        double across = fabs(v2 * s1 - v1 * s2) - nsedi_slip_noise(m, d, c);
         g[NSEDI_ROOT_LINE] = d->ph.slow[c] ? o->slip_stop_speed - sp
-                                           : fmin(NSEDI_SLIP_LINE_TOL * sp - fabs(v2 * s1 - v1 * s2),
+                                           : fmin(NSEDI_SLIP_LINE_TOL * sp - across,
                                                   sp - NSEDI_SLOW_ENTRY * o->slip_stop_speed);
       } else {
         /* Free: slowed below slip_stop_speed its direction would be stiff to

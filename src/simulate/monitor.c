@@ -146,8 +146,11 @@ static int check_contact(const nsed_model *m, nsed_data *d, int c, double fref, 
                      : "the friction force does not oppose the slip's held direction";
     if (note(d, NSED_LAW_SLIP_DIRECTION, *value, c)) return NSED_LAW_SLIP_DIRECTION;
   } else if (sp > o->slip_tol && lt > floor) {
-    double cosang = -(l[1] * v1 + l[2] * v2) / (lt * sp);
-    *value = -acos(fmax(-1.0, fmin(1.0, cosang)));
+    /* The angle between -lambda_t and v, less what the noise of v across
+     * lambda_t leaves undetermined at this speed. */
+    double along = -(l[1] * v1 + l[2] * v2) / lt, across = fabs(l[1] * v2 - l[2] * v1) / lt;
+    double resolved = fmax(0.0, across - nsedi_slip_noise(m, d, c));
+    *value = -atan2(resolved, along);
     *what = "the friction force does not oppose the slip velocity";
     if (note(d, NSED_LAW_SLIP_DIRECTION, *value, c)) return NSED_LAW_SLIP_DIRECTION;
   }

@@ -126,10 +126,11 @@ static int align_one(const nsed_model *m, nsed_data *d, int c, int onset, double
   *found = 0;
   int rc = residual_at(m, d, c, th0, &prev_cross, &prev_dot, err);
   if (rc) return rc;
-  /* Aligned already (a slip that does not turn), or an onset at mu0 = mu
-   * whose acceleration is still zero (round-off): the saturated force's
-   * direction is its own. */
-  if ((prev_cross == 0 && (!onset || prev_dot >= afl)) || (onset && hypot(prev_cross, prev_dot) <= -afl)) {
+  /* Aligned already (a slip that does not turn; a sphere's, whose every
+   * direction is), or an onset at mu0 = mu whose acceleration is still zero
+   * (round-off): the saturated force's direction is its own. */
+  int aligned = fabs(atan2(prev_cross, fabs(prev_dot))) < NSEDI_LINE_ALIGNED;
+  if ((aligned && (!onset || prev_dot >= afl)) || (onset && hypot(prev_cross, prev_dot) <= -afl)) {
     *found = 1;
     return NSED_OK;
   }
@@ -215,17 +216,19 @@ static int align_newton(const nsed_model *m, nsed_data *d, const dir_set *s, nse
 }
 
 /* Each direction of the set is stable on its own: turning it a little
- * counterclockwise turns its acceleration clockwise of it (s x a_t falls). */
+ * counterclockwise turns its acceleration clockwise of it (s x a_t falls),
+ * or is neutral (a sphere's slip: s x a_t stays zero to round-off). */
 static int stable(const nsed_model *m, nsed_data *d, const dir_set *s, int *ok, nsed_error *err) {
   *ok = 1;
   for (int i = 0; *ok && i < s->n; i++) {
     int c = s->c[i];
     double th = angle_of(d, c), c0, c1, dot;
     int rc = residual_at(m, d, c, th, &c0, &dot, err);
+    double scale = hypot(c0, dot) + accel_floor(d, c);
     if (rc == NSED_OK) rc = residual_at(m, d, c, th + NSEDI_LINE_FD_STEP, &c1, &dot, err);
     set_angle(d, c, th);
     if (rc) return rc;
-    *ok = c1 < c0;
+    *ok = c1 - c0 < NSEDI_LINE_NEUTRAL * NSEDI_LINE_FD_STEP * scale;
   }
   return nsedi_eval(m, d, d->t, d->x, NULL, err);
 }
@@ -322,7 +325,7 @@ static void collect(const nsed_model *m, nsed_data *d, dir_set *s, int *more) {
       hold_slowing(d, c);
     } else if (d->ph.held[c] && ((trig & NSEDI_TRIG_LINE) || regime_root(m, d, c) <= 0)) {
       double v1 = d->cache.geom[c].row[1].vel, v2 = d->cache.geom[c].row[2].vel;
-      double off = fabs(v2 * d->ph.dir[2 * c] - v1 * d->ph.dir[2 * c + 1]);
+      double off = fabs(v2 * d->ph.dir[2 * c] - v1 * d->ph.dir[2 * c + 1]) - nsedi_slip_noise(m, d, c);
       if (d->ph.slow[c] && sp >= o->slip_stop_speed) {
         /* Speeding up out of the slow hold: held on while it does not turn,
          * with kinetic friction on the circle from here on. */

@@ -164,6 +164,12 @@ int nsedi_indicators(const nsed_model *m, nsed_data *d, double t, const double *
 void nsedi_contact_indicators(const nsed_model *m, const nsed_data *d, int c,
                               double g[NSEDI_ROOTS_PER_CONTACT]);
 
+/* The error of contact c's slip velocity components at the cached state:
+ * the integration's (rtol times the magnitudes it is made of, plus atol)
+ * or round-off's, whichever is larger. A slip's direction is known only to
+ * this over its speed. */
+double nsedi_slip_noise(const nsed_model *m, const nsed_data *d, int c);
+
 /* Number of root functions of the model. */
 int nsedi_nroot(const nsed_model *m);
 

@@ -151,6 +151,8 @@ int nsed_simulate(const nsed_model *m, nsed_data *d, const nsed_observer *obs, n
   int *fired = calloc((size_t)nroot, sizeof *fired);
   if (!fired) return nsed_error_set(err, NSED_ERR_NOMEM, "out of memory");
   if (!d->integ) {
+    rc = nsed_data_check_initial_state(m, d, NULL, err);
+    if (rc) goto done;
     rc = nsedi_project_velocities(m, d, err);
     if (rc) goto done;
     nsedi_kin_eval(m, d->x, d->cache.kin);

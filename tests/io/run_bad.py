@@ -54,6 +54,8 @@ CASES = {
     "contact_on_box.yaml": ["contact_on_box.yaml:7:11:", "contacts[0].body:", "a sphere, a disk, a point or a roller"],
     "zero_quaternion.yaml": ["zero_quaternion.yaml:6:18:", "bodies[0].orientation:"],
     "zero_axis.yaml": ["zero_axis.yaml:10:13:", "joints[0].axis_a: expected a non-zero direction"],
+    "starts_inside_floor.yaml": ["starts_inside_floor.yaml:7:15:", "bodies[0].position:",
+                                 "contact 'ball_floor' starts interpenetrating", "0.05 m inside the floor"],
 }
 
 # Bad overrides on a good file: (args, substrings).

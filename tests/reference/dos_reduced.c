@@ -27,7 +27,9 @@ typedef struct {
   const dos_params *p;
   double C, A, JO, G0; /* disk axial, transverse inertia; shaft about O; g m_A l_A / 2 */
   int mode;
-  double s0[2];        /* slip: anchor direction (world x, y) */
+  double s0[2];        /* slip: held direction (world x, y) */
+  int slow;            /* slip: below slip_stop_speed, friction held along s0 */
+  int armed;           /* slow slip: its stop counts (its velocity along s0 has been > 0) */
   dos_result *res;
 } model;
 
@@ -54,7 +56,6 @@ void dos_params_case(dos_params *p, int case_no) {
   p->t_end = case_no == 1 ? 10.0 : case_no == 2 ? 25.0 : 50.0;
   p->sides = 32;
   p->slip_stop_speed = 1e-6;
-  p->onset_speed = 1e-12;
   p->rtol = 1e-12;
   p->atol = 1e-13;
   p->t_tol = 1e-13;
@@ -80,10 +81,10 @@ static void dynamics(const model *md, double t, const double *y, dyn *o) {
     o->N = (G - p->r * o->Fe - md->C * psid * phid) / s;
   } else {
     double ve = sd, vb = s * psid + p->r * phid, sp = hypot(ve, vb), de, db;
-    if (sp > p->onset_speed) {
+    if (!md->slow && sp > 0) {
       de = ve / sp;
       db = vb / sp;
-    } else { /* the onset direction, in the rotating frame */
+    } else { /* the held direction, in the rotating frame */
       double c = cos(y[0]), sn = sin(y[0]);
       de = md->s0[0] * c + md->s0[1] * sn;
       db = -md->s0[0] * sn + md->s0[1] * c;
@@ -139,16 +140,25 @@ static double stick_margin(const model *md, double t, const double *y, double *N
   return margin_of(md->p, o.N, F);
 }
 
+/* The slip model of docs/engine.md ("Slip direction"): above
+ * slip_stop_speed the friction opposes the slip velocity; a slip slowing
+ * to half that speed has its friction held on its direction there, and
+ * stops where its velocity along that direction crosses zero, or leaves
+ * the hold on reaching slip_stop_speed again. */
 static double indicator(const model *md, double t, const double *y) {
   if (md->mode == DOS_STICK) return stick_margin(md, t, y, NULL);
   double v[2];
   slip_velocity(md, y, v);
   double sp = hypot(v[0], v[1]), proj = v[0] * md->s0[0] + v[1] * md->s0[1];
-  /* nsed's two slip-stop indicators (docs/engine.md): the projection on
-   * s0, and |v| - 2 eps (1 - cos(turn)) - 1e-12 for a slip that stops
-   * while turning; the first to cross zero ends the phase. */
-  double g3 = sp > 0 ? sp - 2 * md->p->slip_stop_speed * (1 - proj / sp) - 1e-12 : 0.0;
-  return fmin(proj, g3);
+  if (!md->slow) return sp - 0.5 * md->p->slip_stop_speed;
+  return md->armed ? fmin(proj, md->p->slip_stop_speed - sp) : md->p->slip_stop_speed - sp;
+}
+
+/* A slow slip's velocity along its held direction (world). */
+static double held_speed(const model *md, const double *y) {
+  double v[2];
+  slip_velocity(md, y, v);
+  return v[0] * md->s0[0] + v[1] * md->s0[1];
 }
 
 /* Tangential acceleration (world) of the contact point at zero slip velocity
@@ -190,26 +200,89 @@ static void onset_residual(const model *md, double t, const double *y, double th
   *dot = s[0] * aT[0] + s[1] * aT[1];
 }
 
+/* Bisect a sign change of s x a_t in [lo, hi] (f_lo at lo) to 1e-15 rad;
+ * returns the angle, the along-s acceleration there into *dot. */
+static double bisect_cross(const model *md, double t, const double *y, double lo, double hi,
+                           double flo, double *dot) {
+  double c;
+  for (int it = 0; it < 60 && hi - lo > 1e-15; it++) {
+    double mid = 0.5 * (lo + hi);
+    onset_residual(md, t, y, mid, &c, dot);
+    if ((c <= 0) == (flo <= 0)) {
+      lo = mid;
+      flo = c;
+    } else {
+      hi = mid;
+    }
+  }
+  onset_residual(md, t, y, 0.5 * (lo + hi), &c, dot);
+  return 0.5 * (lo + hi);
+}
+
 static void exact_onset(const model *md, double t, const double *y, double dir[2]) {
+  /* Every sign change of s x a_t on a scan of 72 angles is bisected,
+   * nearest to the polygon's direction first, and the first root along
+   * which the slip accelerates wins: near mu0 = mu the accelerating cone is
+   * narrower than the scan's step, so the scan's own points cannot be
+   * required to accelerate. */
   const int nscan = 72;
-  double th0 = atan2(dir[1], dir[0]), prev_th = th0, pc, pd;
+  double th0 = atan2(dir[1], dir[0]), pc, pd;
   onset_residual(md, t, y, th0, &pc, &pd);
-  double lo = 0, hi = 0, flo = 0, best = INFINITY;
+  double lo[72], hi[72], flo[72], dist[72];
+  int nb = 0;
+  double prev_th = th0;
   for (int k = 1; k <= nscan; k++) {
     double th = th0 + 2 * M_PI * k / nscan, c, dt;
     onset_residual(md, t, y, th, &c, &dt);
-    if ((c <= 0) != (pc <= 0) && dt > 0 && pd > 0) {
-      double dist = fmin(th - th0, 2 * M_PI - (th - th0));
-      if (dist < best) {
-        best = dist;
-        lo = prev_th;
-        hi = th;
-        flo = pc;
-      }
+    if ((c <= 0) != (pc <= 0)) {
+      lo[nb] = prev_th;
+      hi[nb] = th;
+      flo[nb] = pc;
+      dist[nb++] = fmin(fabs(remainder(prev_th - th0, 2 * M_PI)), fabs(remainder(th - th0, 2 * M_PI)));
     }
     prev_th = th;
     pc = c;
-    pd = dt;
+  }
+  for (int tries = 0; tries < nb; tries++) {
+    int b = -1;
+    for (int i = 0; i < nb; i++)
+      if (dist[i] >= 0 && (b < 0 || dist[i] < dist[b])) b = i;
+    double dot, th = bisect_cross(md, t, y, lo[b], hi[b], flo[b], &dot);
+    dist[b] = -1;
+    if (dot > 0) {
+      dir[0] = cos(th);
+      dir[1] = sin(th);
+      return;
+    }
+  }
+}
+
+/* The direction a slowing slip settles on (docs/engine.md, "Slip
+ * direction"): its tangential acceleration along it, s x a_t = 0 with
+ * kinetic friction -mu N s, nearest to dir within a quarter turn, a stable
+ * root (s x a_t falls as s turns counterclockwise), by a scan and
+ * bisection; dir is kept when there is none. */
+static void quasi_steady(const model *md, double t, const double *y, double dir[2]) {
+  const int nscan = 72;
+  double th0 = atan2(dir[1], dir[0]), pc, pd;
+  onset_residual(md, t, y, th0, &pc, &pd);
+  double lo = 0, hi = 0, flo = 0, best = INFINITY;
+  for (int side = -1; side <= 1; side += 2) {
+    double prev_th = th0, prev_c = pc;
+    for (int k = 1; k <= nscan / 4; k++) {
+      double th = th0 + side * 2 * M_PI * k / nscan, c, dt;
+      onset_residual(md, t, y, th, &c, &dt);
+      double a = side > 0 ? prev_th : th, b = side > 0 ? th : prev_th;
+      double fa = side > 0 ? prev_c : c;
+      if ((c <= 0) != (prev_c <= 0) && fa > 0 && fabs(th - th0) < best) { /* stable: + to - */
+        best = fabs(th - th0);
+        lo = a;
+        hi = b;
+        flo = fa;
+      }
+      prev_th = th;
+      prev_c = c;
+    }
   }
   if (!isfinite(best)) return;
   for (int it = 0; it < 60 && hi - lo > 1e-15; it++) {
@@ -389,6 +462,18 @@ static void remove_residual(const model *md, double *y) {
   y[5] += p->r * Pb / md->C;
 }
 
+/* Change the slip velocity at K by dv (world) with a tangential impulse,
+ * through the same reduced masses as remove_residual. */
+static void change_slip(const model *md, double *y, const double dv[2]) {
+  const dos_params *p = md->p;
+  double s = y[1], I = md->JO + md->A + p->m_d * s * s, c = cos(y[0]), sn = sin(y[0]);
+  double dve = dv[0] * c + dv[1] * sn, dvb = -dv[0] * sn + dv[1] * c;
+  double Pb = dvb / (s * s / I + p->r * p->r / md->C);
+  y[4] += dve;
+  y[3] += s * Pb / I;
+  y[5] += p->r * Pb / md->C;
+}
+
 /* ---- the event-driven run ---- */
 
 int dos_run(const dos_params *p, dos_result *res) {
@@ -410,7 +495,7 @@ int dos_run(const dos_params *p, dos_result *res) {
   }
   if (record_sample(&md, t, y, 0)) goto nomem;
   double h = 1e-4, g0 = indicator(&md, t, y);
-  int armed = 1; /* slip: the stop indicator counts only after it has been positive */
+  md.armed = 1;
   long next_k = 1;
   rhs(&md, t, y, k1);
   while (t < p->t_end) {
@@ -427,7 +512,7 @@ int dos_run(const dos_params *p, dos_result *res) {
     }
     res->steps++;
     double t1 = t + h, g1 = indicator(&md, t1, y1);
-    int root = armed && g0 > 0 && g1 <= 0;
+    int root = g0 > 0 && g1 <= 0;
     double tr = t1;
     if (root) { /* locate by re-stepping from (t, y): bisection on the step size to t_tol */
       double lo = 0.0, hi = h, glo = g0, ghi = g1;
@@ -489,7 +574,10 @@ int dos_run(const dos_params *p, dos_result *res) {
     }
     if (!root) {
       g0 = g1;
-      if (md.mode == DOS_SLIP && !armed && g1 > 0) armed = 1;
+      if (md.mode == DOS_SLIP && md.slow && !md.armed && held_speed(&md, y) > 0) {
+        md.armed = 1; /* a slip from rest: its stop counts once it has moved */
+        g0 = indicator(&md, t, y);
+      }
       h *= fmin(5.0, fmax(0.2, 0.9 * pow(fmax(err, 1e-10), -0.2)));
       continue;
     }
@@ -505,20 +593,31 @@ int dos_run(const dos_params *p, dos_result *res) {
       if (kind == 2) res->vertex_onsets++;
       exact_onset(&md, t, y, dir);
       md.mode = DOS_SLIP;
+      md.slow = 1;
       md.s0[0] = dir[0];
       md.s0[1] = dir[1];
-      armed = 0;
+      md.armed = 0;
       if (record_event(&md, t, DOS_EV_SLIP, dir, g1)) goto nomem;
     } else {
       double v[2];
       slip_velocity(&md, y, v);
-      double sp = hypot(v[0], v[1]);
-      if (sp > 100 * p->slip_stop_speed) {
-        /* the slip turned by 90 degrees: re-anchor, no event */
-        md.s0[0] = v[0] / sp;
-        md.s0[1] = v[1] / sp;
-        res->reanchors++;
-        if (getenv("DOS_DEBUG")) fprintf(stderr, "t = %.17g: re-anchor, speed %.3g\n", t, sp);
+      double sp = hypot(v[0], v[1]), proj = v[0] * md.s0[0] + v[1] * md.s0[1];
+      if (!md.slow) {
+        /* slowed to half slip_stop_speed: held on the direction it settles
+         * on, its velocity across it removed (the fast turning of its free
+         * direction would remove it), no event */
+        double dir[2] = {v[0] / sp, v[1] / sp};
+        quasi_steady(&md, t, y, dir);
+        double along = v[0] * dir[0] + v[1] * dir[1];
+        double dv[2] = {along * dir[0] - v[0], along * dir[1] - v[1]};
+        change_slip(&md, y, dv);
+        md.slow = 1;
+        md.armed = 1;
+        md.s0[0] = dir[0];
+        md.s0[1] = dir[1];
+      } else if (proj > 0) {
+        /* sped up to slip_stop_speed without stopping: free again */
+        md.slow = 0;
       } else {
         double ys[NY];
         memcpy(ys, y, sizeof ys);
@@ -529,27 +628,27 @@ int dos_run(const dos_params *p, dos_result *res) {
           memcpy(y, ys, sizeof ys);
           if (record_event(&md, t, DOS_EV_STICK, v, mg)) goto nomem;
         } else {
-          /* sticking is inconsistent: the slip goes on in the onset direction */
+          /* sticking is inconsistent: the slip starts again from rest */
           double dir[2];
           res->refused_stops++;
-          if (getenv("DOS_DEBUG"))
-            fprintf(stderr, "t = %.17g: slip-stop root at speed %.3g refused (stick margin %.3g)\n", t, sp, mg);
+          memcpy(y, ys, sizeof ys);
           if (!onset_direction(&md, t, ys, dir)) {
-            dir[0] = v[0] / sp;
-            dir[1] = v[1] / sp;
+            dir[0] = sp > 0 ? v[0] / sp : md.s0[0];
+            dir[1] = sp > 0 ? v[1] / sp : md.s0[1];
           }
           exact_onset(&md, t, ys, dir);
           md.mode = DOS_SLIP;
+          md.slow = 1;
           md.s0[0] = dir[0];
           md.s0[1] = dir[1];
-          armed = 0;
+          md.armed = 0;
         }
       }
     }
     if (record_sample(&md, t, y, res->nev > nev_before ? 1 : 3)) goto nomem;
     rhs(&md, t, y, k1);
     g0 = indicator(&md, t, y);
-    if (md.mode == DOS_SLIP && !armed && g0 > 0) armed = 1;
+
     h = 1e-6;
   }
   if (record_sample(&md, t, y, 2)) goto nomem;

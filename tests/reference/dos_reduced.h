@@ -25,8 +25,8 @@ typedef struct {
   double t_end;              /* s */
   double s0;                 /* initial L_OC1 (m); start at rest, psi = phi = 0, sticking */
   int sides;                 /* friction polygon faces (face normals at 2 pi j / sides, world x-y) */
-  double slip_stop_speed;    /* m/s: the 2D slip-stop term of the slip indicator (nsed's rule) */
-  double onset_speed;        /* m/s: below it a slip uses its onset direction (nsed: 1e-3 slip_tol) */
+  double slip_stop_speed;    /* m/s: below it a slip's friction is held on its direction
+                                (docs/engine.md, "Slip direction") */
   double rtol, atol;         /* Dormand-Prince 5(4) tolerances */
   double t_tol;              /* event time tolerance (s) */
   double sample_dt;          /* > 0: also sample at k sample_dt (k >= 1) */
@@ -63,7 +63,6 @@ typedef struct {
   double min_stick_margin;   /* smallest friction margin at the ends of stick steps */
   int vertex_onsets;         /* onsets decided at a polygon vertex */
   int refused_stops;         /* slip-stop roots where sticking was inconsistent (slip continued) */
-  int reanchors;             /* 90-degree turns: slip direction re-anchored, no event */
   char error[256];
 } dos_result;
 

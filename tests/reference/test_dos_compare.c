@@ -114,17 +114,17 @@ static void compare_case(const char *root, int cs) {
   dos_params p;
   dos_params_case(&p, cs);
   p.sample_dt = output_dt;
-  /* The same 2D slip-stop speed as the problem file, so both stop turning
-   * slips at the same scale (the exact stop is its limit eps -> 0). */
+  /* The same slip_stop_speed as the problem file: both hold a slow slip's
+   * friction on its direction below it (docs/engine.md, "Slip direction"). */
   p.slip_stop_speed = nsed_model_get_options(m)->slip_stop_speed;
   dos_result res;
   int rrc = dos_run(&p, &res);
   CHECK_MSG(rrc == 0, "case %d: reduced model: %s", cs, res.error);
 
   printf("case %d (M = %g, %g s): nsed %d events, reduced %d events (steps %ld, rejected %ld, "
-         "min N %.6g N, vertex onsets %d, refused stops %d, re-anchors %d)\n",
+         "min N %.6g N, vertex onsets %d, refused stops %d)\n",
          cs, p.M, p.t_end, rec.nev, res.nev, res.steps, res.rejected, res.min_N, res.vertex_onsets,
-         res.refused_stops, res.reanchors);
+         res.refused_stops);
   CHECK_MSG(rec.nev == res.nev, "case %d: %d nsed events, %d reduced events", cs, rec.nev, res.nev);
   int n = rec.nev < res.nev ? rec.nev : res.nev, first_bad = -1;
   double dt_max = 0.0, dx_ev = 0.0;
