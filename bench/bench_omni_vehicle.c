@@ -82,7 +82,7 @@ typedef struct {
   int bodies, states, contacts;
   double t_end, t_reached;
   double wall, cpu;     /* of the fastest run (s) */
-  double wall_rhs, wall_roots, wall_events;
+  double wall_rhs, wall_roots, wall_events, wall_monitor;
   long rhs, roots, steps, events, by_kind[8];
   long handovers, recontacts;
   /* progress of the current run, for a case stopped on its budget */
@@ -163,6 +163,7 @@ static void record(result *r, const nsed_data *d, double cpu, const counter *c) 
   r->wall_rhs = st->wall_rhs;
   r->wall_roots = st->wall_roots;
   r->wall_events = st->wall_events;
+  r->wall_monitor = st->wall_monitor;
   r->rhs = st->rhs_evals;
   r->roots = st->root_evals;
   r->steps = st->steps;
@@ -471,10 +472,10 @@ int main(int argc, char **argv) {
       if (r->by_kind[k]) printf(" %s %ld", nsed_event_kind_name((nsed_event_kind)k), r->by_kind[k]);
     printf(". %ld RHS evaluations (%.0f per simulated second, %.1f us each), %ld steps, %ld "
            "indicator evaluations. Wall time shares: RHS %.1f%%, roots %.1f%%, events %.1f%%, "
-           "rest %.1f%%.\n\n",
+           "rest %.1f%%; of it the law monitor %.2f%% (goal < 2%%).\n\n",
            r->rhs, r->rhs / r->t_reached, 1e6 * r->wall_rhs / (double)(r->rhs > 0 ? r->rhs : 1), r->steps,
            r->roots, pct(r->wall_rhs, r->wall), pct(r->wall_roots, r->wall), pct(r->wall_events, r->wall),
-           pct(rest, r->wall));
+           pct(rest, r->wall), pct(r->wall_monitor, r->wall));
   }
 
   static const char *const sname[3] = {"", "rollers n = 4, 8, 16 (N_w = 3)", "wheels N_w = 3, 4, 6 (n = 4)"};

@@ -27,7 +27,7 @@ int main(int argc, char **argv) {
     sweep_belt(root, n_mu, 0.05, 0.5, ratios + r, 1, 20.0, stdout, &per[r]);
     belt.runs += per[r].runs, belt.completed += per[r].completed, belt.failed += per[r].failed;
     belt.grazes += per[r].grazes, belt.steps += per[r].steps, belt.events += per[r].events;
-    belt.wall += per[r].wall;
+    belt.wall += per[r].wall, belt.sim_wall += per[r].sim_wall, belt.monitor_wall += per[r].monitor_wall;
     if (per[r].worst_dt > belt.worst_dt) belt.worst_dt = per[r].worst_dt;
     if (per[r].worst_onset_dt > belt.worst_onset_dt) belt.worst_onset_dt = per[r].worst_onset_dt;
     if (per[r].worst_ratio > belt.worst_ratio) belt.worst_ratio = per[r].worst_ratio;
@@ -49,6 +49,12 @@ int main(int argc, char **argv) {
   sweep_print_row(stdout, "disk on shaft case 1: mu0 in [mu, 2 mu], 10 s", &dos1);
   sweep_print_row(stdout, "disk on shaft case 2: mu0 in [mu, 2 mu], 25 s", &dos2);
   printf("belt: %d of %d runs had sticks too short to resolve (grazes, docs/engine.md)\n", belt.grazes, belt.runs);
+  const sweep_stats *all[4] = {&belt, &sphere, &dos1, &dos2};
+  const char *names[4] = {"belt", "sphere", "disk on shaft 1", "disk on shaft 2"};
+  printf("law monitor cost (goal < 2%% of the run):");
+  for (int k = 0; k < 4; k++)
+    printf(" %s %.2f%%%s", names[k], 100 * all[k]->monitor_wall / (all[k]->sim_wall > 0 ? all[k]->sim_wall : 1),
+           k < 3 ? "," : "\n");
   int fail = belt.failed + sphere.failed + dos1.failed + dos2.failed;
   return fail ? 1 : 0;
 }

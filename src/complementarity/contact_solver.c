@@ -3,7 +3,8 @@
  * decide the modes) and the plain-LCP entry point.
  *
  * Mode rules (docs/complementarity.md §5), with scale-aware tolerances
- * tol_l = 1e-8 ||lambda||_inf and tol_a = 1e-8 max(||b||_inf, max|G_ij| ||lambda||_inf):
+ * tol_l = NSEDI_CP_MODE_TOL ||lambda||_inf and
+ * tol_a = NSEDI_CP_MODE_TOL max(||b||_inf, max|G_ij| ||lambda||_inf):
  *  - OPEN when the contact separates: acceleration problem lambda_n <= tol_l and
  *    a_n > tol_a; impact problem v_n+ > tol_a (it bounces or leaves);
  *  - otherwise closed: a SLIPPING contact stays SLIP with its slip direction; a
@@ -15,8 +16,6 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-
-#define MODE_TOL 1e-8
 
 void nsed_complementarity_default_settings(nsed_complementarity_settings *s) {
   if (!s) return;
@@ -179,7 +178,7 @@ static int check_problem(const nsed_contact_problem *p, const nsed_contact_solut
                             i, c->mu, c->mu0);
     if (c->kind == NSED_CP_SLIPPING) {
       double s = hypot(c->slip_dir[0], c->slip_dir[1]);
-      if (!(fabs(s - 1.0) <= 1e-6))
+      if (!(fabs(s - 1.0) <= NSEDI_CP_UNIT_TOL))
         return nsed_error_set(err, NSED_ERR_INPUT,
                               "contact %d: slip direction (%g, %g) is not a unit vector", i,
                               c->slip_dir[0], c->slip_dir[1]);
@@ -197,7 +196,7 @@ static void decide_modes(const nsedi_cp *p, const double *b, int impact, nsed_co
   for (int i = 0; i < n3; i++) lmax = fmax(lmax, fabs(sol->lambda[i]));
   for (size_t k = 0; k < (size_t)n3 * (size_t)n3; k++) gmax = fmax(gmax, fabs(p->G[k]));
   for (int i = 0; i < n3; i++) bmax = fmax(bmax, fabs(b[i]));
-  double tol_l = MODE_TOL * lmax, tol_a = MODE_TOL * fmax(bmax, gmax * lmax);
+  double tol_l = NSEDI_CP_MODE_TOL * lmax, tol_a = NSEDI_CP_MODE_TOL * fmax(bmax, gmax * lmax);
   for (int i = 0; i < nc; i++) {
     double ln = sol->lambda[3 * i], an = sol->a[3 * i];
     double at1 = sol->a[3 * i + 1], at2 = sol->a[3 * i + 2], at = hypot(at1, at2);
@@ -239,7 +238,7 @@ static void apply_G(int n3, const double *G, const double *b, const double *lam,
  * faces with normals at off + 2 pi j/m at distance rad (per unit mu lambda_n).
  * Returns 1 if lambda_n >= 0, a_n >= 0 (bn: the complementarity b), lambda_n
  * a_n = 0, lambda_T in the polygon and, for a slipping stick candidate,
- * maximal dissipation hold to 1e-9 of the problem's scales. */
+ * maximal dissipation hold to NSEDI_CP_LAW_TOL of the problem's scales. */
 static int laws_hold(const nsedi_cp *p, const double *lam, const double *a, int sides, double off,
                      double rad) {
   int nc = p->nc, n3 = 3 * nc;
@@ -249,12 +248,12 @@ static int laws_hold(const nsedi_cp *p, const double *lam, const double *a, int 
   /* force scale: at least what b needs (b / G), so round-off on an
    * all-but-zero lambda is not judged against lambda itself */
   double lref = fmax(lmax, gmax > 0.0 ? bmax / gmax : 0.0);
-  double as = fmax(bmax, gmax * lref), tl = 1e-9 * lref, ta = 1e-9 * as;
+  double as = fmax(bmax, gmax * lref), tl = NSEDI_CP_LAW_TOL * lref, ta = NSEDI_CP_LAW_TOL * as;
   double h = 2.0 * M_PI / sides;
   for (int i = 0; i < nc; i++) {
     double ln = lam[3 * i], an = a[3 * i];
     if (!(ln >= -tl && an >= -ta)) return 0;
-    if (ln > tl && an > ta && fmin(ln / lref, an / as) > 1e-9) return 0;
+    if (ln > tl && an > ta && fmin(ln / lref, an / as) > NSEDI_CP_LAW_TOL) return 0;
     if (p->kind[i] != NSED_CP_STICK_CANDIDATE) continue;
     double l1 = lam[3 * i + 1], l2 = lam[3 * i + 2], a1 = a[3 * i + 1], a2 = a[3 * i + 2];
     double lim = p->mu[i] * ln * rad + tl, hmax = 0.0;
@@ -265,7 +264,7 @@ static int laws_hold(const nsedi_cp *p, const double *lam, const double *a, int 
       double vr = p->mu[i] * ln * rad / cos(h / 2), vc = cos(off + (j + 0.5) * h), vs = sin(off + (j + 0.5) * h);
       hmax = fmax(hmax, -vr * (vc * a1 + vs * a2));
     }
-    if (-(a1 * l1 + a2 * l2) < hmax - 1e-9 * lref * as) return 0;
+    if (-(a1 * l1 + a2 * l2) < hmax - NSEDI_CP_LAW_TOL * lref * as) return 0;
   }
   return 1;
 }

@@ -17,6 +17,7 @@
 #define NSED_CP_INTERNAL_H
 
 #include "nsed/complementarity.h"
+#include "tolerances.h"
 
 #include <stddef.h>
 
@@ -99,7 +100,8 @@ int nsedi_enum(nsedi_workspace *ws, int n, const double *M, const double *q, dou
 /* ---- verification (lcp_verify.c) ---- */
 /* Recompute w = Mz+q and return the scale-aware relative residual
  *   max_i |min(z_i c_i / ||q||, w_i / s_i)|,   c_i = max_k |M_ki| (column i),
- *   s_i = max(|q_i|, |(Mz)_i|, 1e-3 sum_j |M_ij z_j|)   (row i's own scale),
+ *   s_i = max(|q_i|, |(Mz)_i|, NSEDI_LCP_ROW_SCALE sum_j |M_ij z_j|)
+ *                                               (row i's own scale),
  * 0 exactly for a solution; it penalises negative z or w and complementarity
  * alike, is invariant to scaling (M, q) or a row, and a huge spurious z_k
  * (an infeasible LCP's "solution at infinity") cannot mask another row. NaN

@@ -9,7 +9,8 @@
  * fc3d's info is not trusted: nsed recomputes the natural-map residual
  *   max_i ||r_i - P_K(r_i - rho (u_i + mu ||u_iT|| e_n))|| / ||r||
  * (rho = ||r||/||u|| for consistent units) and accepts it up to
- * max(1e3 cone_tol, 1e-9), since NSGS is iterative.
+ * max(NSEDI_CONE_ACCEPT_FACTOR cone_tol, NSEDI_CONE_ACCEPT_FLOOR), since
+ * NSGS is iterative.
  *
  * Options are created once per solver. Siconos 4.4's solver_options_delete
  * does not free option structs (top level nor internal solvers: notes P5);
@@ -172,7 +173,7 @@ int nsedi_cone_solve(nsed_contact_solver *s, const nsedi_cp *p, double *lambda,
                    ? cone_residual(nc, mu, lambda, u, fmax(qs, ws_ * rs))
                    : INFINITY;
   stats->residual = res;
-  double acc = fmax(1e3 * s->set.cone_tol, 1e-9);
+  double acc = fmax(NSEDI_CONE_ACCEPT_FACTOR * s->set.cone_tol, NSEDI_CONE_ACCEPT_FLOOR);
   if (!(res <= acc))
     return nsed_error_set(err, NSED_ERR_LCP,
                           "fc3d (NSGS) on %d contacts: info %d, verified residual %.3g > %.3g", nc,

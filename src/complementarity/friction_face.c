@@ -18,9 +18,6 @@
 #include <math.h>
 #include <string.h>
 
-/* min(L_ii)^2 / max(D_ii) below this: G_TT treated as singular. */
-#define FACE_COND_TOL 1e-8
-
 int nsedi_face_solve(nsed_contact_solver *s, const nsedi_cp *p, double *lambda,
                      nsed_lcp_stats *stats, nsed_error *err) {
   nsedi_workspace *ws = &s->ws;
@@ -42,7 +39,7 @@ int nsedi_face_solve(nsed_contact_solver *s, const nsedi_cp *p, double *lambda,
       return nsed_error_set(err, NSED_ERR_SINGULAR, "G_TT of %d stick candidates is singular", ns);
     double lmin = INFINITY;
     for (int i = 0; i < nt; i++) lmin = fmin(lmin, D[(size_t)i * nt + i]);
-    if (lmin * lmin < FACE_COND_TOL * dmax)
+    if (lmin * lmin < NSEDI_FACE_COND * dmax)
       return nsed_error_set(err, NSED_ERR_SINGULAR, "G_TT of %d stick candidates is ill-conditioned", ns);
     /* X = D^-1 [C | N | b_T], columns aligned with the LCP's, b_T last */
     memset(X, 0, sizeof(double) * (size_t)nt * (size_t)ncx);

@@ -5,8 +5,8 @@
  *    diagonal R, C (rows, then columns to unit max-norm) and the scalar s =
  *    ||R q||_inf, which keeps complementarity and makes the tableau O(1), so
  *    absolute thresholds mean something;
- *  - a pivot must exceed 1e-11 of its column's largest entry and 1e-13
- *    (noise is never pivoted on);
+ *  - a pivot must exceed NSEDI_LEMKE_PIVOT_REL of its column's largest
+ *    entry and NSEDI_LEMKE_PIVOT_ABS (noise is never pivoted on);
  *  - ties in the minimum-ratio test and in the lexicographic comparison are
  *    detected with relative tolerances, not by floating-point equality;
  *  - when z0 is among the tied rows it leaves (the run ends at once);
@@ -16,11 +16,6 @@
 
 #include <math.h>
 #include <string.h>
-
-#define PIV_REL 1e-11
-#define PIV_ABS 1e-13
-#define TIE_RATIO 1e-9
-#define TIE_LEX 1e-9
 
 /* Gauss-Jordan pivot on (r, e) of the n x ncol column-major tableau. */
 static void pivot(double *T, int n, int ncol, int r, int e) {
@@ -48,7 +43,7 @@ static int ratio_test(const double *T, int n, int e, int z0row, int *cand) {
   double cmax = 0.0;
   for (int i = 0; i < n; i++)
     if (colE[i] > cmax) cmax = colE[i];
-  double ptol = fmax(PIV_REL * cmax, PIV_ABS);
+  double ptol = fmax(NSEDI_LEMKE_PIVOT_REL * cmax, NSEDI_LEMKE_PIVOT_ABS);
   double theta = INFINITY;
   for (int i = 0; i < n; i++)
     if (colE[i] > ptol) {
@@ -56,7 +51,7 @@ static int ratio_test(const double *T, int n, int e, int z0row, int *cand) {
       if (r < theta) theta = r;
     }
   if (theta == INFINITY) return -1;
-  double ttol = TIE_RATIO * fmax(theta, 1.0);
+  double ttol = NSEDI_LEMKE_TIE_RATIO * fmax(theta, 1.0);
   int nc = 0;
   for (int i = 0; i < n; i++)
     if (colE[i] > ptol && fmax(rhs[i], 0.0) / colE[i] <= theta + ttol) cand[nc++] = i;
@@ -72,7 +67,7 @@ static int ratio_test(const double *T, int n, int e, int z0row, int *cand) {
       if (v < vmin) vmin = v;
       if (fabs(v) > vabs) vabs = fabs(v);
     }
-    double ltol = TIE_LEX * vabs;
+    double ltol = NSEDI_LEMKE_TIE_LEX * vabs;
     int m = 0;
     for (int k = 0; k < nc; k++)
       if (col[cand[k]] / colE[cand[k]] <= vmin + ltol) cand[m++] = cand[k];
@@ -131,7 +126,7 @@ int nsedi_lemke(nsedi_workspace *ws, int n, const double *M, const double *q, do
   for (int i = 0; i < n; i++) qmin = fmin(qmin, rhs[i]);
   int r = -1;
   for (int i = 0; i < n; i++)
-    if (rhs[i] <= qmin + TIE_RATIO) r = i;
+    if (rhs[i] <= qmin + NSEDI_LEMKE_TIE_RATIO) r = i;
   int z0 = 2 * n;
   pivot(T, n, ncol, r, z0);
   int leaving = basis[r];

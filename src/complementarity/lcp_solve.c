@@ -3,7 +3,7 @@
  *   trivial (q >= 0: z = 0)
  *   Siconos' Lemke            -> "siconos-lemke"
  *   nsed's Lemke (+ polish)   -> "nsed-lemke"
- *   nsed's Lemke on M + eps I, eps = 1e-10, 1e-8, 1e-6 (relative to max|M_ij|),
+ *   nsed's Lemke on M + eps I, eps = NSEDI_LCP_REG_EPS (relative to max|M_ij|),
  *     its support re-solved on the original M (polish) -> "nsed-lemke+reg"
  *   enumeration for n <= 16   -> "enum"
  * and otherwise fails clearly: NSED_LCP_INFEASIBLE when nsed's Lemke ended on
@@ -101,8 +101,8 @@ int nsedi_lcp_run(nsed_contact_solver *s, int n, const double *M, const double *
      * the accepted answer solves the original problem, not the perturbed one. */
     double mmax = 0.0;
     for (size_t k = 0; k < (size_t)n * (size_t)n; k++) mmax = fmax(mmax, fabs(M[k]));
-    static const double eps_rel[3] = {1e-10, 1e-8, 1e-6};
-    for (int t = 0; t < 3; t++) {
+    static const double eps_rel[] = NSEDI_LCP_REG_EPS;
+    for (int t = 0; t < (int)(sizeof eps_rel / sizeof eps_rel[0]); t++) {
       memcpy(ws->Mw, M, sizeof(double) * (size_t)n * (size_t)n);
       for (int i = 0; i < n; i++) ws->Mw[(size_t)i * n + i] += eps_rel[t] * (mmax > 0.0 ? mmax : 1.0);
       int p2 = 0;

@@ -34,11 +34,12 @@ double nsedi_lcp_residual(int n, const double *M, const double *q, const double 
       if (mij != 0.0) unit = fmax(unit, fabs(mij) / cn[j]);
     }
     w[i] = s + q[i];
-    /* Row scale of w_i: the size of what was summed into it (at least 1e-3
-     * of the absolute terms, so round-off eps |M||z| stays below 2.2e-13),
-     * and at least what a unit-size z_j (z_j c_j = ||q||) puts in this row,
-     * so a row whose terms all vanish is not judged on round-off alone. */
-    double wsi = fmax(fmax(fabs(q[i]), fabs(s)), fmax(1e-3 * mag, qs * unit));
+    /* Row scale of w_i: the size of what was summed into it (at least
+     * NSEDI_LCP_ROW_SCALE of the absolute terms, so their round-off is not
+     * judged as a violation), and at least what a unit-size z_j
+     * (z_j c_j = ||q||) puts in this row, so a row whose terms all vanish
+     * is not judged on round-off alone. */
+    double wsi = fmax(fmax(fabs(q[i]), fabs(s)), fmax(NSEDI_LCP_ROW_SCALE * mag, qs * unit));
     double wi = wsi > 0.0 ? w[i] / wsi : (w[i] == 0.0 ? 0.0 : -INFINITY);
     /* z_i in the units of w: its column's size times z_i, against ||q|| (a
      * global scale, so a huge spurious z_k elsewhere cannot hide it) */
@@ -67,7 +68,7 @@ double nsedi_lcp_polish(nsedi_workspace *ws, int n, const double *M, const doubl
       for (int a = 0; a < k; a++) A[(size_t)b * k + a] = M[(size_t)idx[b] * n + idx[a]];
     for (int a = 0; a < k; a++) x[a] = -q[idx[a]];
     int rank = 0;
-    if (nsedi_lstsq(k, k, A, 1, x, 1e-13, &rank) != 0) return old_residual;
+    if (nsedi_lstsq(k, k, A, 1, x, NSEDI_POLISH_RANK_CUT, &rank) != 0) return old_residual;
   }
   memset(znew, 0, sizeof(double) * (size_t)n);
   for (int a = 0; a < k; a++) znew[idx[a]] = fmax(x[a], 0.0);

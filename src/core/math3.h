@@ -51,11 +51,16 @@ static inline double nsedi_v3_normalize(double a[3]) {
   if (n > 0) nsedi_v3_scale(a, a, 1.0 / n);
   return n;
 }
+/* nsedi_v3_tangents projects e_x across n, or e_y when |n_x| exceeds this:
+ * either way the projection keeps a length of at least 0.7 (1/sqrt(2)
+ * balances the two cases), far from the cancellation of a near-parallel
+ * pair. A construction constant, not a tolerance. */
+#define NSEDI_TANGENT_SWITCH 0.7
 /* Two unit vectors t1, t2 completing the unit n to a right-handed frame
  * (t1 x t2 = n), chosen deterministically from n alone. */
 static inline void nsedi_v3_tangents(double t1[3], double t2[3], const double n[3]) {
   double a[3] = {1, 0, 0};
-  if (fabs(n[0]) > 0.7) nsedi_v3_set(a, 0, 1, 0);
+  if (fabs(n[0]) > NSEDI_TANGENT_SWITCH) nsedi_v3_set(a, 0, 1, 0);
   double p[3];
   nsedi_v3_axpy(p, a, -nsedi_v3_dot(a, n), n);
   nsedi_v3_normalize(p);

@@ -146,4 +146,199 @@
  * force (or acceleration) scale: the smooth phase's round-off. */
 #define NSEDI_TRIAL_TOL 1e-9
 
+/* ---- constrained dynamics (src/dynamics) ---- */
+
+/* The Schur complement R M^-1 C^T of the constrained solve (accel.c) is
+ * solved by LU while the ratio min|u_kk| / max|u_kk| of its pivots exceeds
+ * NSEDI_SCHUR_PIVOT; below it the rows are taken as dependent and the
+ * system goes to minimum-norm least squares. The pivot ratio is a cheap
+ * stand-in for a condition estimate: exactly dependent rows (redundant
+ * contacts, two rollers at one point) leave a pivot at round-off level
+ * (~1e-16 of the largest), independent ones keep theirs far above it (the
+ * systems' cond is up to ~1e6 on the omni vehicles); the threshold lies
+ * between the two. */
+#define NSEDI_SCHUR_PIVOT 1e-10
+
+/* Least squares of a rank-deficient Schur complement: singular values
+ * below this fraction of the largest count as zero. Dependent rows give
+ * round-off-level ones (~1e-16 of the largest); the genuine directions of
+ * the shipped models are above ~1e-6 of it. */
+#define NSEDI_SCHUR_RANK_CUT 1e-11
+
+/* The least-squares answer must still satisfy every row to this fraction
+ * of 1 + the largest |target| + the largest free acceleration |M^-1 f|
+ * (acceleration units; the 1 keeps the test meaningful when both vanish).
+ * Dependent but consistent rows are met to round-off times the condition
+ * (~1e-10 at cond 1e6); contradicting rows leave a residual of the size of
+ * their contradiction, and the solve fails as singular. */
+#define NSEDI_SCHUR_LSQ_RESIDUAL 1e-7
+
+/* A disk lies flat on the floor when |u|, the sine of the angle between
+ * its axis and the floor normal (u: the part of -n across the axis), is
+ * below this: the lowest rim point's direction u/|u| carries a round-off
+ * of eps/|u| and its rate grows as 1/|u|, while the rim is level to
+ * 1e-9 R. Flat, every rim point is lowest and the rim contact is
+ * undefined (an event error). */
+#define NSEDI_DISK_FLAT 1e-9
+
+/* Two spheres whose centres are closer than this (absolute, in the
+ * model's length unit) have no contact normal: D / |D| is round-off. Any
+ * real contact has |D| near ra + rb, so this only guards the division. */
+#define NSEDI_SPHERE_COINCIDENT 1e-12
+
+/* Roller region boundary (roller.c): within this band of the region
+ * indicator cos(psi) sin(alpha) - |n.i| (dimensionless, a difference of
+ * direction cosines) the contact counts as on the boundary, where the tip
+ * and the surface share the point but not its motion, and each roller is
+ * evaluated on the side it is moving to (docs/rollers.md, "Handovers are
+ * events"). A handover is located to ~1e-12 s, so the indicator at the
+ * event is round-off times its rate, well inside the band, which is small
+ * against the indicator's range (up to sin(alpha)). */
+#define NSEDI_ROLLER_REGION_BAND 1e-9
+
+/* Differential tracking: the integrated profile parameter q is on the
+ * roller's profile while |sin q| <= sin(alpha) (1 + this), relative to
+ * sin(alpha). q reaches the profile's end exactly at a handover event,
+ * located to round-off; a q beyond this margin has left the roller and the
+ * tracking residual is reported infinite. */
+#define NSEDI_ROLLER_PROFILE_MARGIN 1e-9
+
+/* The roller's axis i counts as parallel to the floor normal n when
+ * |n.i| >= 1 - this. Short of it the direction across the axis has length
+ * sqrt(1 - (n.i)^2) >= ~1.4e-6 and its round-off is ~1e-10 rad, so the
+ * initial angle phi is taken from it; at it the lowest point is a tip
+ * (the surface needs |n.i| <= sin(alpha) < 1) and phi starts at 0. */
+#define NSEDI_ROLLER_AXIS_PARALLEL 1e-12
+
+/* ---- the complementarity layer (src/complementarity) ---- */
+
+/* nsed's Lemke (lcp_lemke.c) works on the equilibrated LCP (rows, then
+ * columns to unit max-norm, q to unit max-norm), so its tableau is O(1)
+ * and absolute thresholds mean something. A pivot must exceed
+ * NSEDI_LEMKE_PIVOT_REL of its column's largest entry and
+ * NSEDI_LEMKE_PIVOT_ABS: entries below that are round-off left by earlier
+ * pivots (pivoting on a 1e-17 destroys the tableau), never pivoted on. */
+#define NSEDI_LEMKE_PIVOT_REL 1e-11
+#define NSEDI_LEMKE_PIVOT_ABS 1e-13
+
+/* Ties in Lemke's minimum-ratio test: ratios within NSEDI_LEMKE_TIE_RATIO
+ * of the minimum, relative to max(minimum, 1), are tied, and so are the
+ * most negative entries of the equilibrated q (unit max-norm) at the first
+ * step. Degenerate problems produce ratios equal up to round-off, which
+ * floating-point equality misses, losing the lexicographic rule's
+ * anti-cycling guarantee; 1e-9 is far above the tableau's round-off and far
+ * below a genuine difference of ratios. */
+#define NSEDI_LEMKE_TIE_RATIO 1e-9
+
+/* Ties in the lexicographic comparison of the tied rows of B^-1 over the
+ * pivot: within this fraction of the column's largest such quotient, for
+ * the same reason. */
+#define NSEDI_LEMKE_TIE_LEX 1e-9
+
+/* The face form (friction_face.c) eliminates G_TT through its Cholesky
+ * factor L; it treats G_TT as singular, and the vertex form of the same
+ * polygon (which inverts nothing) is used instead, when min(L_ii)^2 is
+ * below this fraction of max(G_TT,ii). Redundant contacts (a box on its
+ * four corners) give round-off-level pivots, far below it. The ratio only
+ * bounds 1/cond(G_TT) from above, so this cheap test catches the
+ * rank-deficient G_TT, not every ill-conditioned one: an answer the
+ * elimination damages is caught by the law check (NSEDI_CP_LAW_TOL) and
+ * takes the same fallback. */
+#define NSEDI_FACE_COND 1e-8
+
+/* Mode decisions (contact_solver.c): tol_l = this times the largest
+ * |lambda| and tol_a = this times max(largest |b|, largest |G_ij| times
+ * largest |lambda|); a contact is open when lambda_n <= tol_l and
+ * a_n > tol_a, a stick candidate sticks when |a_T| <= tol_a. Ten times the
+ * accuracy to which answers are verified (NSEDI_CP_LAW_TOL, settings.tol
+ * at its default), so a verified answer's zero a_n or a_T is never read as
+ * a nonzero one. */
+#define NSEDI_CP_MODE_TOL 1e-8
+
+/* The independent check of a polygon answer against the contact laws
+ * (laws_hold): lambda_n >= 0, a_n >= 0, lambda_n a_n = 0, lambda_T in the
+ * polygon and maximal dissipation, each to this fraction of the problem's
+ * own scales (forces: max(|lambda|, |b| / |G|); accelerations:
+ * max(|b|, |G| times the force scale)). An answer verified at the default
+ * settings.tol (1e-9) passes; the round-off that the face form's
+ * elimination through G_TT^-1 can amplify without the LCP residual seeing
+ * it (a tangential force of 77 at zero normal force with an LCP residual of
+ * 1.3e-10, docs/complementarity.md §2) does not. */
+#define NSEDI_CP_LAW_TOL 1e-9
+
+/* A slipping contact's slip_dir must be a unit vector to within this
+ * (absolute, on |s| - 1): its kinetic friction is -mu lambda_n s, so the
+ * friction's magnitude is then mu lambda_n to this relative accuracy.
+ * A direction normalised by the caller is unit to round-off; one that is
+ * off by more was not normalised and is bad input. */
+#define NSEDI_CP_UNIT_TOL 1e-6
+
+/* The AUTO path's regularised retries (lcp_solve.c): nsed's Lemke on
+ * M + eps I with eps these fractions of max|M_ij| in turn, smallest first.
+ * M + eps I is better conditioned; the perturbation only picks the
+ * support, which is then re-solved on M itself and verified there, so the
+ * accepted answer never carries it. The smallest is far above the
+ * round-off of M's entries, the largest still small against the entries
+ * that decide the support. */
+#define NSEDI_LCP_REG_EPS {1e-10, 1e-8, 1e-6}
+
+/* The exact cone (friction_cone.c): fc3d's NSGS is iterative and stops at
+ * cone_tol on its own error measure, while nsed recomputes the natural-map
+ * residual with its own scales; the answer is accepted up to
+ * max(NSEDI_CONE_ACCEPT_FACTOR cone_tol, NSEDI_CONE_ACCEPT_FLOOR): three
+ * orders of slack between the two measures, and never tighter than the
+ * 1e-9 of the problem's scales that polygon answers are checked to
+ * (NSEDI_CP_LAW_TOL). */
+#define NSEDI_CONE_ACCEPT_FACTOR 1e3
+#define NSEDI_CONE_ACCEPT_FLOOR 1e-9
+
+/* LCP verification (lcp_verify.c): row i's scale is at least this
+ * fraction of sum_j |M_ij z_j|, the size of what was summed into w_i, so
+ * its round-off eps sum_j |M_ij z_j| weighs at most 2.2e-13 in the
+ * residual, below the tightest settings.tol in use (1e-12). */
+#define NSEDI_LCP_ROW_SCALE 1e-3
+
+/* The basis polish re-solves a singular support block (redundant
+ * contacts) by minimum-norm least squares: singular values below this
+ * fraction of the largest count as zero. Exactly dependent rows give
+ * round-off-level ones; the cut sits just above them, and the polished
+ * answer is kept only if its verified residual is smaller. */
+#define NSEDI_POLISH_RANK_CUT 1e-13
+
+/* ---- model validation (src/model) ---- */
+
+/* Quaternions, joint axes, force directions and the floor normal are
+ * normalised when the model is built; one whose length is below this
+ * (absolute: they are given at any length) has no direction and is bad
+ * input. A nonzero vector given by the user is far longer. */
+#define NSEDI_MODEL_ZERO_VECTOR 1e-12
+
+/* Principal moments obey the triangle inequality J_i <= J_j + J_k up to
+ * this fraction of J_0 + J_1 + J_2: a planar body (a thin disk or plate)
+ * is on the equality, and its moments, computed or given, carry round-off. */
+#define NSEDI_MODEL_INERTIA_SLACK 1e-12
+
+/* Joint axes in the initial configuration, on the cosine c of the angle
+ * between the two axes in world coordinates: a universal joint's must be
+ * perpendicular to |c| <= this (an angle error of 1e-6 rad); the aligned
+ * joints' (revolute, cylindrical, prismatic, weld, servo) need
+ * c >= 1 - this, which, the cosine being quadratic there, admits an angle
+ * of sqrt(2e-6) = 1.4e-3 rad. Axes and orientations given to 7 digits
+ * (a round-off of ~1e-7 in c) pass. */
+#define NSEDI_MODEL_AXIS_COS 1e-6
+
+/* Implicit tracking takes the contact point from the wheel's envelope, so
+ * a roller must be mounted where the envelope needs it: its centre at
+ * R cos(pi/n) from the wheel's to this fraction of R, its axis across the
+ * radius and the wheel's axis at psi, each direction cosine to this
+ * (absolute). The envelope's point is then off the roller's surface by
+ * about this times R; coordinates given to 7 digits pass. */
+#define NSEDI_MODEL_MOUNT_TOL 1e-6
+
+/* The floor's velocity (a belt's) must lie in its plane: the plane itself
+ * stays at floor.point, so a normal component would be a velocity the gap
+ * does not have. |v.n| <= this times (1 + |v|): round-off relative to |v|
+ * (absolute, in m/s, for a slow floor). */
+#define NSEDI_MODEL_FLOOR_TANGENT 1e-12
+
 #endif

@@ -6,6 +6,7 @@
 
 #include "lapack.h"
 #include "small_lu.h"
+#include "tolerances.h"
 #include "nsed/status.h"
 
 struct nsedi_dyn_ws {
@@ -136,17 +137,15 @@ static int solve_schur(nsedi_dyn_ws *w, int n, int nrhs, double *B, int *deficie
   *deficient = 0;
   if (n == 0) return NSED_OK;
   memcpy(w->A2, w->A, sizeof(double) * (size_t)n * (size_t)n);
-  /* The pivot ratio is a cheap stand-in for a condition estimate: exactly
-   * dependent rows (redundant contacts, two rollers at one point) leave a
-   * pivot at round-off level, far below the threshold. */
+  /* The pivot ratio stands in for a condition estimate (NSEDI_SCHUR_PIVOT). */
   double ratio = nsedi_small_lu_factor(n, w->A, w->ipiv, w->nz);
-  if (ratio > 1e-10) {
+  if (ratio > NSEDI_SCHUR_PIVOT) {
     nsedi_small_lu_solve(n, w->A, w->ipiv, nrhs, B);
     return NSED_OK;
   }
   *deficient = 1;
   int rank = 0;
-  int info = nsedi_lstsq(n, n, w->A2, nrhs, B, 1e-11, &rank);
+  int info = nsedi_lstsq(n, n, w->A2, nrhs, B, NSEDI_SCHUR_RANK_CUT, &rank);
   return info == 0 ? NSED_OK : NSED_ERR_SINGULAR;
 }
 
@@ -245,7 +244,7 @@ int nsedi_solve_constrained(const nsed_model *m, nsedi_dyn_ws *w, int nr, const 
     }
     double fs = 0;
     for (int k = 0; k < nv; k++) fs = fmax(fs, fabs(f[k] * w->minv[k]));
-    if (worst > 1e-7 * (1 + scale + fs)) return NSED_ERR_SINGULAR;
+    if (worst > NSEDI_SCHUR_LSQ_RESIDUAL * (1 + scale + fs)) return NSED_ERR_SINGULAR;
   }
   return NSED_OK;
 }

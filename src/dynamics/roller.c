@@ -10,6 +10,7 @@
 #include <math.h>
 
 #include "math3.h"
+#include "tolerances.h"
 
 /* e = u / |u| and its rate from u's rate ud; returns |u|. */
 static double unit_rate(const double u[3], const double ud[3], double e[3], double ed[3]) {
@@ -128,7 +129,7 @@ void nsedi_roller_point_eval(const nsed_model *m, int c, const nsedi_kin *kin, c
    * reaches its tip exactly as the next one arrives tip first) must see
    * each roller on the side it is moving to, or the two contacts look
    * identical to the event problem. */
-  double rate = c0 > 0 ? -cd : cd, band = 1e-9;
+  double rate = c0 > 0 ? -cd : cd, band = NSEDI_ROLLER_REGION_BAND;
   int tip = out->region < -band ||
             (fabs(out->region) <= band && (rate < 0 || (rate == 0 && out->region < 0)));
   out->leaving = tip && rate < 0;
@@ -156,7 +157,8 @@ double nsedi_roller_track_residual(const nsed_model *m, int c, const nsedi_kin *
   const nsedi_kin *k = &kin[C->body];
   const nsed_shape *s = &m->body[C->body].def.shape;
   double q = xtrack[0], ph = xtrack[1], nb[3];
-  if (!(fabs(sin(q)) <= sin(M_PI / s->rollers) * (1 + 1e-9))) return INFINITY;
+  if (!(fabs(sin(q)) <= sin(M_PI / s->rollers) * (1 + NSEDI_ROLLER_PROFILE_MARGIN)))
+    return INFINITY;
   nsedi_m3_mulTv(nb, k->R, m->opt.floor_normal);
   double r1 = sin(q) * cos(s->psi) + nb[0], r2 = -nb[1] * sin(ph) + nb[2] * cos(ph);
   return fmax(fabs(r1), fabs(r2));
@@ -173,7 +175,7 @@ void nsedi_roller_track_init(const nsed_model *m, int c, const nsedi_kin *kin, d
   double sq = fmax(-lim, fmin(lim, -c0 / cos(s->psi)));
   xtrack[0] = asin(sq);
   xtrack[1] = 0;
-  if (fabs(c0) < 1 - 1e-12) {
+  if (fabs(c0) < 1 - NSEDI_ROLLER_AXIS_PARALLEL) {
     across(n, i, zero, c0, 0, e, ed);
     nsedi_m3_mulTv(eb, k->R, e);
     xtrack[1] = atan2(eb[2], eb[1]);

@@ -10,6 +10,7 @@
 #include "nsed/status.h"
 #include "roller.h"
 #include "rows.h"
+#include "tolerances.h"
 
 static const nsedi_kin *kin_of(const nsedi_kin *kin, int i) { return i < 0 ? NULL : &kin[i]; }
 
@@ -314,7 +315,7 @@ int nsedi_contact_eval(const nsed_model *m, int c, const nsedi_kin *kin, const d
         ud[i] = nkd * kw[i] + nk * kd[i];
       }
       double un = nsedi_v3_norm(u);
-      if (un < 1e-9) {
+      if (un < NSEDI_DISK_FLAT) {
         /* Lying flat: every rim point is lowest, the rim contact is
          * undefined. The gap is still the rim's height, so an open disk
          * falling flat is caught when it reaches the floor. */
@@ -347,7 +348,7 @@ int nsedi_contact_eval(const nsed_model *m, int c, const nsedi_kin *kin, const d
   nsedi_v3_sub(D, k->r, kb->r);
   nsedi_v3_sub(Dv, k->v, kb->v);
   double L = nsedi_v3_norm(D);
-  if (L < 1e-12) return NSED_ERR_EVENT;
+  if (L < NSEDI_SPHERE_COINCIDENT) return NSED_ERR_EVENT;
   nsedi_v3_scale(g->n, D, 1.0 / L);
   g->gap = L - ra - rb;
   nsedi_v3_tangents(g->t1, g->t2, g->n);
@@ -357,7 +358,7 @@ int nsedi_contact_eval(const nsed_model *m, int c, const nsedi_kin *kin, const d
   /* Derivatives of the tangents follow the deterministic rule of
    * nsedi_v3_tangents: t1 = unit(a - (a.n) n), t2 = n x t1. */
   double a[3] = {1, 0, 0};
-  if (fabs(g->n[0]) > 0.7) nsedi_v3_set(a, 0, 1, 0);
+  if (fabs(g->n[0]) > NSEDI_TANGENT_SWITCH) nsedi_v3_set(a, 0, 1, 0);
   double an = nsedi_v3_dot(a, g->n), and_ = nsedi_v3_dot(a, nd), p[3], pd[3];
   for (int i = 0; i < 3; i++) {
     p[i] = a[i] - an * g->n[i];

@@ -206,10 +206,10 @@ int nsedi_integrator_create(const nsed_options *o, int n, int n_quad, int nroot,
             "ERKStepSetTableNum");
     SUN_TRY(ERKStepSVtolerances(it->mem, o->rtol, atol), "ERKStepSVtolerances");
     SUN_TRY(ERKStepSetMaxNumSteps(it->mem, 1000000), "ERKStepSetMaxNumSteps");
-    /* Right after a 2D slip onset the slip direction is a stiff mode (rate
-     * ~ 1/(t - t_onset)): the first steps need more shrinking than the
-     * default 7 error-test failures allow (the omni vehicle stopped with
-     * ARK_ERR_FAILURE 1e-10 s after an onset). */
+    /* A free 2D slip's direction is a stiff mode at low speed (rate
+     * ~ 1/|v|): a step after a restart may need more shrinking than the
+     * default 7 error-test failures allow (docs/engine.md, "Slip
+     * direction"). */
     SUN_TRY(ERKStepSetMaxErrTestFails(it->mem, 50), "ERKStepSetMaxErrTestFails");
     if (o->max_step > 0) SUN_TRY(ERKStepSetMaxStep(it->mem, o->max_step), "ERKStepSetMaxStep");
     if (nroot > 0) {

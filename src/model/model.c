@@ -8,6 +8,7 @@
 #include "math3.h"
 #include "model_impl.h"
 #include "roller_shape.h"
+#include "tolerances.h"
 
 int nsedi_joint_nrows(nsed_joint_type type) {
   switch (type) {
@@ -129,7 +130,7 @@ int nsed_model_add_body(nsed_model *m, const nsed_body_def *def, nsed_error *err
     return nsed_error_set(err, NSED_ERR_INPUT, "body '%s': non-finite initial state or inertia", n);
   double qn = sqrt(def->quat[0] * def->quat[0] + def->quat[1] * def->quat[1] +
                    def->quat[2] * def->quat[2] + def->quat[3] * def->quat[3]);
-  if (!(qn > 1e-12) || !isfinite(qn))
+  if (!(qn > NSEDI_MODEL_ZERO_VECTOR) || !isfinite(qn))
     return nsed_error_set(err, NSED_ERR_INPUT,
                           "body '%s': orientation quaternion must be finite and non-zero", n);
   const nsed_shape *s = &def->shape;
@@ -167,7 +168,7 @@ int nsed_model_add_body(nsed_model *m, const nsed_body_def *def, nsed_error *err
                           "body '%s': inertia must be positive definite, got (%g, %g, %g)", n, J[0],
                           J[1], J[2]);
   /* Principal moments of a rigid body obey the triangle inequality. */
-  double tol = 1e-12 * (J[0] + J[1] + J[2]);
+  double tol = NSEDI_MODEL_INERTIA_SLACK * (J[0] + J[1] + J[2]);
   if (J[0] > J[1] + J[2] + tol || J[1] > J[0] + J[2] + tol || J[2] > J[0] + J[1] + tol)
     return nsed_error_set(err, NSED_ERR_INPUT,
                           "body '%s': inertia (%g, %g, %g) violates the triangle inequality "
@@ -235,7 +236,8 @@ int nsed_model_add_joint(nsed_model *m, const nsed_joint_def *def, nsed_error *e
   if (!finite3(def->anchor_a) || !finite3(def->anchor_b) || !finite3(def->axis_a) ||
       !finite3(def->axis_b))
     return nsed_error_set(err, NSED_ERR_INPUT, "%s: non-finite anchor or axis", owner);
-  if (nsedi_v3_normalize(j.def.axis_a) < 1e-12 || nsedi_v3_normalize(j.def.axis_b) < 1e-12)
+  if (nsedi_v3_normalize(j.def.axis_a) < NSEDI_MODEL_ZERO_VECTOR ||
+      nsedi_v3_normalize(j.def.axis_b) < NSEDI_MODEL_ZERO_VECTOR)
     return nsed_error_set(err, NSED_ERR_INPUT, "%s: axis_a and axis_b must be non-zero", owner);
   if (!(def->spring_k >= 0) || !(def->spring_c >= 0) || !isfinite(def->spring_k) ||
       !isfinite(def->spring_c) || !isfinite(def->rest_length))
@@ -267,7 +269,7 @@ int nsed_model_add_joint(nsed_model *m, const nsed_joint_def *def, nsed_error *e
     nsedi_m3_mulv(aw, RA, j.def.axis_a);
     nsedi_m3_mulv(bw, RB, j.def.axis_b);
     double c = nsedi_v3_dot(aw, bw);
-    if (def->type == NSED_JOINT_UNIVERSAL && fabs(c) > 1e-6)
+    if (def->type == NSED_JOINT_UNIVERSAL && fabs(c) > NSEDI_MODEL_AXIS_COS)
       return nsed_error_set(err, NSED_ERR_INPUT,
                             "%s: a universal joint's axis_b must be perpendicular to axis_a in "
                             "the initial configuration (cos = %.3g)",
@@ -275,7 +277,7 @@ int nsed_model_add_joint(nsed_model *m, const nsed_joint_def *def, nsed_error *e
     int aligned = def->type == NSED_JOINT_REVOLUTE || def->type == NSED_JOINT_CYLINDRICAL ||
                   def->type == NSED_JOINT_PRISMATIC || def->type == NSED_JOINT_WELD ||
                   def->type == NSED_JOINT_SERVO;
-    if (aligned && c < 1 - 1e-6)
+    if (aligned && c < 1 - NSEDI_MODEL_AXIS_COS)
       return nsed_error_set(err, NSED_ERR_INPUT,
                             "%s: axis_a and axis_b must be aligned in the initial configuration "
                             "(cos = %.9g)",
@@ -318,7 +320,7 @@ int nsed_model_add_force(nsed_model *m, const nsed_force_def *def, nsed_error *e
   switch (def->type) {
     case NSED_FORCE_BODY_FORCE:
     case NSED_FORCE_BODY_TORQUE:
-      if (nsedi_v3_normalize(f.def.direction) < 1e-12)
+      if (nsedi_v3_normalize(f.def.direction) < NSEDI_MODEL_ZERO_VECTOR)
         return nsed_error_set(err, NSED_ERR_INPUT, "%s: direction must be non-zero", owner);
       if ((rc = check_law(&def->magnitude, owner, "magnitude", err))) return rc;
       break;
@@ -462,7 +464,7 @@ static int check_mount(nsed_model *m, nsedi_contact *c, const char *owner, nsed_
   nsedi_quat_to_mat(Rw, wb->quat);
   nsedi_m3_mulv(i2, Rr, ex);
   nsedi_m3_mulv(k1, Rw, ez);
-  double dist = nsedi_v3_norm(d), tol = 1e-6 * R;
+  double dist = nsedi_v3_norm(d), tol = NSEDI_MODEL_MOUNT_TOL * R;
   if (fabs(dist - R1) > tol)
     return nsed_error_set(err, NSED_ERR_INPUT,
                           "%s: roller '%s' is %.9g from the centre of wheel '%s'; its shape (radius "
@@ -471,7 +473,8 @@ static int check_mount(nsed_model *m, nsedi_contact *c, const char *owner, nsed_
                           owner, rb->name, dist, wb->name, R, s->rollers, R1);
   double ri = nsedi_v3_dot(d, i2) / dist, rk = nsedi_v3_dot(d, k1) / dist;
   double ik = fabs(nsedi_v3_dot(i2, k1)), sp = fabs(sin(s->psi));
-  if (fabs(ri) > 1e-6 || fabs(rk) > 1e-6 || fabs(ik - sp) > 1e-6)
+  if (fabs(ri) > NSEDI_MODEL_MOUNT_TOL || fabs(rk) > NSEDI_MODEL_MOUNT_TOL ||
+      fabs(ik - sp) > NSEDI_MODEL_MOUNT_TOL)
     return nsed_error_set(err, NSED_ERR_INPUT,
                           "%s: roller '%s' is not mounted as its shape says on wheel '%s': radius.axis "
                           "= %.3g and radius.wheel_axis = %.3g (both must be 0), |axis.wheel_axis| "
@@ -527,11 +530,12 @@ int nsed_model_finalize(nsed_model *m, nsed_error *err) {
   nsed_options *o = &m->opt;
   if (m->nbody == 0) return nsed_error_set(err, NSED_ERR_INPUT, "the model has no bodies");
   if (!finite3(o->gravity)) return nsed_error_set(err, NSED_ERR_INPUT, "gravity must be finite");
-  if (!finite3(o->floor_normal) || nsedi_v3_normalize(o->floor_normal) < 1e-12)
+  if (!finite3(o->floor_normal) || nsedi_v3_normalize(o->floor_normal) < NSEDI_MODEL_ZERO_VECTOR)
     return nsed_error_set(err, NSED_ERR_INPUT, "floor.normal must be a finite non-zero vector");
   if (!finite3(o->floor_point) || !finite3(o->floor_velocity))
     return nsed_error_set(err, NSED_ERR_INPUT, "floor.point and floor.velocity must be finite");
-  if (fabs(nsedi_v3_dot(o->floor_velocity, o->floor_normal)) > 1e-12 * (1 + nsedi_v3_norm(o->floor_velocity)))
+  if (fabs(nsedi_v3_dot(o->floor_velocity, o->floor_normal)) >
+      NSEDI_MODEL_FLOOR_TANGENT * (1 + nsedi_v3_norm(o->floor_velocity)))
     return nsed_error_set(err, NSED_ERR_INPUT,
                           "floor.velocity must be tangential (perpendicular to floor.normal)");
   if (!(o->t_end > 0) || !isfinite(o->t_end))

@@ -69,6 +69,8 @@ static void account(sweep_stats *st, const nsed_data *d, int ok, double t0) {
     st->steps += s->steps;
     st->events += s->events;
     st->worst_law = fmax(st->worst_law, law_ratio(s));
+    st->sim_wall += s->wall_seconds;
+    st->monitor_wall += s->wall_monitor;
   }
   st->wall += now() - t0;
 }

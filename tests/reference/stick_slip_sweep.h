@@ -22,6 +22,7 @@ typedef struct {
   double worst_law;         /* largest (-worst margin / tolerance) of the law monitor, all checks */
   long steps, events;       /* totals, for steps per event */
   double wall;              /* s */
+  double sim_wall, monitor_wall; /* s: inside nsed_simulate, and of it in the law monitor */
 } sweep_stats;
 
 /* The block on a belt (problems/block_on_belt.yaml) for n_mu values of mu

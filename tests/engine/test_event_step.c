@@ -1,0 +1,311 @@
+/* The event step below whole simulations: a fixture sets a state and the
+ * contacts' modes, says which roots fired, and resolves that one event
+ * (nsedi_resolve); each case checks the modes, directions, velocities and
+ * events it must produce (docs/engine.md, "The event step"):
+ *   onset from stick at mu0 = mu, and at mu0 > mu;
+ *   stop of a held slip, and a graze at mu0 = mu (the slip goes on);
+ *   a stick posed on its friction set's boundary (it slips);
+ *   impact with restitution; lift-off at the normal force's root;
+ *   a free slip slowing into the slow hold;
+ *   a roller handing its contact over (from the testbench problem).
+ * argv[1] is the source root. */
+#include <math.h>
+#include <string.h>
+
+#include "engine_util.h"
+#include "nsed_test.h"
+#include "sim_impl.h"
+
+/* The block on a belt of problems/block_on_belt.yaml, built in code. */
+static const double BM = 1.0, BK = 10.0, BG = 9.81, BV = 0.2;
+
+static nsed_model *belt(double mu, double mu0) {
+  nsed_error err;
+  nsed_model *m;
+  must(nsed_model_create(&m, &err), &err);
+  nsed_body_def b;
+  nsed_body_def_default(&b);
+  snprintf(b.name, sizeof b.name, "block");
+  b.mass = BM;
+  b.shape.type = NSED_SHAPE_POINT;
+  b.inertia[0] = b.inertia[1] = b.inertia[2] = 0.1;
+  must(nsed_model_add_body(m, &b, &err), &err);
+  nsed_force_def f;
+  nsed_force_def_default(&f);
+  snprintf(f.name, sizeof f.name, "spring");
+  f.type = NSED_FORCE_SPRING;
+  snprintf(f.body, sizeof f.body, "block");
+  f.point_b[0] = -1.0;
+  f.k = BK;
+  f.rest_length = 1.0;
+  must(nsed_model_add_force(m, &f, &err), &err);
+  nsed_contact_def c;
+  nsed_contact_def_default(&c);
+  snprintf(c.name, sizeof c.name, "belt");
+  snprintf(c.body, sizeof c.body, "block");
+  c.mu = mu;
+  c.mu0 = mu0;
+  must(nsed_model_add_contact(m, &c, &err), &err);
+  nsed_model_options(m)->floor_velocity[0] = BV;
+  must(nsed_model_finalize(m, &err), &err);
+  return m;
+}
+
+/* A sphere (radius 0.1, mass 1) on the floor, optionally with a vertical
+ * force law. */
+static nsed_model *ball(double restitution, double lift) {
+  nsed_error err;
+  nsed_model *m;
+  must(nsed_model_create(&m, &err), &err);
+  nsed_body_def b;
+  nsed_body_def_default(&b);
+  snprintf(b.name, sizeof b.name, "ball");
+  b.shape.type = NSED_SHAPE_SPHERE;
+  b.shape.radius = 0.1;
+  b.position[2] = 0.1;
+  must(nsed_model_add_body(m, &b, &err), &err);
+  if (lift > 0) {
+    nsed_force_def f;
+    nsed_force_def_default(&f);
+    snprintf(f.name, sizeof f.name, "lift");
+    snprintf(f.body, sizeof f.body, "ball");
+    f.magnitude = nsed_law_constant(lift);
+    must(nsed_model_add_force(m, &f, &err), &err);
+  }
+  nsed_contact_def c;
+  nsed_contact_def_default(&c);
+  snprintf(c.name, sizeof c.name, "floor");
+  snprintf(c.body, sizeof c.body, "ball");
+  c.restitution = restitution;
+  must(nsed_model_add_contact(m, &c, &err), &err);
+  must(nsed_model_finalize(m, &err), &err);
+  return m;
+}
+
+typedef struct {
+  int n;
+  nsed_event ev[16];
+} events;
+
+static int keep_event(void *ctx, const nsed_model *m, const nsed_data *d, const nsed_event *e) {
+  (void)m, (void)d;
+  events *l = ctx;
+  if (l->n < 16) l->ev[l->n++] = *e;
+  return 0;
+}
+
+/* Set body 0's position x, velocity v; contact 0's phase; then resolve one
+ * event at time t with root `root` of contact 0 fired (-1: none, the
+ * start). Returns the status. */
+static int resolve_one(const nsed_model *m, nsed_data *d, double t, const double x[3],
+                       const double v[3], nsed_mode mode, int held, int slow, const double dir[2],
+                       int root, events *ev, nsed_error *err) {
+  int nroot = nsedi_nroot(m), fired[64] = {0};
+  memcpy(d->x, x, 3 * sizeof(double));
+  d->x[3] = 1, d->x[4] = d->x[5] = d->x[6] = 0;
+  memcpy(d->x + 7, v, 3 * sizeof(double));
+  d->x[10] = d->x[11] = d->x[12] = 0;
+  d->t = t;
+  d->ph.mode[0] = mode;
+  d->ph.held[0] = held;
+  d->ph.slow[0] = slow;
+  d->ph.hold_mu[0] = m->contact[0].def.mu;
+  d->ph.off_circle[0] = 0;
+  if (dir) d->ph.dir[0] = dir[0], d->ph.dir[1] = dir[1];
+  if (root >= 0) fired[root] = -1;
+  nsed_observer obs = {.ctx = ev, .event = keep_event};
+  ev->n = 0;
+  (void)nroot;
+  return nsedi_resolve(m, d, root >= 0 ? fired : NULL, &obs, err);
+}
+
+/* The belt's block where sticking needs exactly mu0 lambda_n: the spring at
+ * x = mu0 m g / k, riding the belt. At mu0 = mu the kinetic force equals
+ * the saturated static one: the slip starts with zero acceleration, held
+ * on -x (the block falls behind the belt), its stop indicator starting at
+ * zero less the velocity noise. */
+static void onset(double ratio) {
+  const double mu = 0.3, mu0 = mu * ratio;
+  nsed_model *m = belt(mu, mu0);
+  nsed_data *d;
+  nsed_error err;
+  must(nsed_data_create(m, &d, &err), &err);
+  double x[3] = {mu0 * BM * BG / BK, 0, 0}, v[3] = {BV, 0, 0};
+  events ev;
+  int rc = resolve_one(m, d, 1.0, x, v, NSED_MODE_STICK, 0, 0, NULL, NSEDI_ROOT_FRICTION, &ev, &err);
+  CHECK_MSG(rc == NSED_OK, "onset %g: %s", ratio, err.message);
+  CHECK_MSG(d->ph.mode[0] == NSED_MODE_SLIP, "onset %g: mode %d", ratio, d->ph.mode[0]);
+  CHECK(d->ph.held[0] && d->ph.slow[0]);
+  CHECK_NEAR(d->ph.dir[0], -1.0, 1e-12, 0);
+  CHECK_NEAR(d->ph.dir[1], 0.0, 1e-12, 0);
+  CHECK(ev.n == 1 && ev.ev[0].kind == NSED_EVENT_SLIP);
+  /* kinetic friction mu m g pushes the block along the belt (+x) */
+  CHECK_NEAR(d->cache.lambda_c[1], mu * BM * BG, 1e-12, 0);
+  /* the acceleration along the slip: (mu0 - mu) g (zero at mu0 = mu) */
+  double a = -d->cache.du[0];
+  CHECK_NEAR(a, (mu0 - mu) * BG, 1e-9, 1e-9);
+  /* started from rest relative to the belt; the stop root starts just
+   * positive, by the velocity noise */
+  CHECK_NEAR(d->x[7], BV, 1e-15, 0);
+  double g[NSEDI_ROOTS_PER_CONTACT];
+  nsedi_contact_indicators(m, d, 0, g);
+  double gs = g[NSEDI_ROOT_FRICTION] - d->ph.root_offset[NSEDI_ROOT_FRICTION];
+  CHECK_MSG(gs > 0 && gs <= nsedi_slip_noise(m, d, 0) * 1.0000001, "stop root starts at %g", gs);
+  printf("onset at mu0/mu = %g: slip held on (%g, %g), acceleration %.3g m/s^2\n", ratio,
+         d->ph.dir[0], d->ph.dir[1], a);
+  nsed_data_free(&d);
+  nsed_model_free(&m);
+}
+
+/* A held slow slip (block slower than the belt) whose slip velocity just
+ * crossed zero where sticking needs less than mu0 lambda_n: it sticks, and
+ * the residual is removed. Where sticking needs exactly mu lambda_n at
+ * mu0 = mu (the belt's graze: x = x_e, v = V) the slip goes on: no stick,
+ * no event. */
+static void stop(double mu0, double xoff, int sticks) {
+  const double mu = 0.3;
+  nsed_model *m = belt(mu, mu0);
+  nsed_data *d;
+  nsed_error err;
+  must(nsed_data_create(m, &d, &err), &err);
+  double xe = mu * BM * BG / BK, x[3] = {xe + xoff, 0, 0}, v[3] = {BV + 1e-15, 0, 0}, s[2] = {-1, 0};
+  events ev;
+  int rc = resolve_one(m, d, 1.0, x, v, NSED_MODE_SLIP, 1, 1, s, NSEDI_ROOT_FRICTION, &ev, &err);
+  CHECK_MSG(rc == NSED_OK, "stop: %s", err.message);
+  if (sticks) {
+    CHECK_MSG(d->ph.mode[0] == NSED_MODE_STICK, "stop: mode %d", d->ph.mode[0]);
+    CHECK(ev.n == 1 && ev.ev[0].kind == NSED_EVENT_STICK);
+    CHECK_NEAR(d->x[7], BV, 1e-16, 0); /* the residual removed */
+    /* the stick force: the spring's, inside the friction set */
+    CHECK_NEAR(d->cache.lambda_c[1], BK * (xe + xoff), 1e-9, 0);
+  } else {
+    CHECK_MSG(d->ph.mode[0] == NSED_MODE_SLIP, "graze: mode %d", d->ph.mode[0]);
+    CHECK(ev.n == 0);
+    CHECK(d->ph.held[0]);
+    CHECK_NEAR(d->ph.dir[0], -1.0, 1e-12, 0);
+  }
+  printf("%s: mu0 %g, spring force %g N: %s\n", sticks ? "stop" : "graze", mu0, BK * (xe + xoff),
+         nsed_mode_name(d->ph.mode[0]));
+  nsed_data_free(&d);
+  nsed_model_free(&m);
+}
+
+/* A ball falling onto the floor at 1 m/s: the impact with restitution 0.5
+ * leaves it at 0.5 m/s upwards, open, and records an impact. */
+static void impact(void) {
+  nsed_model *m = ball(0.5, 0.0);
+  nsed_data *d;
+  nsed_error err;
+  must(nsed_data_create(m, &d, &err), &err);
+  double x[3] = {0, 0, 0.1}, v[3] = {0.3, 0, -1.0};
+  events ev;
+  int rc = resolve_one(m, d, 0.5, x, v, NSED_MODE_OPEN, 0, 0, NULL, NSEDI_ROOT_CONTACT, &ev, &err);
+  CHECK_MSG(rc == NSED_OK, "impact: %s", err.message);
+  CHECK(ev.n == 1 && ev.ev[0].kind == NSED_EVENT_IMPACT);
+  CHECK_NEAR(d->x[9], 0.5, 1e-12, 0);
+  CHECK(d->ph.mode[0] == NSED_MODE_OPEN);
+  printf("impact: v_z 1 m/s down -> %.12g up, %s\n", d->x[9], nsed_mode_name(d->ph.mode[0]));
+  nsed_data_free(&d);
+  nsed_model_free(&m);
+}
+
+/* A ball resting on the floor whose normal force reached zero (a lift
+ * force equal to its weight): the problem keeps lambda_n at zero, so the
+ * contact opens. */
+static void liftoff(void) {
+  nsed_model *m = ball(0.0, 9.81);
+  nsed_data *d;
+  nsed_error err;
+  must(nsed_data_create(m, &d, &err), &err);
+  double x[3] = {0, 0, 0.1}, v[3] = {0, 0, 0};
+  events ev;
+  int rc = resolve_one(m, d, 0.5, x, v, NSED_MODE_STICK, 0, 0, NULL, NSEDI_ROOT_CONTACT, &ev, &err);
+  CHECK_MSG(rc == NSED_OK, "lift-off: %s", err.message);
+  CHECK_MSG(d->ph.mode[0] == NSED_MODE_OPEN, "lift-off: mode %d", d->ph.mode[0]);
+  CHECK(ev.n == 1 && ev.ev[0].kind == NSED_EVENT_OPEN);
+  /* it left with the margin below its gap at which it may close again */
+  CHECK_NEAR(d->ph.root_offset[NSEDI_ROOT_CONTACT], -1e-9, 1e-15, 0);
+  printf("lift-off: %s, closing margin %g m\n", nsed_mode_name(d->ph.mode[0]),
+         d->ph.root_offset[NSEDI_ROOT_CONTACT]);
+  nsed_data_free(&d);
+  nsed_model_free(&m);
+}
+
+/* A free slip of the block slowing to half slip_stop_speed: it is held on
+ * its direction (slow), without an event and without a change of mode. */
+static void slowing(void) {
+  nsed_model *m = belt(0.3, 0.5);
+  nsed_data *d;
+  nsed_error err;
+  must(nsed_data_create(m, &d, &err), &err);
+  double sss = m->opt.slip_stop_speed;
+  double x[3] = {0.25, 0, 0}, v[3] = {BV - 0.5 * sss, 0, 0};
+  events ev;
+  int rc = resolve_one(m, d, 1.0, x, v, NSED_MODE_SLIP, 0, 0, NULL, NSEDI_ROOT_FRICTION, &ev, &err);
+  CHECK_MSG(rc == NSED_OK, "slowing: %s", err.message);
+  CHECK(d->ph.mode[0] == NSED_MODE_SLIP && d->ph.held[0] && d->ph.slow[0]);
+  CHECK_NEAR(d->ph.dir[0], -1.0, 1e-12, 0);
+  CHECK(ev.n == 0);
+  CHECK_NEAR(d->x[7], BV - 0.5 * sss, 1e-16, 0); /* no transverse velocity to remove */
+  printf("slowing: held %d slow %d on (%g, %g)\n", d->ph.held[0], d->ph.slow[0], d->ph.dir[0], d->ph.dir[1]);
+  nsed_data_free(&d);
+  nsed_model_free(&m);
+}
+
+/* The omni-wheel testbench's first handover: the outgoing roller reaches
+ * its tip (a region event) and the next roller takes the contact over, a
+ * closure without impact at (2k+1) pi/4 s; the outgoing one opens. */
+typedef struct {
+  int n;
+  nsed_event ev[8];
+} first_events;
+
+static int stop_after_handover(void *ctx, const nsed_model *m, const nsed_data *d, const nsed_event *e) {
+  (void)m, (void)d;
+  first_events *l = ctx;
+  if (l->n < 8) l->ev[l->n++] = *e;
+  return l->n >= 2; /* both halves of the handover seen: stop the run */
+}
+
+static void handover(const char *root) {
+  char path[4096];
+  snprintf(path, sizeof path, "%s/problems/omni_wheel_testbench.yaml", root);
+  nsed_model *m = NULL;
+  nsed_data *d = NULL;
+  nsed_error err;
+  must(nsed_problem_load(path, NULL, 0, &m, &err), &err);
+  must(nsed_data_create(m, &d, &err), &err);
+  first_events fe = {0};
+  nsed_observer obs = {.ctx = &fe, .event = stop_after_handover};
+  nsed_simulate(m, d, &obs, &err); /* ends with NSED_ERR_IO when the observer stops it */
+  CHECK(fe.n >= 2);
+  int open = -1, close = -1;
+  for (int i = 0; i < fe.n; i++) {
+    if (fe.ev[i].kind == NSED_EVENT_OPEN) open = i;
+    if (fe.ev[i].kind == NSED_EVENT_CLOSE) close = i;
+    CHECK_MSG(fe.ev[i].kind != NSED_EVENT_IMPACT, "handover at %g is an impact", fe.ev[i].t);
+  }
+  CHECK(open >= 0 && close >= 0);
+  if (open >= 0 && close >= 0) {
+    CHECK_NEAR(fe.ev[close].t, M_PI / 4, 1e-11, 0);
+    CHECK(fe.ev[open].t == fe.ev[close].t && fe.ev[open].contact != fe.ev[close].contact);
+    printf("handover: '%s' opens and '%s' closes at t = %.15f (pi/4 = %.15f)\n",
+           nsed_model_contact_name(m, fe.ev[open].contact), nsed_model_contact_name(m, fe.ev[close].contact),
+           fe.ev[close].t, M_PI / 4);
+  }
+  nsed_data_free(&d);
+  nsed_model_free(&m);
+}
+
+int main(int argc, char **argv) {
+  const char *root = argc > 1 ? argv[1] : ".";
+  onset(1.0);
+  onset(1.5);
+  stop(0.5, -0.05, 1);   /* the spring at 0.2443 N less than mu m g: well inside */
+  stop(0.3, 0.0, 0);     /* mu0 = mu, the spring at exactly mu m g: a graze */
+  impact();
+  liftoff();
+  slowing();
+  handover(root);
+  return TEST_DONE();
+}
