@@ -52,7 +52,9 @@ static void free_smooth(nsedi_smooth_ws *s) {
 
 static int alloc_event(nsedi_event_ws *e, const nsed_model *m) {
   int nc = m->ncontact, nv = m->nv;
-  return ALLOC(e->prev_mode, nc) && ALLOC(e->prev_held, nc) && ALLOC(e->trigger, nc) &&
+  return ALLOC(e->prev_mode, nc) && ALLOC(e->prev_held, nc) && ALLOC(e->prev_slow, nc) &&
+         ALLOC(e->prev_off_circle, nc) && ALLOC(e->prev_dir, 2 * nc) && ALLOC(e->prev_hold_mu, nc) &&
+         ALLOC(e->trigger, nc) &&
          ALLOC(e->pre_force, 3 * nc) && ALLOC(e->pose_dir, 2 * nc) && ALLOC(e->accel_floor, nc) && ALLOC(e->cand, nc) && ALLOC(e->impacted, nc) &&
          ALLOC(e->impact_speed, nc) && ALLOC(e->taking_over, nc) && ALLOC(e->W, 3 * nc) &&
          ALLOC(e->G, 9 * nc * nc) && ALLOC(e->b, 3 * nc) && ALLOC(e->PWt, 3 * nc * nv) &&
@@ -64,7 +66,8 @@ static int alloc_event(nsedi_event_ws *e, const nsed_model *m) {
 }
 
 static void free_event(nsedi_event_ws *e) {
-  void *a[] = {e->prev_mode, e->prev_held, e->trigger, e->pre_force, e->pose_dir, e->accel_floor, e->cand, e->impacted,
+  void *a[] = {e->prev_mode, e->prev_held, e->prev_slow, e->prev_off_circle, e->prev_dir,
+               e->prev_hold_mu, e->trigger, e->pre_force, e->pose_dir, e->accel_floor, e->cand, e->impacted,
                e->impact_speed, e->taking_over, e->W, e->G, e->b, e->PWt, e->cl, e->ca,
                e->cdir, e->cpc, e->cmode, e->settle_rows, e->settle_G, e->settle_rhs,
                e->settle_piv, e->du_imp, e->x_tmp};

@@ -29,6 +29,10 @@ static int prepare(const nsed_model *m, nsed_data *d, const int *fired, nsed_err
   nsedi_normalize_quats(m, d->x);
   memcpy(ev->prev_mode, d->ph.mode, sizeof(nsed_mode) * (size_t)nc);
   memcpy(ev->prev_held, d->ph.held, sizeof(int) * (size_t)nc);
+  memcpy(ev->prev_slow, d->ph.slow, sizeof(int) * (size_t)nc);
+  memcpy(ev->prev_off_circle, d->ph.off_circle, sizeof(int) * (size_t)nc);
+  memcpy(ev->prev_dir, d->ph.dir, sizeof(double) * 2 * (size_t)nc);
+  memcpy(ev->prev_hold_mu, d->ph.hold_mu, sizeof(double) * (size_t)nc);
   memset(ev->trigger, 0, sizeof(int) * (size_t)nc);
   memset(ev->impacted, 0, sizeof(int) * (size_t)nc);
   memset(ev->taking_over, 0, sizeof(int) * (size_t)nc);

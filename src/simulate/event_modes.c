@@ -28,13 +28,14 @@ static int against(const double l[3], double s[2]) {
   return 1;
 }
 
-/* A slip's current friction direction: its line when held, else along v. */
+/* A slip's friction direction before the event: its held direction, else
+ * along v. */
 static void slip_direction(const nsed_data *d, int c, double s[2]) {
   const nsedi_contact_geom *g = &d->cache.geom[c];
   double sp = nsedi_slip_speed(g);
   if (d->ev.prev_held[c] || !(sp > 0)) {
-    s[0] = d->ph.dir[2 * c];
-    s[1] = d->ph.dir[2 * c + 1];
+    s[0] = d->ev.prev_dir[2 * c];
+    s[1] = d->ev.prev_dir[2 * c + 1];
   } else {
     s[0] = g->row[1].vel / sp;
     s[1] = g->row[2].vel / sp;
@@ -78,6 +79,9 @@ static void pose(const nsed_model *m, nsed_data *d, int i) {
   int arriving = prev == NSED_MODE_OPEN && sp > m->opt.slip_tol;
   if (slipping || arriving) {
     p->kind = NSED_CP_SLIPPING;
+    /* a slow onset on the polygon's force keeps its magnitude */
+    if (slipping && ev->prev_held[c] && ev->prev_slow[c] && ev->prev_off_circle[c])
+      p->mu = ev->prev_hold_mu[c];
     if (slipping) slip_direction(d, c, p->slip_dir);
     else {
       p->slip_dir[0] = g->row[1].vel / sp;
@@ -120,10 +124,10 @@ static int solve(const nsed_model *m, nsed_data *d, int na, nsed_error *err) {
 }
 
 /* The modes of the answer. A stick candidate that slips starts from rest
- * (an onset, held on a line along the direction the problem gives); a
- * contact posed as slipping keeps its direction (an onset too when it was
- * posed so from rest). A closed contact whose normal force reached zero and
- * stays there opens (else it would go negative without a sign change). */
+ * (an onset, held on the direction the problem gives); a contact posed as
+ * slipping keeps its direction (an onset too when it was posed so from
+ * rest). A closed contact whose normal force reached zero and stays there
+ * opens (else it would go negative without a sign change). */
 static void decide(const nsed_model *m, nsed_data *d, int na) {
   nsedi_event_ws *ev = &d->ev;
   double fscale = ev->fscale;
@@ -146,20 +150,26 @@ static void decide(const nsed_model *m, nsed_data *d, int na) {
       if (!(hypot(s[0], s[1]) > 0.5) && !against(ev->cl + 3 * i, s)) s[0] = 1, s[1] = 0;
     }
     if (from_rest) ev->trigger[c] |= NSEDI_TRIG_ONSET;
-    /* Every new slip starts held on its line; a slip that goes on keeps its
-     * line (or stays free). */
+    /* A slip that goes on keeps its state as it was before the event (the
+     * directions stage may decide this event more than once); every new
+     * slip starts held on its direction. */
     int goes_on = !from_rest && ev->prev_mode[c] == NSED_MODE_SLIP;
-    d->ph.held[c] = goes_on ? ev->prev_held[c] : 1;
-    if (!goes_on) {
-      d->ph.slow[c] = nsedi_slip_speed(&d->cache.geom[c]) < m->opt.slip_stop_speed;
-      d->ph.hold_mu[c] = m->contact[c].def.mu;
-      d->ph.off_circle[c] = 0;
+    if (goes_on) {
+      d->ph.held[c] = ev->prev_held[c];
+      d->ph.slow[c] = ev->prev_slow[c];
+      d->ph.off_circle[c] = ev->prev_off_circle[c];
+      d->ph.hold_mu[c] = ev->prev_hold_mu[c];
+      d->ph.dir[2 * c] = ev->prev_dir[2 * c];
+      d->ph.dir[2 * c + 1] = ev->prev_dir[2 * c + 1];
+      continue;
     }
-    if (!goes_on || ev->prev_held[c]) {
-      double sn = hypot(s[0], s[1]);
-      d->ph.dir[2 * c] = s[0] / sn;
-      d->ph.dir[2 * c + 1] = s[1] / sn;
-    }
+    double sn = hypot(s[0], s[1]);
+    d->ph.held[c] = 1;
+    d->ph.slow[c] = nsedi_slip_speed(&d->cache.geom[c]) < m->opt.slip_stop_speed;
+    d->ph.hold_mu[c] = m->contact[c].def.mu;
+    d->ph.off_circle[c] = 0;
+    d->ph.dir[2 * c] = s[0] / sn;
+    d->ph.dir[2 * c + 1] = s[1] / sn;
   }
 }
 

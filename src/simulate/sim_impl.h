@@ -99,7 +99,8 @@ enum {
 typedef struct {
   const int *fired;          /* the roots that fired (NULL at the start) */
   nsed_mode *prev_mode;      /* nc: modes before the event */
-  int *prev_held;            /* nc */
+  int *prev_held, *prev_slow, *prev_off_circle; /* nc: the slip state before the event */
+  double *prev_dir, *prev_hold_mu; /* 2 nc, nc */
   int *trigger;              /* nc: NSEDI_TRIG_* bits */
   double *pre_force;         /* 3 nc: the smooth phase's contact forces just before the event */
   double *pose_dir;          /* 2 nc: slip direction of a contact posed as slipping that was not
