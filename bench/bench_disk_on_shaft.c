@@ -29,7 +29,7 @@ int main(int argc, char **argv) {
     fprintf(stderr, "%s: %s\n", path, err.message);
     return 1;
   }
-  double t_end = nsed_model_get_options(m)->t_end;
+  double t_end = nsed_model_options(m)->t_end;
   double best_nsed = 1e300, best_red = 1e300;
   long nsed_events = 0, nsed_steps = 0, nsed_rhs = 0;
   dos_params p;

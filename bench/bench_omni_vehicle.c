@@ -194,7 +194,7 @@ static void child_run(const char *path, const bench_case *bc, int repeats, resul
   r->bodies = nsed_model_nbody(m);
   r->states = nsed_model_nstate(m);
   r->contacts = nsed_model_ncontact(m);
-  r->t_end = nsed_model_get_options(m)->t_end;
+  r->t_end = nsed_model_options(m)->t_end;
   counter c = {.m = m, .r = r, .ncontact = r->contacts};
   c.wheel = malloc(sizeof *c.wheel * (size_t)(c.ncontact + 1));
   c.roller = malloc(sizeof *c.roller * (size_t)(c.ncontact + 1));

@@ -44,7 +44,7 @@ static double best_run(const char *path, const char *tracking, int repeats, long
     }
     nsed_data_free(&d);
   }
-  double t_end = nsed_model_get_options(m)->t_end;
+  double t_end = nsed_model_options(m)->t_end;
   nsed_model_free(&m);
   return best / t_end;
 }

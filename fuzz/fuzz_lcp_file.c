@@ -1,4 +1,4 @@
-/* libFuzzer target: the LCP text reader (nsedi_lcp_read_file, lcp_file.c).
+/* libFuzzer target: the LCP text reader (nsed_lcp_read_file, src/complementarity/lcp_file.c).
  *
  * The reader takes a path (that is how `nsed lcp` and the tests use it), so
  * each input is written to one scratch file created at start-up (in /dev/shm
@@ -12,7 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "cp_internal.h"
+#include "nsed/complementarity.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -49,7 +49,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   int n = 0;
   double *M = NULL, *q = NULL;
   nsed_error err;
-  int rc = nsedi_lcp_read_file(scratch, &n, &M, &q, &err);
+  int rc = nsed_lcp_read_file(scratch, &n, &M, &q, &err);
   if (rc == NSED_OK) {
     if (n < 1 || n > 4096 || !M || !q) abort();
     for (size_t k = 0; k < (size_t)n * (size_t)n; k++)

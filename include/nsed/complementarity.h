@@ -54,7 +54,7 @@ typedef struct {
 } nsed_complementarity_settings;
 
 /* Fill s with the defaults documented above. */
-void nsed_complementarity_default_settings(nsed_complementarity_settings *s);
+NSED_API void nsed_complementarity_default_settings(nsed_complementarity_settings *s);
 
 /* Friction state of one contact as the engine knows it before the event. */
 typedef enum {
@@ -103,11 +103,11 @@ typedef struct nsed_contact_solver nsed_contact_solver;
 
 /* Create a solver for problems of up to max_contacts contacts (it grows if a
  * larger one comes). Returns NSED_OK or an error code with err set. */
-int nsed_contact_solver_create(const nsed_complementarity_settings *s, int max_contacts,
+NSED_API int nsed_contact_solver_create(const nsed_complementarity_settings *s, int max_contacts,
                                nsed_contact_solver **out, nsed_error *err);
 
 /* Free the solver and everything it owns; *s is set to NULL. */
-void nsed_contact_solver_free(nsed_contact_solver **s);
+NSED_API void nsed_contact_solver_free(nsed_contact_solver **s);
 
 /* Acceleration-level problem: normal complementarity 0 <= lambda_n _|_ a_n >= 0,
  * kinetic friction for SLIPPING contacts, polygonal (or exact) static friction
@@ -115,20 +115,31 @@ void nsed_contact_solver_free(nsed_contact_solver **s);
  * verified before it is returned. Returns NSED_OK, NSED_LCP_INFEASIBLE (no
  * solution: e.g. Painleve), or NSED_ERR_LCP / NSED_ERR_INPUT with err saying
  * why and giving the problem's size and residuals. */
-int nsed_contact_solve_accel(nsed_contact_solver *s, const nsed_contact_problem *p,
+NSED_API int nsed_contact_solve_accel(nsed_contact_solver *s, const nsed_contact_problem *p,
                              nsed_contact_solution *sol, nsed_lcp_stats *stats, nsed_error *err);
 
 /* Impact problem at velocity level: b is the pre-impact relative velocity,
  * lambda the impulses; 0 <= Lambda_n _|_ v_n+ + e v_n- >= 0 with the same
  * polygonal friction at impulse level (every contact a stick candidate unless
  * FRICTIONLESS). sol->a receives the post-impact relative velocity. */
-int nsed_contact_solve_impact(nsed_contact_solver *s, const nsed_contact_problem *p,
+NSED_API int nsed_contact_solve_impact(nsed_contact_solver *s, const nsed_contact_problem *p,
                               nsed_contact_solution *sol, nsed_lcp_stats *stats, nsed_error *err);
 
 /* A plain LCP w = M z + q, 0 <= z _|_ w >= 0 (M n x n column-major), solved by
  * the solver's path with verification; used by `nsed lcp` and the tests. */
-int nsed_lcp_solve(nsed_contact_solver *s, int n, const double *M, const double *q, double *z,
+NSED_API int nsed_lcp_solve(nsed_contact_solver *s, int n, const double *M, const double *q, double *z,
                    double *w, nsed_lcp_stats *stats, nsed_error *err);
+
+/* Read one LCP in Siconos' text format (size; storage type 0; size0; size1;
+ * "size0 size1"; the matrix column-major; q; anything after q is ignored)
+ * into *n, *M (n x n column-major) and *q, malloc'd (free() them). NSED_OK,
+ * NSED_ERR_IO (unreadable) or NSED_ERR_INPUT (malformed: err says where). */
+NSED_API int nsed_lcp_read_file(const char *path, int *n, double **M, double **q,
+                                nsed_error *err);
+
+/* Write an LCP in the same format, every double exact (%.17g). */
+NSED_API int nsed_lcp_write_file(const char *path, int n, const double *M, const double *q,
+                                 nsed_error *err);
 
 #ifdef __cplusplus
 }

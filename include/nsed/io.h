@@ -31,18 +31,18 @@ extern "C" {
  * *out (free it with nsed_model_free). On error returns NSED_ERR_INPUT (or
  * NSED_ERR_IO if the file cannot be read) with every problem found listed
  * in err->message, one per line, and *out untouched. */
-int nsed_problem_load(const char *path, const char *const *overrides, int noverrides,
+NSED_API int nsed_problem_load(const char *path, const char *const *overrides, int noverrides,
                       nsed_model **out, nsed_error *err);
 
 /* As nsed_problem_load from len bytes of text; name is used in messages
  * (the file name, or e.g. "<string>"). */
-int nsed_problem_load_string(const char *text, size_t len, const char *name,
+NSED_API int nsed_problem_load_string(const char *text, size_t len, const char *name,
                              const char *const *overrides, int noverrides,
                              nsed_model **out, nsed_error *err);
 
 /* Read a whole problem file into a NUL-terminated buffer *text (free() it)
  * of *len bytes; refuses files above NSED_PROBLEM_MAX_BYTES. */
-int nsed_problem_read_file(const char *path, char **text, size_t *len, nsed_error *err);
+NSED_API int nsed_problem_read_file(const char *path, char **text, size_t *len, nsed_error *err);
 
 /* Progress report during a run (simulated time, target, events, wall time). */
 typedef void (*nsed_progress_fn)(void *ctx, double t, double t_end, long events,
@@ -57,7 +57,7 @@ typedef enum {
 } nsed_output_format;
 
 /* 1 if this build can write format f (HDF5 is an optional dependency). */
-int nsed_format_available(nsed_output_format f);
+NSED_API int nsed_format_available(nsed_output_format f);
 
 /* How nsed_run_problem runs and what it records in summary.json. */
 typedef struct {
@@ -73,7 +73,7 @@ typedef struct {
 } nsed_run_options;
 
 /* Fill o with: no problem path or text, no overrides, no progress, no interrupt flag, CSV. */
-void nsed_run_options_default(nsed_run_options *o);
+NSED_API void nsed_run_options_default(nsed_run_options *o);
 
 /* What a run reached (for messages; summary.json has it all). */
 typedef struct {
@@ -94,11 +94,31 @@ typedef struct {
  * exists and is neither empty nor an nsed result (it holds no summary.json),
  * or if opt->format is not available in this build (checked before anything
  * is created). opt and result may be NULL. */
-int nsed_run_problem(const nsed_model *m, const char *outdir, const nsed_run_options *opt,
+NSED_API int nsed_run_problem(const nsed_model *m, const char *outdir, const nsed_run_options *opt,
                      nsed_run_result *result, nsed_error *err);
 
+/* What this build of libnsed is and what it links (`nsed info`). */
+typedef struct {
+  const char *version;    /* nsed's, "0.1.0" (NSED_VERSION_STRING of the library) */
+  const char *sundials;   /* SUNDIALS the library was built against, "6.4.1" */
+  const char *siconos;    /* Siconos Numerics, "4.4" */
+  const char *openblas;   /* OpenBLAS' configuration string, as the linked library reports it */
+  char hdf5[32];          /* the linked HDF5's version, "" if built without HDF5 */
+  const char *buildtype;  /* meson's buildtype, "debugoptimized" */
+  const char *sanitize;   /* meson's b_sanitize, "none" or "address,undefined" */
+} nsed_build_info;
+
+/* Fill info with this build's versions and options. */
+NSED_API void nsed_get_build_info(nsed_build_info *info);
+
+/* Remove what a killed run left beside its result directory OUTDIR: path
+ * must name a directory OUTDIR.tmp-XXXXXX or OUTDIR.old-XXXXXX (six
+ * characters after the dash; nsed_run_problem's temporary and set-aside
+ * directories). Anything else is left alone and NSED_ERR_INPUT returned. */
+NSED_API int nsed_outdir_remove_leftover(const char *path, nsed_error *err);
+
 /* The lower-case hexadecimal SHA-256 of len bytes into hex (65 bytes with the NUL). */
-void nsed_sha256_hex(const void *data, size_t len, char hex[65]);
+NSED_API void nsed_sha256_hex(const void *data, size_t len, char hex[65]);
 
 #ifdef __cplusplus
 }

@@ -39,10 +39,10 @@ typedef struct {
 } nsed_law;
 
 /* A constant law of the given value. */
-nsed_law nsed_law_constant(double value);
+NSED_API nsed_law nsed_law_constant(double value);
 
 /* Evaluate a law at time t. */
-double nsed_law_eval(const nsed_law *law, double t);
+NSED_API double nsed_law_eval(const nsed_law *law, double t);
 
 /* ---- bodies ---- */
 
@@ -83,7 +83,7 @@ typedef struct {
 
 /* Defaults: unnamed, mass 1, inertia from shape (none), at the origin,
  * identity orientation, at rest. */
-void nsed_body_def_default(nsed_body_def *def);
+NSED_API void nsed_body_def_default(nsed_body_def *def);
 
 /* ---- joints (bilateral constraints, imposed at acceleration level with
  * Baumgarte stabilisation; see docs/engine.md for each type's equations) ---- */
@@ -120,7 +120,7 @@ typedef struct {
 } nsed_joint_def;
 
 /* Defaults: revolute, ground to "", anchors at origins, axes along z, no laws. */
-void nsed_joint_def_default(nsed_joint_def *def);
+NSED_API void nsed_joint_def_default(nsed_joint_def *def);
 
 /* ---- forces ---- */
 
@@ -143,7 +143,7 @@ typedef struct {
   double k, c, rest_length;   /* SPRING */
 } nsed_force_def;
 
-void nsed_force_def_default(nsed_force_def *def);
+NSED_API void nsed_force_def_default(nsed_force_def *def);
 
 /* ---- contacts ---- */
 
@@ -185,7 +185,7 @@ typedef struct {
 } nsed_contact_def;
 
 /* Defaults: floor contact, mu = mu0 = 0.3, restitution 0, tracking inherited. */
-void nsed_contact_def_default(nsed_contact_def *def);
+NSED_API void nsed_contact_def_default(nsed_contact_def *def);
 
 /* ---- settings ---- */
 
@@ -228,60 +228,61 @@ typedef struct {
 } nsed_options;
 
 /* Fill o with the defaults documented above. */
-void nsed_options_default(nsed_options *o);
+NSED_API void nsed_options_default(nsed_options *o);
 
 /* ---- the model ---- */
 
 typedef struct nsed_model nsed_model;
 
 /* Create an empty model with default options. */
-int nsed_model_create(nsed_model **out, nsed_error *err);
+NSED_API int nsed_model_create(nsed_model **out, nsed_error *err);
 
 /* Free a model (and set *m to NULL). Data objects must be freed first. */
-void nsed_model_free(nsed_model **m);
+NSED_API void nsed_model_free(nsed_model **m);
 
 /* Add a body / joint / force / contact. Each returns its index (>= 0) or a
  * negative status with err naming the offending field. Names must be unique
  * within their kind; references are resolved by name at add time, so bodies
  * come first. Not allowed after nsed_model_finalize. */
-int nsed_model_add_body(nsed_model *m, const nsed_body_def *def, nsed_error *err);
-int nsed_model_add_joint(nsed_model *m, const nsed_joint_def *def, nsed_error *err);
-int nsed_model_add_force(nsed_model *m, const nsed_force_def *def, nsed_error *err);
-int nsed_model_add_contact(nsed_model *m, const nsed_contact_def *def, nsed_error *err);
+NSED_API int nsed_model_add_body(nsed_model *m, const nsed_body_def *def, nsed_error *err);
+NSED_API int nsed_model_add_joint(nsed_model *m, const nsed_joint_def *def, nsed_error *err);
+NSED_API int nsed_model_add_force(nsed_model *m, const nsed_force_def *def, nsed_error *err);
+NSED_API int nsed_model_add_contact(nsed_model *m, const nsed_contact_def *def, nsed_error *err);
 
-/* The options, writable until the model is finalized. */
-nsed_options *nsed_model_options(nsed_model *m);
+/* The model's options (defaults until set). */
+NSED_API const nsed_options *nsed_model_options(const nsed_model *m);
 
-/* Read-only options of a model. */
-const nsed_options *nsed_model_get_options(const nsed_model *m);
+/* Replace the options with *o (checked by nsed_model_finalize); only before
+ * the model is finalized: NSED_ERR_INPUT after. */
+NSED_API int nsed_model_set_options(nsed_model *m, const nsed_options *o, nsed_error *err);
 
 /* Validate everything (options included) and freeze the model. */
-int nsed_model_finalize(nsed_model *m, nsed_error *err);
+NSED_API int nsed_model_finalize(nsed_model *m, nsed_error *err);
 
 /* Sizes and names. */
-int nsed_model_nbody(const nsed_model *m);
-int nsed_model_njoint(const nsed_model *m);
-int nsed_model_ncontact(const nsed_model *m);
-int nsed_model_nforce(const nsed_model *m);
-int nsed_model_nstate(const nsed_model *m);        /* 13 per body (+ extra states) */
-int nsed_model_nconstraint_rows(const nsed_model *m); /* bilateral rows */
-const char *nsed_model_body_name(const nsed_model *m, int i);
-const char *nsed_model_joint_name(const nsed_model *m, int i);
-const char *nsed_model_contact_name(const nsed_model *m, int i);
+NSED_API int nsed_model_nbody(const nsed_model *m);
+NSED_API int nsed_model_njoint(const nsed_model *m);
+NSED_API int nsed_model_ncontact(const nsed_model *m);
+NSED_API int nsed_model_nforce(const nsed_model *m);
+NSED_API int nsed_model_nstate(const nsed_model *m);        /* 13 per body (+ extra states) */
+NSED_API int nsed_model_nconstraint_rows(const nsed_model *m); /* bilateral rows */
+NSED_API const char *nsed_model_body_name(const nsed_model *m, int i);
+NSED_API const char *nsed_model_joint_name(const nsed_model *m, int i);
+NSED_API const char *nsed_model_contact_name(const nsed_model *m, int i);
 /* Index of a body by name, or -1. */
-int nsed_model_find_body(const nsed_model *m, const char *name);
+NSED_API int nsed_model_find_body(const nsed_model *m, const char *name);
 /* Definitions as stored (normalised), for printing the expanded model. */
-const nsed_body_def *nsed_model_body_def(const nsed_model *m, int i);
-const nsed_joint_def *nsed_model_joint_def(const nsed_model *m, int i);
-const nsed_contact_def *nsed_model_contact_def(const nsed_model *m, int i);
-const nsed_force_def *nsed_model_force_def(const nsed_model *m, int i);
+NSED_API const nsed_body_def *nsed_model_body_def(const nsed_model *m, int i);
+NSED_API const nsed_joint_def *nsed_model_joint_def(const nsed_model *m, int i);
+NSED_API const nsed_contact_def *nsed_model_contact_def(const nsed_model *m, int i);
+NSED_API const nsed_force_def *nsed_model_force_def(const nsed_model *m, int i);
 
 /* Names of enum values as used in problem files ("revolute", "face", ...). */
-const char *nsed_joint_type_name(nsed_joint_type t);
-const char *nsed_integrator_name(nsed_integrator i);
-const char *nsed_friction_model_name(nsed_friction_model f);
-const char *nsed_contact_tracking_name(nsed_contact_tracking t);
-const char *nsed_shape_type_name(nsed_shape_type t);
+NSED_API const char *nsed_joint_type_name(nsed_joint_type t);
+NSED_API const char *nsed_integrator_name(nsed_integrator i);
+NSED_API const char *nsed_friction_model_name(nsed_friction_model f);
+NSED_API const char *nsed_contact_tracking_name(nsed_contact_tracking t);
+NSED_API const char *nsed_shape_type_name(nsed_shape_type t);
 
 #ifdef __cplusplus
 }

@@ -31,8 +31,9 @@ typedef enum {
   NSED_EVENT_IMPACT = 4, /* open -> closed with approaching velocity */
   NSED_EVENT_ZENO = 5,   /* the Zeno guard closed or stuck a contact */
   NSED_EVENT_TIME = 6,   /* a breakpoint of a time law */
-  NSED_EVENT_FAILURE = 7 /* the run stopped on an error: path holds the status name,
-                            contact the contact involved (or -1); the message is in the summary */
+  NSED_EVENT_FAILURE = 7, /* the run stopped on an error: path holds the status name,
+                             contact the contact involved (or -1); the message is in the summary */
+  NSED_EVENT_NKIND = 8     /* number of kinds */
 } nsed_event_kind;
 
 typedef struct {
@@ -81,7 +82,7 @@ typedef struct {
 
 typedef struct {
   long events, lcp_solves, rhs_evals, steps, root_evals;
-  long events_by_kind[8];
+  long events_by_kind[NSED_EVENT_NKIND];
   double max_constraint_violation; /* max |phi| of bilateral position constraints and closed gaps */
   double max_lcp_residual;
   double wall_seconds;
@@ -102,7 +103,7 @@ typedef struct {
 } nsed_stats;
 
 /* Name of a law check as written to summary.json ("stick_friction"). */
-const char *nsed_law_check_name(nsed_law_check check);
+NSED_API const char *nsed_law_check_name(nsed_law_check check);
 
 /* Why the sample callback is called. */
 typedef enum { NSED_SAMPLE_OUTPUT = 0, NSED_SAMPLE_EVENT = 1, NSED_SAMPLE_INITIAL = 2, NSED_SAMPLE_FINAL = 3 } nsed_sample_reason;
@@ -119,48 +120,48 @@ typedef struct {
 } nsed_observer;
 
 /* Create simulation data for a finalized model, at the model's initial state. */
-int nsed_data_create(const nsed_model *m, nsed_data **out, nsed_error *err);
+NSED_API int nsed_data_create(const nsed_model *m, nsed_data **out, nsed_error *err);
 
 /* Check the data's current state before a run: NSED_ERR_INPUT with err
  * naming the contact and its gap when bodies start interpenetrating by more
  * than solver.contact_tol (compliant contacts may overlap); *contact (if
  * not NULL) is that contact's index, else -1. nsed_simulate runs it at t = 0. */
-int nsed_data_check_initial_state(const nsed_model *m, const nsed_data *d, int *contact,
+NSED_API int nsed_data_check_initial_state(const nsed_model *m, const nsed_data *d, int *contact,
                                   nsed_error *err);
 
 /* Free data (set *d to NULL). */
-void nsed_data_free(nsed_data **d);
+NSED_API void nsed_data_free(nsed_data **d);
 
 /* Run from the current state to the model's t_end. On failure the data keeps
  * the last consistent state and err says at what time, which contact or body,
  * and why. */
-int nsed_simulate(const nsed_model *m, nsed_data *d, const nsed_observer *obs, nsed_error *err);
+NSED_API int nsed_simulate(const nsed_model *m, nsed_data *d, const nsed_observer *obs, nsed_error *err);
 
 /* Current time. */
-double nsed_data_time(const nsed_data *d);
+NSED_API double nsed_data_time(const nsed_data *d);
 
 /* Body i's state: r[3], q[4] (scalar first, normalised), v[3] world, w[3] body. */
-void nsed_data_body_state(const nsed_data *d, int i, double out[13]);
+NSED_API void nsed_data_body_state(const nsed_data *d, int i, double out[13]);
 
 /* Contact i's snapshot at the current time. */
-void nsed_data_contact(const nsed_data *d, int i, nsed_contact_info *out);
+NSED_API void nsed_data_contact(const nsed_data *d, int i, nsed_contact_info *out);
 
 /* Multipliers of joint j's rows at the current time (returns their number,
  * at most 6). For joints whose anchors coincide (spherical, revolute,
  * universal, weld, servo) the first three are the reaction force on body_b
  * in world axes (N); the others are the torques (N m) and forces that keep
  * the axes aligned. */
-int nsed_data_joint_multipliers(const nsed_data *d, int j, double out[6]);
+NSED_API int nsed_data_joint_multipliers(const nsed_data *d, int j, double out[6]);
 
 /* Total mechanical energy: kinetic + gravity + spring potentials (J). */
-double nsed_data_energy(const nsed_model *m, const nsed_data *d);
+NSED_API double nsed_data_energy(const nsed_model *m, const nsed_data *d);
 
 /* Statistics so far. */
-const nsed_stats *nsed_data_stats(const nsed_data *d);
+NSED_API const nsed_stats *nsed_data_stats(const nsed_data *d);
 
 /* Names as written to the output files ("stick", "impact", ...). */
-const char *nsed_mode_name(nsed_mode mode);
-const char *nsed_event_kind_name(nsed_event_kind kind);
+NSED_API const char *nsed_mode_name(nsed_mode mode);
+NSED_API const char *nsed_event_kind_name(nsed_event_kind kind);
 
 #ifdef __cplusplus
 }

@@ -9,6 +9,8 @@
 
 #include <stddef.h>
 
+#include "nsed/export.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -35,10 +37,10 @@ typedef enum {
 } nsed_status;
 
 /* Short identifier of a status ("NSED_ERR_LCP"); never NULL. */
-const char *nsed_status_name(int status);
+NSED_API const char *nsed_status_name(int status);
 
 /* One-line description of a status ("the ODE integrator failed"); never NULL. */
-const char *nsed_status_text(int status);
+NSED_API const char *nsed_status_text(int status);
 
 /* Error details: the status and a message that says what went wrong and where
  * (file:line:column and key for input errors, time and contact for runtime). */
@@ -49,14 +51,14 @@ typedef struct {
 
 /* Set err (if not NULL) to status and a printf-style message; returns status,
  * so `return nsed_error_set(err, NSED_ERR_INPUT, "...")` reads naturally. */
-int nsed_error_set(nsed_error *err, int status, const char *fmt, ...)
+NSED_API int nsed_error_set(nsed_error *err, int status, const char *fmt, ...)
 #if defined(__GNUC__)
     __attribute__((format(printf, 3, 4)))
 #endif
     ;
 
 /* Clear err to NSED_OK with an empty message. */
-void nsed_error_clear(nsed_error *err);
+NSED_API void nsed_error_clear(nsed_error *err);
 
 #ifdef __cplusplus
 }

@@ -154,7 +154,7 @@ class Model:
         self.forces = tuple(_str(lib.nsed_model_force_def(m, i).name)
                             for i in range(lib.nsed_model_nforce(m)))
         self.nstate = lib.nsed_model_nstate(m)
-        o = lib.nsed_model_get_options(m)
+        o = lib.nsed_model_options(m)
         self.t_end = o.t_end
         self.output_dt = o.output_dt
         self.integrator = _str(lib.nsed_integrator_name(o.integrator))

@@ -87,7 +87,7 @@ const char *nsed_model_body_name(const nsed_model *m, int i);
 const char *nsed_model_joint_name(const nsed_model *m, int i);
 const char *nsed_model_contact_name(const nsed_model *m, int i);
 const nsed_force_def *nsed_model_force_def(const nsed_model *m, int i);
-const nsed_options *nsed_model_get_options(const nsed_model *m);
+const nsed_options *nsed_model_options(const nsed_model *m);
 const char *nsed_integrator_name(int i);
 const char *nsed_friction_model_name(int f);
 

@@ -3,12 +3,7 @@
 #include <string.h>
 
 #include "commands.h"
-#include "nsed_config.h"
-#ifdef NSED_HAVE_HDF5
-#include "writer.h"
-#endif
-
-extern char *openblas_get_config(void);
+#include "nsed/io.h"
 
 int nsedi_cmd_info(int argc, char **argv) {
   if (argc > 1 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
@@ -20,18 +15,15 @@ int nsedi_cmd_info(int argc, char **argv) {
     fprintf(stderr, "nsed info: unexpected argument '%s'\n", argv[1]);
     return 2;
   }
-  printf("nsed %s\n", NSED_VERSION);
-  printf("  SUNDIALS         %s (ARKODE ERKStep, CVODE)\n", NSED_SUNDIALS_VERSION);
-  printf("  Siconos Numerics %s (Lemke, enumeration, fc3d)\n", NSED_SICONOS_VERSION);
-  printf("  OpenBLAS         %s\n", openblas_get_config());
-#ifdef NSED_HAVE_HDF5
-  char h5[64];
-  nsedi_hdf5_version(h5, sizeof h5);
-  printf("  HDF5             %s (nsed run --format hdf5)\n", h5);
-#else
-  printf("  HDF5             not built (nsed run --format hdf5 unavailable)\n");
-#endif
-  printf("  build type       %s\n", NSED_BUILDTYPE);
-  printf("  sanitizers       %s\n", NSED_SANITIZE);
+  nsed_build_info b;
+  nsed_get_build_info(&b);
+  printf("nsed %s\n", b.version);
+  printf("  SUNDIALS         %s (ARKODE ERKStep, CVODE)\n", b.sundials);
+  printf("  Siconos Numerics %s (Lemke, enumeration, fc3d)\n", b.siconos);
+  printf("  OpenBLAS         %s\n", b.openblas);
+  if (b.hdf5[0]) printf("  HDF5             %s (nsed run --format hdf5)\n", b.hdf5);
+  else printf("  HDF5             not built (nsed run --format hdf5 unavailable)\n");
+  printf("  build type       %s\n", b.buildtype);
+  printf("  sanitizers       %s\n", b.sanitize);
   return 0;
 }

@@ -7,7 +7,7 @@
  * were not, 2 on bad usage or an unreadable/malformed file (reported on
  * stderr, the other files are still solved). */
 #include "commands.h"
-#include "cp_internal.h"
+#include "nsed/complementarity.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -76,7 +76,7 @@ int nsedi_cmd_lcp(int argc, char **argv) {
     total++;
     int n = 0;
     double *M = NULL, *q = NULL;
-    int rc = nsedi_lcp_read_file(argv[k], &n, &M, &q, &err);
+    int rc = nsed_lcp_read_file(argv[k], &n, &M, &q, &err);
     if (rc != NSED_OK) {
       fprintf(stderr, "nsed lcp: %s\n", err.message);
       printf("%s n=0 bad-input residual=nan pivots=0 us=0 path=none\n", argv[k]);

@@ -18,7 +18,6 @@
 
 #include "commands.h"
 #include "nsed/io.h"
-#include "outdir.h"
 #include "sweep_run.h"
 
 static const char usage[] =
@@ -147,7 +146,7 @@ static void mpi_env(int *rank, int *size, const char **token) {
 static int check_points(const nsedi_sweep_run *r) {
   int bad = 0;
   for (int i = 0; i < r->spec.npoints; i++) {
-    const nsedi_sweep_point *p = &r->spec.points[i];
+    const nsed_sweep_point *p = &r->spec.points[i];
     nsed_model *m = NULL;
     nsed_error err;
     nsed_error_clear(&err);
@@ -188,7 +187,8 @@ static void clean_stale(const nsedi_sweep_run *r) {
     char *path = malloc(m);
     if (path) {
       snprintf(path, m, "%s/%s", dir, e->d_name);
-      nsedi_remove_tree(path);
+      nsed_error ignored; /* a leftover that stays is harmless: the point is rerun */
+      nsed_outdir_remove_leftover(path, &ignored);
     }
     free(path);
   }
@@ -213,13 +213,13 @@ static void report(nsedi_sweep_run *r, int i, int rc, const nsed_run_result *res
 }
 
 static void run_point(nsedi_sweep_run *r, int i) {
-  const nsedi_sweep_point *p = &r->spec.points[i];
+  const nsed_sweep_point *p = &r->spec.points[i];
   nsed_error err;
   nsed_error_clear(&err);
   nsed_run_result res;
   memset(&res, 0, sizeof res);
   nsed_model *m = NULL;
-  char *dir = nsedi_sweep_point_dir(r, i);
+  char *dir = nsed_sweep_point_dir(r, i);
   int rc = dir ? nsed_problem_load_string(r->problem_text, r->problem_len, r->spec.problem,
                                           (const char *const *)p->overrides, p->noverrides, &m,
                                           &err)
@@ -423,11 +423,11 @@ int nsedi_cmd_sweep(int argc, char **argv) {
   r.interrupt = &interrupted;
   nsed_error err;
   nsed_error_clear(&err);
-  int rc = nsedi_sweep_spec_load(a.sweep, &r.spec, &err);
+  int rc = nsed_sweep_spec_load(a.sweep, &r.spec, &err);
   if (rc == NSED_OK) rc = nsed_problem_read_file(r.spec.problem, &r.problem_text, &r.problem_len, &err);
   if (rc != NSED_OK) {
     fprintf(stderr, "%s\n", err.message);
-    nsedi_sweep_spec_free(&r.spec);
+    nsed_sweep_spec_free(&r.spec);
     return rc == NSED_ERR_NOMEM ? 1 : 2;
   }
   nsed_sha256_hex(r.problem_text, r.problem_len, r.sha256);
@@ -465,6 +465,6 @@ int nsedi_cmd_sweep(int argc, char **argv) {
   free(r.state);
   free(r.mine);
   free(r.problem_text);
-  nsedi_sweep_spec_free(&r.spec);
+  nsed_sweep_spec_free(&r.spec);
   return code;
 }

@@ -43,7 +43,7 @@ static void law(const char *label, const nsed_law *l) {
 static const char *ground(const char *name) { return *name ? name : "ground"; }
 
 static void print_model(const char *path, const nsed_model *m) {
-  const nsed_options *o = nsed_model_get_options(m);
+  const nsed_options *o = nsed_model_options(m);
   printf("%s: valid\n\nbodies (%d):\n", path, nsed_model_nbody(m));
   for (int i = 0; i < nsed_model_nbody(m); i++) {
     const nsed_body_def *b = nsed_model_body_def(m, i);

@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "commands.h"
-#include "nsed_config.h"
+#include "nsed/version.h"
 
 typedef struct {
   const char *name;
@@ -49,7 +49,7 @@ int main(int argc, char **argv) {
     return 0;
   }
   if (!strcmp(argv[1], "--version")) {
-    printf("nsed %s\n", NSED_VERSION);
+    printf("nsed %s\n", nsed_version());
     return 0;
   }
   for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)

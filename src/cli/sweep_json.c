@@ -134,6 +134,32 @@ char *nsedi_json_text(const char *begin, const char *end) {
 }
 
 /* As summary.c's json_string, so the text compares equal to what it wrote. */
+int nsedi_strbuf_add(nsedi_strbuf *b, const char *text) {
+  size_t n = strlen(text);
+  if (b->len + n + 1 > b->cap) {
+    size_t cap = b->cap ? b->cap : 64;
+    while (cap < b->len + n + 1) cap *= 2;
+    char *p = realloc(b->buf, cap);
+    if (!p) return -1;
+    b->buf = p;
+    b->cap = cap;
+  }
+  memcpy(b->buf + b->len, text, n + 1);
+  b->len += n;
+  return 0;
+}
+
+int nsedi_strbuf_add_csv(nsedi_strbuf *b, const char *cell) {
+  if (!strpbrk(cell, ",\"\r\n")) return nsedi_strbuf_add(b, cell);
+  if (nsedi_strbuf_add(b, "\"")) return -1;
+  for (const char *p = cell; *p; p++) {
+    char c[3] = {*p, *p == '"' ? '"' : '\0', '\0'};
+    if (nsedi_strbuf_add(b, c)) return -1;
+  }
+  return nsedi_strbuf_add(b, "\"");
+}
+
+
 static int json_string(nsedi_strbuf *b, const char *s) {
   if (nsedi_strbuf_add(b, "\"")) return -1;
   for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
@@ -153,7 +179,7 @@ static int json_string(nsedi_strbuf *b, const char *s) {
   return nsedi_strbuf_add(b, "\"");
 }
 
-char *nsedi_sweep_overrides_json(const nsedi_sweep_point *p) {
+char *nsedi_sweep_overrides_json(const nsed_sweep_point *p) {
   nsedi_strbuf b = {0};
   int bad = nsedi_strbuf_add(&b, "[");
   for (int i = 0; i < p->noverrides && !bad; i++)

@@ -19,7 +19,7 @@ typedef enum {
 } nsedi_point_state;
 
 typedef struct {
-  nsedi_sweep_spec spec;
+  nsed_sweep_spec spec;
   const char *outdir;
   char *problem_text; /* the problem file's bytes, loaded once */
   size_t problem_len;
@@ -38,7 +38,7 @@ typedef struct {
 } nsedi_sweep_run;
 
 /* DIR/points/<i> (malloc'd). */
-char *nsedi_sweep_point_dir(const nsedi_sweep_run *r, int i);
+char *nsed_sweep_point_dir(const nsedi_sweep_run *r, int i);
 
 /* Look at point i's summary.json and update state[i] and row[i]. Returns
  * NSED_OK, or NSED_ERR_INPUT if the result there was made from different

@@ -18,7 +18,7 @@ double nsedi_sweep_now(void) {
   return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
-char *nsedi_sweep_point_dir(const nsedi_sweep_run *r, int i) {
+char *nsed_sweep_point_dir(const nsedi_sweep_run *r, int i) {
   size_t n = strlen(r->outdir) + 32;
   char *p = malloc(n);
   if (p) snprintf(p, n, "%s/points/%d", r->outdir, i);
@@ -76,7 +76,7 @@ static int make_row(nsedi_sweep_run *r, int i, const char *json, const char *sta
 
 int nsedi_sweep_refresh(nsedi_sweep_run *r, int i, nsed_error *err) {
   if (r->state[i] == NSEDI_PT_DONE) return NSED_OK;
-  char *dir = nsedi_sweep_point_dir(r, i);
+  char *dir = nsed_sweep_point_dir(r, i);
   if (!dir) return nsed_error_set(err, NSED_ERR_NOMEM, "out of memory");
   size_t n = strlen(dir) + 16;
   char *path = malloc(n);
@@ -123,7 +123,7 @@ static const char *state_word(nsedi_point_state s) {
 }
 
 int nsedi_sweep_table(nsedi_sweep_run *r, int rescan, nsed_error *err) {
-  const nsedi_sweep_spec *s = &r->spec;
+  const nsed_sweep_spec *s = &r->spec;
   nsedi_strbuf b = {0};
   int bad = nsedi_strbuf_add(&b, "point");
   for (int c = 0; c < s->ncolumns && !bad; c++)

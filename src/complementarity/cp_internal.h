@@ -12,6 +12,7 @@
  *                    polygon when the face form cannot eliminate G_TT)
  *   friction_cone.c  exact cone through Siconos fc3d
  *   contact_solver.c create/free/settings, accel/impact drivers, mode decisions
+ *   workspace.c      the growable workspace, the normal-unknown columns G E
  *   lcp_file.c       reader for Siconos' LCP text format */
 #ifndef NSED_CP_INTERNAL_H
 #define NSED_CP_INTERNAL_H
@@ -69,11 +70,13 @@ struct nsed_contact_solver {
   nsedi_fc3d *fc;     /* created on first exact-cone solve */
 };
 
-/* ---- workspace (contact_solver.c) ---- */
+/* ---- workspace (workspace.c) ---- */
 /* Make the LCP buffers hold dimension n (grow only). NSED_OK or NSED_ERR_NOMEM. */
 int nsedi_ws_reserve_lcp(nsedi_workspace *ws, int n);
 /* Make the contact buffers hold nc contacts with m polygon sides. */
 int nsedi_ws_reserve_contacts(nsedi_workspace *ws, int nc, int m);
+/* Release every buffer and clear ws. */
+void nsedi_ws_free(nsedi_workspace *ws);
 
 /* ---- nsed Lemke (lcp_lemke.c) ---- */
 /* Solve w = Mz+q, 0<=z _|_ w>=0 by lexicographic Lemke on the row/column
@@ -137,7 +140,7 @@ typedef struct {
   int ns;
 } nsedi_cp;
 
-/* Fill ws->GE (3nc x nc): the columns of G for each contact's normal unknown,
+/* (workspace.c) Fill ws->GE (3nc x nc): the columns of G for each contact's normal unknown,
  * slipping contacts folded: G (e_n - mu s). */
 void nsedi_build_GE(nsedi_workspace *ws, const nsedi_cp *p);
 
@@ -155,14 +158,5 @@ int nsedi_vertex_solve(nsed_contact_solver *s, const nsedi_cp *p, double r, doub
 int nsedi_cone_solve(nsed_contact_solver *s, const nsedi_cp *p, double *lambda,
                      nsed_lcp_stats *stats, nsed_error *err);
 void nsedi_fc3d_free(nsedi_fc3d **f);
-
-/* ---- LCP files (lcp_file.c) ---- */
-/* Read one LCP in Siconos' text format (size; storage type 0; size0; size1;
- * "size0 size1"; the matrix column-major; q; anything after q is ignored).
- * *M and *q are malloc'ed (caller frees). NSED_OK, NSED_ERR_IO (unreadable)
- * or NSED_ERR_INPUT (malformed: err says where). */
-int nsedi_lcp_read_file(const char *path, int *n, double **M, double **q, nsed_error *err);
-/* Write an LCP in the same format (tests, reproducing failures). */
-int nsedi_lcp_write_file(const char *path, int n, const double *M, const double *q, nsed_error *err);
 
 #endif

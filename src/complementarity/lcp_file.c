@@ -18,6 +18,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #define LCP_FILE_MAX_N 4096
 
@@ -69,7 +70,7 @@ static int read_int(reader *r, const char *what, long *out, nsed_error *err) {
   return NSED_OK;
 }
 
-int nsedi_lcp_read_file(const char *path, int *n_out, double **M_out, double **q_out, nsed_error *err) {
+int nsed_lcp_read_file(const char *path, int *n_out, double **M_out, double **q_out, nsed_error *err) {
   *n_out = 0;
   *M_out = *q_out = NULL;
   FILE *f = fopen(path, "rb");
@@ -206,16 +207,42 @@ fail:
   return rc;
 }
 
-int nsedi_lcp_write_file(const char *path, int n, const double *M, const double *q, nsed_error *err) {
-  FILE *f = fopen(path, "w");
-  if (!f) return nsed_error_set(err, NSED_ERR_IO, "%s: cannot create: %s", path, strerror(errno));
-  fprintf(f, "%d\n0\n%d\n%d\n%d %d\n", n, n, n, n, n);
-  for (int j = 0; j < n; j++) {
-    for (int i = 0; i < n; i++) fprintf(f, "%.17g ", M[(size_t)j * n + i]);
-    fputc('\n', f);
+/* Written to a temporary sibling and renamed into place, so that path holds
+ * either the old file or the whole new one. */
+int nsed_lcp_write_file(const char *path, int n, const double *M, const double *q, nsed_error *err) {
+  size_t len = strlen(path) + 16;
+  char *tmp = malloc(len);
+  if (!tmp) return nsed_error_set(err, NSED_ERR_NOMEM, "%s: out of memory", path);
+  snprintf(tmp, len, "%s.tmp-XXXXXX", path);
+  int fd = mkstemp(tmp);
+  FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
+  if (!f) {
+    int rc = nsed_error_set(err, NSED_ERR_IO, "%s: cannot create: %s", path, strerror(errno));
+    if (fd >= 0) {
+      close(fd);
+      unlink(tmp);
+    }
+    free(tmp);
+    return rc;
   }
-  for (int i = 0; i < n; i++) fprintf(f, "%.17g ", q[i]);
-  fputc('\n', f);
-  if (fclose(f) != 0) return nsed_error_set(err, NSED_ERR_IO, "%s: write error", path);
+  int bad = fprintf(f, "%d\n0\n%d\n%d\n%d %d\n", n, n, n, n, n) < 0;
+  for (int j = 0; j < n && !bad; j++) {
+    for (int i = 0; i < n && !bad; i++) bad = fprintf(f, "%.17g ", M[(size_t)j * n + i]) < 0;
+    bad = bad || fputc('\n', f) == EOF;
+  }
+  for (int i = 0; i < n && !bad; i++) bad = fprintf(f, "%.17g ", q[i]) < 0;
+  bad = bad || fputc('\n', f) == EOF;
+  int saved = errno;
+  if (fclose(f) != 0 && !bad) {
+    bad = 1;
+    saved = errno;
+  }
+  if (bad || rename(tmp, path) != 0) {
+    if (!bad) saved = errno;
+    unlink(tmp);
+    free(tmp);
+    return nsed_error_set(err, NSED_ERR_IO, "%s: write error: %s", path, strerror(saved));
+  }
+  free(tmp);
   return NSED_OK;
 }

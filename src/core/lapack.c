@@ -54,29 +54,3 @@ int nsedi_lstsq(int m, int n, double *A, int nrhs, double *B, double rcond, int 
   free(iwork);
   return info;
 }
-
-extern void dgetrf_(const int *m, const int *n, double *A, const int *lda, int *ipiv, int *info);
-extern void dgetrs_(const char *trans, const int *n, const int *nrhs, const double *A,
-                    const int *lda, const int *ipiv, double *B, const int *ldb, int *info,
-                    size_t trans_len);
-extern void dgecon_(const char *norm, const int *n, const double *A, const int *lda,
-                    const double *anorm, double *rcond, double *work, int *iwork, int *info,
-                    size_t norm_len);
-
-int nsedi_lu_factor(int n, double *A, int *ipiv, double anorm, double *rcond, double *work,
-                    int *iwork) {
-  int info = 0;
-  dgetrf_(&n, &n, A, &n, ipiv, &info);
-  if (info != 0) {
-    *rcond = 0.0;
-    return info;
-  }
-  int cinfo = 0;
-  dgecon_("1", &n, A, &n, &anorm, rcond, work, iwork, &cinfo, 1);
-  return 0;
-}
-
-void nsedi_lu_solve_factored(int n, const double *LU, const int *ipiv, int nrhs, double *B) {
-  int info = 0;
-  dgetrs_("N", &n, &nrhs, LU, &n, ipiv, B, &n, &info, 1);
-}

@@ -23,14 +23,4 @@ int nsedi_lu_solve(int n, double *A, int *ipiv, int nrhs, double *B);
  * rank receives the effective rank. Returns LAPACK's info (0 success). */
 int nsedi_lstsq(int m, int n, double *A, int nrhs, double *B, double rcond, int *rank);
 
-
-
-/* LU factorisation in place (dgetrf) and reciprocal condition estimate in the
- * 1-norm (dgecon). anorm is the 1-norm of A before factorisation. Returns
- * LAPACK's info (k > 0: exactly singular). */
-int nsedi_lu_factor(int n, double *A, int *ipiv, double anorm, double *rcond, double *work,
-                    int *iwork);
-
-/* Solve with an nsedi_lu_factor factorisation; B is n x nrhs, overwritten. */
-void nsedi_lu_solve_factored(int n, const double *LU, const int *ipiv, int nrhs, double *B);
 #endif

@@ -11,7 +11,7 @@
 #include <sunnonlinsol/sunnonlinsol_fixedpoint.h>
 
 struct nsedi_integrator {
-  nsed_integrator kind;
+  nsedi_ode_method kind;
   SUNContext ctx;
   N_Vector y;
   N_Vector yd; /* the dense output's destination */
@@ -38,7 +38,7 @@ static int root_tramp(realtype t, N_Vector y, realtype *g, void *p) {
 }
 
 static int is_cvode(const nsedi_integrator *it) {
-  return it->kind == NSED_INTEGRATOR_CVODE_ADAMS || it->kind == NSED_INTEGRATOR_CVODE_BDF;
+  return it->kind == NSEDI_ODE_ADAMS || it->kind == NSEDI_ODE_BDF;
 }
 
 /* The solver's own counters since its last (re)initialisation. */
@@ -114,21 +114,21 @@ void nsedi_integrator_counts(const nsedi_integrator *it, long *steps, long *rhs,
 
 /* Absolute tolerances: the model's atol, and one so large for quadratures
  * that their weight in the error norm vanishes. */
-static N_Vector make_atol(const nsed_options *o, int n, int n_quad, SUNContext ctx) {
+static N_Vector make_atol(const nsedi_integrator_settings *o, int n, int n_quad, SUNContext ctx) {
   N_Vector a = N_VNew_Serial(n, ctx);
   if (!a) return NULL;
   for (int i = 0; i < n; i++) NV_Ith_S(a, i) = i < n - n_quad ? o->atol : 1e300;
   return a;
 }
 
-int nsedi_integrator_create(const nsed_options *o, int n, int n_quad, int nroot, nsedi_rhs_fn f,
+int nsedi_integrator_create(const nsedi_integrator_settings *o, int n, int n_quad, int nroot, nsedi_rhs_fn f,
                             nsedi_root_fn g, void *ud, double t0, const double *y0,
                             nsedi_integrator **out, nsed_error *err) {
   nsedi_integrator *it = calloc(1, sizeof *it);
   int *dir = NULL;
   N_Vector atol = NULL;
   if (!it) return nsed_error_set(err, NSED_ERR_NOMEM, "out of memory (integrator)");
-  it->kind = o->integrator;
+  it->kind = o->method;
   it->n = n;
   it->nroot = nroot;
   it->f = f;
@@ -158,7 +158,7 @@ int nsedi_integrator_create(const nsed_options *o, int n, int n_quad, int nroot,
     goto fail;
   }
   if (is_cvode(it)) {
-    it->mem = CVodeCreate(it->kind == NSED_INTEGRATOR_CVODE_BDF ? CV_BDF : CV_ADAMS, it->ctx);
+    it->mem = CVodeCreate(it->kind == NSEDI_ODE_BDF ? CV_BDF : CV_ADAMS, it->ctx);
     if (!it->mem) {
       nsed_error_set(err, NSED_ERR_INTEGRATOR, "CVodeCreate failed");
       goto fail;
@@ -168,7 +168,7 @@ int nsedi_integrator_create(const nsed_options *o, int n, int n_quad, int nroot,
     /* Failures come back as nsed errors with context; no raw stderr text. */
     SUN_TRY(CVodeSetErrFile(it->mem, NULL), "CVodeSetErrFile");
     SUN_TRY(CVodeSVtolerances(it->mem, o->rtol, atol), "CVodeSVtolerances");
-    if (it->kind == NSED_INTEGRATOR_CVODE_BDF) {
+    if (it->kind == NSEDI_ODE_BDF) {
       it->A = SUNDenseMatrix(n, n, it->ctx);
       it->LS = SUNLinSol_Dense(it->y, it->A, it->ctx);
       if (!it->A || !it->LS) {
@@ -200,7 +200,7 @@ int nsedi_integrator_create(const nsed_options *o, int n, int n_quad, int nroot,
     }
     SUN_TRY(ERKStepSetUserData(it->mem, it), "ERKStepSetUserData");
     SUN_TRY(ERKStepSetErrFile(it->mem, NULL), "ERKStepSetErrFile");
-    SUN_TRY(ERKStepSetTableNum(it->mem, it->kind == NSED_INTEGRATOR_ARKODE_VERNER
+    SUN_TRY(ERKStepSetTableNum(it->mem, it->kind == NSEDI_ODE_VERNER
                                             ? ARKODE_VERNER_8_5_6
                                             : ARKODE_DORMAND_PRINCE_7_4_5),
             "ERKStepSetTableNum");

@@ -6,7 +6,23 @@
 #ifndef NSED_INTEGRATE_INTEGRATOR_H
 #define NSED_INTEGRATE_INTEGRATOR_H
 
-#include "nsed/model.h"
+#include "nsed/status.h"
+
+/* The methods (docs/engine.md, "Integrators"). */
+typedef enum {
+  NSEDI_ODE_DP5 = 0,    /* ARKODE ERKStep, Dormand-Prince 5(4) */
+  NSEDI_ODE_VERNER = 1, /* ARKODE ERKStep, Verner 8(7) */
+  NSEDI_ODE_ADAMS = 2,  /* CVODE Adams-Moulton, fixed-point iteration */
+  NSEDI_ODE_BDF = 3     /* CVODE BDF, dense Newton */
+} nsedi_ode_method;
+
+/* The stepper and its tolerances; the simulate layer fills them from the
+ * model's options. */
+typedef struct {
+  nsedi_ode_method method;
+  double rtol, atol;    /* relative, and absolute for every state but the quadratures */
+  double max_step;      /* largest step; 0: no limit */
+} nsedi_integrator_settings;
 
 typedef struct nsedi_integrator nsedi_integrator;
 
@@ -21,7 +37,7 @@ typedef enum { NSEDI_STEP_TOUT = 0, NSEDI_STEP_ROOT = 1 } nsedi_step_result;
  * decreasing through zero: every indicator is positive inside its mode).
  * The last n_quad states are quadratures (work integrals) carried along
  * without error control, so they do not change the steps of the others. */
-int nsedi_integrator_create(const nsed_options *o, int n, int n_quad, int nroot, nsedi_rhs_fn f,
+int nsedi_integrator_create(const nsedi_integrator_settings *o, int n, int n_quad, int nroot, nsedi_rhs_fn f,
                             nsedi_root_fn g, void *ud, double t0, const double *y0,
                             nsedi_integrator **out, nsed_error *err);
 void nsedi_integrator_free(nsedi_integrator **it);

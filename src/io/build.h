@@ -46,26 +46,6 @@ int nsedi_build_items(nsedi_problem_defs *p);
  * the defaults on entry); -1 if anything was reported. */
 int nsedi_build_settings(nsedi_problem_defs *p);
 
-/* The omni_vehicle block (build_vehicle.c, docs/problem-format.md) expands
- * into ordinary items in two steps around the user's lists:
- * nsedi_vehicle_bodies reads and checks the block, appends its bodies after
- * the user's (so user-written joints, forces and contacts may name them)
- * and keeps its joints and contacts in *v (NULL without a block);
- * nsedi_vehicle_links appends those after the user's and reports generated
- * names that clash with user-written ones. Both return -1 if anything was
- * reported, -2 when out of memory. */
-typedef struct nsedi_vehicle nsedi_vehicle;
-int nsedi_vehicle_bodies(nsedi_problem_defs *p, nsedi_vehicle **v);
-int nsedi_vehicle_links(nsedi_problem_defs *p, const nsedi_vehicle *v);
-void nsedi_vehicle_free(nsedi_vehicle *v);
-
-/* Shared with build_vehicle.c: a contact's force-law keys (mu, mu0,
- * restitution, law, delta, stiffness, damping, tracking) into c, which holds
- * the defaults on entry; principal moments [J1, J2, J3] of a rigid body. */
-int nsedi_read_contact_law(nsedi_problem_defs *p, const nsedi_ynode *node, const char *path,
-                           nsed_contact_def *c);
-int nsedi_read_inertia(nsedi_problem_defs *p, const nsedi_ynode *v, const char *path, double J[3]);
-
 void nsedi_problem_defs_free(nsedi_problem_defs *p);
 
 /* Index of the body named name in p, or -1. */

@@ -2,7 +2,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "blocks.h"
 #include "build.h"
+#include "read_parts.h"
 #include "yread.h"
 
 /* NSEDI_OPT at the path of the item being read. */
@@ -139,25 +141,6 @@ static int read_shape(nsedi_problem_defs *p, const nsedi_ynode *node, const char
   return rc ? -1 : 0;
 }
 
-int nsedi_read_inertia(nsedi_problem_defs *p, const nsedi_ynode *v, const char *path, double J[3]) {
-  if (nsedi_read_vec(p->d, v, path, 3, J)) return -1;
-  if (!(J[0] > 0 && J[1] > 0 && J[2] > 0))
-    return nsedi_diag_add(p->d, v, path,
-                          "expected three positive principal moments (a positive definite inertia), "
-                          "got [%.15g, %.15g, %.15g]", J[0], J[1], J[2]);
-  /* Principal moments of any mass distribution satisfy the triangle
-   * inequality; a slack of 1e-9 admits the thin disk's equality. */
-  for (int i = 0; i < 3; i++) {
-    double a = J[(i + 1) % 3], b = J[(i + 2) % 3];
-    if (a + b < J[i] * (1 - 1e-9))
-      return nsedi_diag_add(p->d, v, path,
-                            "principal moments [%.15g, %.15g, %.15g] violate J%d + J%d >= J%d: no "
-                            "rigid body has this inertia", J[0], J[1], J[2], (i + 1) % 3 + 1,
-                            (i + 2) % 3 + 1, i + 1);
-  }
-  return 0;
-}
-
 static int read_body(nsedi_problem_defs *p, const nsedi_ynode *node, const char *path,
                      nsed_body_def *b) {
   static const char *const keys[] = {"name", "mass", "inertia", "shape", "position", "orientation",
@@ -172,7 +155,7 @@ static int read_body(nsedi_problem_defs *p, const nsedi_ynode *node, const char 
   OPT(node, "name", nsedi_read_name(p->d, v_, kp_, b->name));
   OPT(node, "mass", nsedi_read_double(p->d, v_, kp_, NSEDI_POSITIVE, &b->mass));
   OPT(node, "shape", read_shape(p, v_, kp_, &b->shape));
-  OPT(node, "inertia", nsedi_read_inertia(p, v_, kp_, b->inertia));
+  OPT(node, "inertia", nsedi_read_inertia(p->d, v_, kp_, b->inertia));
   OPT(node, "position", nsedi_read_vec(p->d, v_, kp_, 3, b->position));
   OPT(node, "orientation", nsedi_read_orientation(p->d, v_, kp_, b->quat));
   OPT(node, "velocity", nsedi_read_vec(p->d, v_, kp_, 3, b->velocity));
@@ -323,41 +306,6 @@ static int read_force(nsedi_problem_defs *p, const nsedi_ynode *node, const char
 
 /* ---- contacts ---- */
 
-int nsedi_read_contact_law(nsedi_problem_defs *p, const nsedi_ynode *node, const char *path,
-                           nsed_contact_def *c) {
-  static const char *const law_names[] = {"coulomb", "regularized", "compliant", NULL};
-  static const char *const tracking_names[] = {"explicit", "implicit", "differential", NULL};
-  int rc = 0;
-  OPT(node, "mu", nsedi_read_double(p->d, v_, kp_, NSEDI_NONNEGATIVE, &c->mu));
-  if (nsedi_ymap_get(node, "mu") && !nsedi_ymap_get(node, "mu0")) c->mu0 = c->mu;
-  OPT(node, "mu0", nsedi_read_double(p->d, v_, kp_, NSEDI_NONNEGATIVE, &c->mu0));
-  OPT(node, "restitution", nsedi_read_double(p->d, v_, kp_, NSEDI_UNIT, &c->restitution));
-  int law = (int)c->law;
-  OPT(node, "law", nsedi_read_enum(p->d, v_, kp_, law_names, &law));
-  c->law = (nsed_contact_law)law;
-  OPT(node, "delta", nsedi_read_double(p->d, v_, kp_, NSEDI_POSITIVE, &c->delta));
-  OPT(node, "stiffness", nsedi_read_double(p->d, v_, kp_, NSEDI_POSITIVE, &c->stiffness));
-  OPT(node, "damping", nsedi_read_double(p->d, v_, kp_, NSEDI_NONNEGATIVE, &c->damping));
-  int tracking = 0;
-  OPT(node, "tracking", nsedi_read_enum(p->d, v_, kp_, tracking_names, &tracking) ||
-                            ((c->tracking = (nsed_contact_tracking)tracking), 0));
-  if (c->law == NSED_CONTACT_COMPLIANT && !nsedi_ymap_get(node, "stiffness")) {
-    char kp[300];
-    KP(kp, path, "stiffness");
-    rc = nsedi_diag_add(p->d, node, kp, "a compliant contact needs 'stiffness' (N/m)");
-  }
-  if (rc) return -1;
-  if (c->mu0 < c->mu) {
-    const nsedi_ynode *at = nsedi_ymap_get(node, "mu0");
-    char kp[300];
-    KP(kp, path, at ? "mu0" : "mu");
-    return nsedi_diag_add(p->d, at ? at : nsedi_ymap_get(node, "mu"), kp,
-                          "static friction mu0 = %.15g is below kinetic friction mu = %.15g "
-                          "(mu0 >= mu is required)", c->mu0, c->mu);
-  }
-  return 0;
-}
-
 static int read_contact(nsedi_problem_defs *p, const nsedi_ynode *node, const char *path,
                         nsed_contact_def *c) {
   static const char *const keys[] = {"name", "body", "with", "mu", "mu0", "restitution", "law",
@@ -377,7 +325,7 @@ static int read_contact(nsedi_problem_defs *p, const nsedi_ynode *node, const ch
     else if (strcmp(c->other, "floor") && check_body_ref(p, with, kp, c->other, 0)) rc = -1;
   }
   OPT(node, "wheel", nsedi_read_name(p->d, v_, kp_, c->wheel) || check_body_ref(p, v_, kp_, c->wheel, 0));
-  if (nsedi_read_contact_law(p, node, path, c)) rc = -1;
+  if (nsedi_read_contact_law(p->d, node, path, c)) rc = -1;
   if (rc) return -1;
   /* The engine has surfaces for spheres and disk rims on the floor, and
    * sphere-sphere pairs; say so here rather than at the first event. */
@@ -453,10 +401,11 @@ int nsedi_build_items(nsedi_problem_defs *p) {
   int rc = read_section(p, "bodies", "body", sizeof(nsed_body_def), rd_body, (void **)&p->bodies,
                         &p->body_at, &p->nbody, &p->item_ok);
   if (rc == -2) return rc;
-  /* The omni_vehicle block's bodies join before the other lists are read, so
-   * that these may name them; its joints and contacts follow the user's. */
-  nsedi_vehicle *veh = NULL;
-  int r = nsedi_vehicle_bodies(p, &veh);
+  /* The assembly blocks' bodies join before the other lists are read, so
+   * that these may name them; their joints, forces and contacts follow the
+   * user's. */
+  nsedi_blocks *blocks = NULL;
+  int r = nsedi_blocks_bodies(p, &blocks);
   if (r == -2) return r;
   rc |= r;
   /* Go on after a bad body: references are checked against the names read,
@@ -475,9 +424,9 @@ int nsedi_build_items(nsedi_problem_defs *p) {
   }
   if (r != -2) {
     rc |= r;
-    r = nsedi_vehicle_links(p, veh);
+    r = nsedi_blocks_links(p, blocks);
   }
-  nsedi_vehicle_free(veh);
+  nsedi_blocks_free(blocks);
   if (r == -2) return r;
   rc |= r;
   return rc ? -1 : 0;

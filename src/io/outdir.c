@@ -1,5 +1,7 @@
 #include "outdir.h"
 
+#include "nsed/io.h"
+
 #include <dirent.h>
 #include <errno.h>
 #include <stdio.h>
@@ -126,5 +128,33 @@ int nsedi_outdir_commit(const char *outdir, const char *tmpdir, nsed_error *err)
     nsedi_remove_tree(old);
     free(old);
   }
+  return NSED_OK;
+}
+
+/* 1 if the last component of path is NAME.tmp-XXXXXX or NAME.old-XXXXXX
+ * (mkdtemp's six characters) with a non-empty NAME. */
+static int leftover_name(const char *path) {
+  const char *base = strrchr(path, '/');
+  base = base ? base + 1 : path;
+  size_t n = strlen(base);
+  if (n < 1 + 5 + 6) return 0;
+  const char *tag = base + n - 11;
+  return !strncmp(tag, ".tmp-", 5) || !strncmp(tag, ".old-", 5);
+}
+
+int nsed_outdir_remove_leftover(const char *path, nsed_error *err) {
+  if (!path || !leftover_name(path))
+    return nsed_error_set(err, NSED_ERR_INPUT,
+                          "%s is not a leftover of an nsed run (OUTDIR.tmp-XXXXXX or "
+                          "OUTDIR.old-XXXXXX): not removed", path ? path : "(null)");
+  struct stat st;
+  if (lstat(path, &st) != 0)
+    return errno == ENOENT ? NSED_OK
+                           : nsed_error_set(err, NSED_ERR_IO, "%s: %s", path, strerror(errno));
+  if (!S_ISDIR(st.st_mode))
+    return nsed_error_set(err, NSED_ERR_INPUT, "%s is not a directory: not removed", path);
+  nsedi_remove_tree(path);
+  if (lstat(path, &st) == 0)
+    return nsed_error_set(err, NSED_ERR_IO, "%s could not be removed completely", path);
   return NSED_OK;
 }

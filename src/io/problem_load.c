@@ -5,6 +5,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "blocks.h"
 #include "build.h"
 #include "nsed/io.h"
 #include "nsed/simulate.h"
@@ -13,7 +14,8 @@
 
 static const char *const top_keys[] = {"name", "description", "gravity", "floor", "bodies",
                                        "joints", "forces", "contacts", "friction", "solver",
-                                       "output", "contact_tracking", "omni_vehicle", NULL};
+                                       "output", "contact_tracking", "omni_vehicle",
+                                       "omni_wheel_testbench", "disk_on_shaft", NULL};
 
 int nsed_problem_read_file(const char *path, char **text, size_t *len, nsed_error *err) {
   *text = NULL;
@@ -65,7 +67,7 @@ int nsed_problem_read_file(const char *path, char **text, size_t *len, nsed_erro
 }
 
 /* The key path of a definition for builder messages: the list item it was
- * read from, or the block that generated it (omni_vehicle). */
+ * read from, or the assembly block that generated it. */
 static void def_path(const nsedi_problem_defs *p, const char *list, const nsedi_ynode *at,
                      char *buf, size_t size) {
   const nsedi_ynode *l = nsedi_ymap_get(p->root, list);
@@ -74,7 +76,8 @@ static void def_path(const nsedi_problem_defs *p, const char *list, const nsedi_
       nsedi_path_index(buf, size, list, k);
       return;
     }
-  snprintf(buf, size, "omni_vehicle");
+  const char *block = nsedi_block_of(p, at);
+  snprintf(buf, size, "%s", block ? block : list);
 }
 
 /* Bodies that start interpenetrating: reported at the position of the
@@ -131,8 +134,8 @@ static int build_model(nsedi_problem_defs *p, nsed_model **out, nsed_error *err)
         nsedi_diag_add(p->d, p->contact_at[i], ip, "%s", e.message);
       }
   if (!p->d->count) {
-    *nsed_model_options(m) = p->opt;
-    if (nsed_model_finalize(m, &e) != NSED_OK) nsedi_diag_add(p->d, p->root, NULL, "%s", e.message);
+    if (nsed_model_set_options(m, &p->opt, &e) != NSED_OK || nsed_model_finalize(m, &e) != NSED_OK)
+      nsedi_diag_add(p->d, p->root, NULL, "%s", e.message);
   }
   if (!p->d->count) check_initial_state(p, m, &e);
   if (p->d->count) {
@@ -204,12 +207,15 @@ int nsed_problem_load_string(const char *text, size_t len, const char *name,
   nsed_options_default(&p.opt);
   /* Validate even after a failed override: one pass lists every problem. */
   if (rc == NSED_OK) {
-    int r = nsedi_check_map(&d, root, "", top_keys);
-    /* An omni_vehicle block brings its own bodies. */
-    if (!nsedi_ymap_get(root, "omni_vehicle")) r |= nsedi_require(&d, root, "", "bodies");
-    if (nsedi_build_items(&p) == -2) rc = NSED_ERR_NOMEM;
+    nsedi_check_map(&d, root, "", top_keys);
+    /* An assembly block brings its own bodies. */
+    int blocks = 0;
+    for (int k = 0; nsedi_block_keys[k]; k++)
+      blocks |= nsedi_ymap_get(root, nsedi_block_keys[k]) != NULL;
+    if (!blocks) nsedi_require(&d, root, "", "bodies");
+    /* Settings first: the blocks build under the problem's gravity and floor. */
     nsedi_build_settings(&p);
-    (void)r;
+    if (nsedi_build_items(&p) == -2) rc = NSED_ERR_NOMEM;
   }
   if (rc == NSED_OK && d.count == 0) rc = build_model(&p, out, err);
   else if (rc == NSED_OK) rc = nsedi_diag_to_error(&d, NSED_ERR_INPUT, err);

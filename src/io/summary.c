@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "nsed/version.h"
 #include "nsed_config.h"
 #include "writer.h"
 
@@ -49,7 +50,7 @@ int nsedi_summary_write(const char *dir, const nsed_model *m, const nsedi_summar
   snprintf(path, sizeof path, "%s/summary.json", dir);
   FILE *f = fopen(path, "w");
   if (!f) return nsed_error_set(err, NSED_ERR_IO, "cannot create %s: %s", path, strerror(errno));
-  const nsed_options *o = nsed_model_get_options(m);
+  const nsed_options *o = nsed_model_options(m);
   const nsed_stats *st = s->stats;
   fputs("{\n  \"problem\": ", f);
   if (s->problem_path) json_string(f, s->problem_path);
@@ -101,7 +102,7 @@ int nsedi_summary_write(const char *dir, const nsed_model *m, const nsedi_summar
   fprintf(f, "%ld", st ? st->events : 0L);
   key(f, "events_by_kind");
   fputc('{', f);
-  for (int k = 0; k < 8; k++) {
+  for (int k = 0; k < NSED_EVENT_NKIND; k++) {
     if (k) fputs(", ", f);
     json_string(f, nsed_event_kind_name((nsed_event_kind)k));
     fprintf(f, ": %ld", st ? st->events_by_kind[k] : 0L);
@@ -164,7 +165,7 @@ int nsedi_summary_write(const char *dir, const nsed_model *m, const nsedi_summar
   key(f, "monitor_seconds");
   json_number(f, st ? st->wall_monitor : 0.0);
   key(f, "nsed_version");
-  json_string(f, NSED_VERSION);
+  json_string(f, NSED_VERSION_STRING);
   key(f, "sundials_version");
   json_string(f, NSED_SUNDIALS_VERSION);
   key(f, "siconos_version");

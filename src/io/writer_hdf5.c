@@ -22,6 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "nsed/version.h"
 #include "nsed_config.h"
 #include "writer.h"
 
@@ -390,7 +391,7 @@ static int write_metadata(nsedi_h5writer *w, const nsedi_meta *meta) {
   rc |= attr_string(w, g, "problem_sha256", meta->sha256 ? meta->sha256 : "");
   rc |= attr_strings(w, g, "overrides", meta->overrides, meta->noverrides);
   rc |= attr_string(w, g, "status", status);
-  rc |= attr_string(w, g, "nsed_version", NSED_VERSION);
+  rc |= attr_string(w, g, "nsed_version", NSED_VERSION_STRING);
   rc |= attr_string(w, g, "sundials_version", NSED_SUNDIALS_VERSION);
   rc |= attr_string(w, g, "siconos_version", NSED_SICONOS_VERSION);
   rc |= attr_string(w, g, "hdf5_version", nsedi_hdf5_version(hdf5, sizeof hdf5));

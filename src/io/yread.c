@@ -11,13 +11,18 @@
 #define M_PI 3.14159265358979323846
 #endif
 
+/* A key path longer than buf is cut short: it only names a place in a message. */
+static void cut_short(char *buf, size_t size, int written) {
+  if (written >= (int)size && size > 4) memcpy(buf + size - 4, "...", 4);
+}
+
 void nsedi_path_key(char *buf, size_t size, const char *path, const char *key) {
-  if (path && *path) snprintf(buf, size, "%s.%s", path, key);
-  else snprintf(buf, size, "%s", key);
+  int n = path && *path ? snprintf(buf, size, "%s.%s", path, key) : snprintf(buf, size, "%s", key);
+  cut_short(buf, size, n);
 }
 
 void nsedi_path_index(char *buf, size_t size, const char *path, int i) {
-  snprintf(buf, size, "%s[%d]", path, i);
+  cut_short(buf, size, snprintf(buf, size, "%s[%d]", path, i));
 }
 
 int nsedi_check_map(nsedi_diag *d, const nsedi_ynode *node, const char *path,

@@ -69,21 +69,20 @@ int nsed_model_find_body(const nsed_model *m, const char *name) {
   return -1;
 }
 
-/* Body reference: "" or "ground" is the world. */
+/* Body reference into *index: "" or "ground" is the world (NSEDI_GROUND). */
 static int resolve_body(const nsed_model *m, const char *name, int allow_ground, const char *what,
-                        const char *owner, nsed_error *err) {
+                        const char *owner, int *index, nsed_error *err) {
   if (!name[0] || !strcmp(name, "ground")) {
-    if (allow_ground) return NSEDI_GROUND;
-    nsed_error_set(err, NSED_ERR_INPUT, "%s: %s must name a body", owner, what);
-    return -1000;
+    if (!allow_ground)
+      return nsed_error_set(err, NSED_ERR_INPUT, "%s: %s must name a body", owner, what);
+    *index = NSEDI_GROUND;
+    return NSED_OK;
   }
-  int i = nsed_model_find_body(m, name);
-  if (i < 0) {
-    nsed_error_set(err, NSED_ERR_INPUT, "%s: %s '%s' is not a body of this model", owner, what,
-                   name);
-    return -1000;
-  }
-  return i;
+  *index = nsed_model_find_body(m, name);
+  if (*index < 0)
+    return nsed_error_set(err, NSED_ERR_INPUT, "%s: %s '%s' is not a body of this model", owner,
+                          what, name);
+  return NSED_OK;
 }
 
 static void shape_inertia(const nsed_shape *s, double mass, double J[3]) {
@@ -228,10 +227,8 @@ int nsed_model_add_joint(nsed_model *m, const nsed_joint_def *def, nsed_error *e
   nsedi_joint j;
   memset(&j, 0, sizeof j);
   j.def = *def;
-  j.a = resolve_body(m, def->body_a, 1, "body_a", owner, err);
-  if (j.a == -1000) return err ? err->status : NSED_ERR_INPUT;
-  j.b = resolve_body(m, def->body_b, 0, "body_b", owner, err);
-  if (j.b == -1000) return err ? err->status : NSED_ERR_INPUT;
+  if ((rc = resolve_body(m, def->body_a, 1, "body_a", owner, &j.a, err))) return rc;
+  if ((rc = resolve_body(m, def->body_b, 0, "body_b", owner, &j.b, err))) return rc;
   if (j.a == j.b) return nsed_error_set(err, NSED_ERR_INPUT, "%s: joins a body to itself", owner);
   if (!finite3(def->anchor_a) || !finite3(def->anchor_b) || !finite3(def->axis_a) ||
       !finite3(def->axis_b))
@@ -312,8 +309,7 @@ int nsed_model_add_force(nsed_model *m, const nsed_force_def *def, nsed_error *e
       return nsed_error_set(err, NSED_ERR_INPUT, "%s: duplicate name", owner);
   nsedi_force f;
   f.def = *def;
-  f.body = resolve_body(m, def->body, 0, "body", owner, err);
-  if (f.body == -1000) return err ? err->status : NSED_ERR_INPUT;
+  if ((rc = resolve_body(m, def->body, 0, "body", owner, &f.body, err))) return rc;
   f.body_b = NSEDI_GROUND;
   if (!finite3(def->direction) || !finite3(def->point) || !finite3(def->point_b))
     return nsed_error_set(err, NSED_ERR_INPUT, "%s: non-finite direction or point", owner);
@@ -325,8 +321,7 @@ int nsed_model_add_force(nsed_model *m, const nsed_force_def *def, nsed_error *e
       if ((rc = check_law(&def->magnitude, owner, "magnitude", err))) return rc;
       break;
     case NSED_FORCE_SPRING:
-      f.body_b = resolve_body(m, def->body_b, 1, "body_b", owner, err);
-      if (f.body_b == -1000) return err ? err->status : NSED_ERR_INPUT;
+      if ((rc = resolve_body(m, def->body_b, 1, "body_b", owner, &f.body_b, err))) return rc;
       if (!(def->k >= 0) || !(def->c >= 0) || !isfinite(def->k) || !isfinite(def->c) ||
           !(def->rest_length >= 0) || !isfinite(def->rest_length))
         return nsed_error_set(err, NSED_ERR_INPUT,
@@ -353,8 +348,7 @@ int nsed_model_add_contact(nsed_model *m, const nsed_contact_def *def, nsed_erro
       return nsed_error_set(err, NSED_ERR_INPUT, "%s: duplicate name", owner);
   nsedi_contact c;
   c.def = *def;
-  c.body = resolve_body(m, def->body, 0, "body", owner, err);
-  if (c.body == -1000) return err ? err->status : NSED_ERR_INPUT;
+  if ((rc = resolve_body(m, def->body, 0, "body", owner, &c.body, err))) return rc;
   nsed_shape_type st = m->body[c.body].def.shape.type;
   if (st != NSED_SHAPE_SPHERE && st != NSED_SHAPE_DISK && st != NSED_SHAPE_POINT &&
       st != NSED_SHAPE_ROLLER)
@@ -522,8 +516,14 @@ static int resolve_tracking(nsed_model *m, nsed_error *err) {
   return NSED_OK;
 }
 
-nsed_options *nsed_model_options(nsed_model *m) { return m->finalized ? NULL : &m->opt; }
-const nsed_options *nsed_model_get_options(const nsed_model *m) { return &m->opt; }
+const nsed_options *nsed_model_options(const nsed_model *m) { return &m->opt; }
+
+int nsed_model_set_options(nsed_model *m, const nsed_options *o, nsed_error *err) {
+  if (m->finalized)
+    return nsed_error_set(err, NSED_ERR_INPUT, "the model is finalized: its options are fixed");
+  m->opt = *o;
+  return NSED_OK;
+}
 
 int nsed_model_finalize(nsed_model *m, nsed_error *err) {
   if (m->finalized) return NSED_OK;

@@ -188,16 +188,6 @@ double nsed_data_energy(const nsed_model *m, const nsed_data *d) {
 
 const nsed_stats *nsed_data_stats(const nsed_data *d) { return &d->stats; }
 
-const char *nsed_mode_name(nsed_mode mode) {
-  static const char *names[] = {"open", "stick", "slip"};
-  return (unsigned)mode < 3 ? names[mode] : "unknown";
-}
-
-const char *nsed_event_kind_name(nsed_event_kind kind) {
-  static const char *names[] = {"stick", "slip", "close", "open", "impact", "zeno", "time", "failure"};
-  return (unsigned)kind < 8 ? names[kind] : "unknown";
-}
-
 double nsedi_state_kinetic(const nsed_model *m, nsed_data *d) {
   nsedi_kin_eval(m, d->x, d->cache.kin);
   return nsedi_kinetic_energy(m, d->cache.kin);

@@ -11,14 +11,6 @@
 #include "sim_impl.h"
 #include "tolerances.h"
 
-
-const char *nsed_law_check_name(nsed_law_check check) {
-  static const char *names[NSED_LAW_NCHECK] = {"normal_force", "stick_friction", "slip_friction",
-                                               "slip_direction", "open_gap", "closed_gap",
-                                               "joint_drift"};
-  return (unsigned)check < NSED_LAW_NCHECK ? names[check] : "unknown";
-}
-
 void nsedi_monitor_init(const nsed_model *m, nsed_data *d) {
   const nsed_options *o = &m->opt;
   const double tol[NSED_LAW_NCHECK] = {

@@ -141,6 +141,19 @@ static int integrator_error(const nsed_model *m, nsed_data *d, double t_event, n
   return err->status;
 }
 
+/* The integrate layer's settings from the model's options. */
+static void integrator_settings(const nsed_options *o, nsedi_integrator_settings *s) {
+  static const nsedi_ode_method method[] = {
+      [NSED_INTEGRATOR_ARKODE_DP5] = NSEDI_ODE_DP5,
+      [NSED_INTEGRATOR_ARKODE_VERNER] = NSEDI_ODE_VERNER,
+      [NSED_INTEGRATOR_CVODE_ADAMS] = NSEDI_ODE_ADAMS,
+      [NSED_INTEGRATOR_CVODE_BDF] = NSEDI_ODE_BDF};
+  s->method = method[o->integrator];
+  s->rtol = o->rtol;
+  s->atol = o->atol;
+  s->max_step = o->max_step;
+}
+
 int nsed_simulate(const nsed_model *m, nsed_data *d, const nsed_observer *obs, nsed_error *err) {
   const nsed_options *o = &m->opt;
   double w0 = wall_now(), last_progress = w0, wall_before = d->stats.wall_seconds;
@@ -160,8 +173,10 @@ int nsed_simulate(const nsed_model *m, nsed_data *d, const nsed_observer *obs, n
     rc = nsedi_resolve(m, d, NULL, obs, err);
     if (rc) goto done;
     nsedi_track_reanchor(m, d);
-    rc = nsedi_integrator_create(o, m->nstate + NSEDI_NWORK, NSEDI_NWORK, nroot, rhs_cb, root_cb, d, d->t, d->x, &d->integ,
-                                 err);
+    nsedi_integrator_settings is;
+    integrator_settings(o, &is);
+    rc = nsedi_integrator_create(&is, m->nstate + NSEDI_NWORK, NSEDI_NWORK, nroot, rhs_cb, root_cb,
+                                 d, d->t, d->x, &d->integ, err);
     if (rc) goto done;
     rc = sample(m, d, obs, NSED_SAMPLE_INITIAL, err);
     if (rc) goto done;

@@ -15,7 +15,7 @@ static void compare_with_siconos(const char *path) {
   nsed_error err;
   int n = 0;
   double *M = NULL, *q = NULL;
-  int rc = nsedi_lcp_read_file(path, &n, &M, &q, &err);
+  int rc = nsed_lcp_read_file(path, &n, &M, &q, &err);
   CHECK_MSG(rc == NSED_OK, "%s: %s", path, err.message);
   LinearComplementarityProblem *lcp = calloc(1, sizeof *lcp);
   (void)linearComplementarity_newFromFilename(lcp, path); /* its return code is not documented: compare the data */
@@ -33,7 +33,7 @@ static void expect_error(const char *path, int status, const char *needle) {
   nsed_error err;
   int n = 0;
   double *M = NULL, *q = NULL;
-  int rc = nsedi_lcp_read_file(path, &n, &M, &q, &err);
+  int rc = nsed_lcp_read_file(path, &n, &M, &q, &err);
   CHECK_MSG(rc == status && strstr(err.message, needle), "%s: rc %d message '%s'", path, rc, err.message);
   CHECK(M == NULL && q == NULL);
 }
@@ -59,10 +59,10 @@ int main(int argc, char **argv) {
   CHECK(fd >= 0);
   if (fd >= 0) {
     close(fd);
-    CHECK(nsedi_lcp_write_file(tmpl, 3, M, q, &err) == NSED_OK);
+    CHECK(nsed_lcp_write_file(tmpl, 3, M, q, &err) == NSED_OK);
     int n;
     double *M2, *q2;
-    CHECK(nsedi_lcp_read_file(tmpl, &n, &M2, &q2, &err) == NSED_OK && n == 3);
+    CHECK(nsed_lcp_read_file(tmpl, &n, &M2, &q2, &err) == NSED_OK && n == 3);
     CHECK(memcmp(M, M2, sizeof M) == 0 && memcmp(q, q2, sizeof q) == 0);
     compare_with_siconos(tmpl);
     free(M2);

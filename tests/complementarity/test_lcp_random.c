@@ -82,7 +82,7 @@ int main(void) {
           char path[512];
           snprintf(path, sizeof path, "%s/random_%s_%dc_%de_%03d.dat", dump, model ? "vertex" : "face", nc,
                    sides, t);
-          if (nsedi_lcp_write_file(path, st.lcp_size, s->ws.M, s->ws.q, &err) == NSED_OK) dumped++;
+          if (nsed_lcp_write_file(path, st.lcp_size, s->ws.M, s->ws.q, &err) == NSED_OK) dumped++;
         }
         /* independent physical checks */
         double lmax = 0, gmax = 0, bmax = 0;
@@ -120,7 +120,7 @@ int main(void) {
         if (dump && nsed_test_failures > fails_before) {
           char path[512];
           snprintf(path, sizeof path, "%s/physfail_%s_%03d.dat", dump, model ? "vertex" : "face", t);
-          nsedi_lcp_write_file(path, st.lcp_size, s->ws.M, s->ws.q, &err);
+          nsed_lcp_write_file(path, st.lcp_size, s->ws.M, s->ws.q, &err);
         }
       }
       cpt_sol_free(&S);

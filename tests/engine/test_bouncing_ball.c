@@ -24,10 +24,11 @@ int main(void) {
   c.mu = c.mu0 = 0.0;
   c.restitution = e;
   must(nsed_model_add_contact(m, &c, &err), &err);
-  nsed_options *o = nsed_model_options(m);
-  o->t_end = 4.0;
-  o->output_dt = 0.1;
-  o->zeno_velocity = vz;
+  nsed_options o = *nsed_model_options(m);
+  o.t_end = 4.0;
+  o.output_dt = 0.1;
+  o.zeno_velocity = vz;
+  must(nsed_model_set_options(m, &o, &err), &err);
   must(nsed_model_finalize(m, &err), &err);
   static recorder rec;
   nsed_data *d;

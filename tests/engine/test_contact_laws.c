@@ -30,13 +30,14 @@ static nsed_model *sphere(nsed_contact_law law, double delta, double k, double c
   cd.stiffness = k;
   cd.damping = c;
   must(nsed_model_add_contact(m, &cd, &err), &err);
-  nsed_options *o = nsed_model_options(m);
-  o->t_end = 1.0;
-  o->integrator = integ;
+  nsed_options o = *nsed_model_options(m);
+  o.t_end = 1.0;
+  o.integrator = integ;
   if (integ == NSED_INTEGRATOR_CVODE_BDF) {
-    o->rtol = 1e-8;
-    o->atol = 1e-10;
+    o.rtol = 1e-8;
+    o.atol = 1e-10;
   }
+  must(nsed_model_set_options(m, &o, &err), &err);
   must(nsed_model_finalize(m, &err), &err);
   return m;
 }
@@ -62,10 +63,11 @@ int main(void) {
     cd.law = NSED_CONTACT_REGULARIZED;
     cd.delta = delta;
     must(nsed_model_add_contact(m, &cd, &err), &err);
-    nsed_options *o = nsed_model_options(m);
-    o->floor_normal[0] = -sin(alpha);
-    o->floor_normal[2] = cos(alpha);
-    o->t_end = 2.0;
+    nsed_options o = *nsed_model_options(m);
+    o.floor_normal[0] = -sin(alpha);
+    o.floor_normal[2] = cos(alpha);
+    o.t_end = 2.0;
+    must(nsed_model_set_options(m, &o, &err), &err);
     must(nsed_model_finalize(m, &err), &err);
     static recorder rec;
     nsed_data *d;

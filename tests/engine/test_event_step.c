@@ -46,7 +46,9 @@ static nsed_model *belt(double mu, double mu0) {
   c.mu = mu;
   c.mu0 = mu0;
   must(nsed_model_add_contact(m, &c, &err), &err);
-  nsed_model_options(m)->floor_velocity[0] = BV;
+  nsed_options o = *nsed_model_options(m);
+  o.floor_velocity[0] = BV;
+  must(nsed_model_set_options(m, &o, &err), &err);
   must(nsed_model_finalize(m, &err), &err);
   return m;
 }

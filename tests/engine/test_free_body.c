@@ -58,10 +58,11 @@ int main(void) {
   b.angular_velocity[1] = 2.0;
   b.angular_velocity[2] = 0.01;
   must(nsed_model_add_body(m, &b, &err), &err);
-  nsed_options *o = nsed_model_options(m);
-  o->gravity[2] = 0.0;
-  o->t_end = 100.0;
-  o->output_dt = 0.05;
+  nsed_options o = *nsed_model_options(m);
+  o.gravity[2] = 0.0;
+  o.t_end = 100.0;
+  o.output_dt = 0.05;
+  must(nsed_model_set_options(m, &o, &err), &err);
   must(nsed_model_finalize(m, &err), &err);
   nsed_data *d;
   CHECK(nsed_data_create(m, &d, &err) == NSED_OK);

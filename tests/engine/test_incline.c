@@ -22,10 +22,11 @@ static void run(double alpha, double mu, double mu0, int expect_slide) {
   c.mu = mu;
   c.mu0 = mu0;
   must(nsed_model_add_contact(m, &c, &err), &err);
-  nsed_options *o = nsed_model_options(m);
-  o->floor_normal[0] = -sin(alpha);
-  o->floor_normal[2] = cos(alpha);
-  o->t_end = 1.0;
+  nsed_options o = *nsed_model_options(m);
+  o.floor_normal[0] = -sin(alpha);
+  o.floor_normal[2] = cos(alpha);
+  o.t_end = 1.0;
+  must(nsed_model_set_options(m, &o, &err), &err);
   must(nsed_model_finalize(m, &err), &err);
   static recorder rec;
   memset(&rec, 0, sizeof rec);

@@ -21,11 +21,12 @@ static double sphere_stick_time(nsed_integrator integ, double rtol) {
   snprintf(c.name, sizeof c.name, "ball_floor");
   snprintf(c.body, sizeof c.body, "ball");
   must(nsed_model_add_contact(m, &c, &err), &err);
-  nsed_options *o = nsed_model_options(m);
-  o->integrator = integ;
-  o->rtol = rtol;
-  o->atol = 1e-3 * rtol;
-  o->t_end = 0.5;
+  nsed_options o = *nsed_model_options(m);
+  o.integrator = integ;
+  o.rtol = rtol;
+  o.atol = 1e-3 * rtol;
+  o.t_end = 0.5;
+  must(nsed_model_set_options(m, &o, &err), &err);
   must(nsed_model_finalize(m, &err), &err);
   static recorder rec;
   memset(&rec, 0, sizeof rec);
@@ -80,9 +81,10 @@ int main(void) {
   snprintf(c.body, sizeof c.body, "block");
   c.mu = c.mu0 = 0;
   must(nsed_model_add_contact(m, &c, &err), &err);
-  nsed_options *o = nsed_model_options(m);
-  o->t_end = 1.0;
-  o->output_dt = 0.3; /* no output instant at a breakpoint: the events must find them */
+  nsed_options o = *nsed_model_options(m);
+  o.t_end = 1.0;
+  o.output_dt = 0.3; /* no output instant at a breakpoint: the events must find them */
+  must(nsed_model_set_options(m, &o, &err), &err);
   must(nsed_model_finalize(m, &err), &err);
   static recorder rec;
   memset(&rec, 0, sizeof rec);

@@ -32,12 +32,13 @@ static nsed_model *roller_model(double tilt_deg, double height, double e, double
   c.mu = c.mu0 = 0.5;
   c.restitution = e;
   must(nsed_model_add_contact(m, &c, &err), &err);
-  nsed_options *o = nsed_model_options(m);
-  o->t_end = t_end;
-  o->output_dt = 0.01;
-  o->zeno_velocity = 1e-4;
-  o->baumgarte_eta = eta;
-  o->baumgarte_xi = xi;
+  nsed_options o = *nsed_model_options(m);
+  o.t_end = t_end;
+  o.output_dt = 0.01;
+  o.zeno_velocity = 1e-4;
+  o.baumgarte_eta = eta;
+  o.baumgarte_xi = xi;
+  must(nsed_model_set_options(m, &o, &err), &err);
   must(nsed_model_finalize(m, &err), &err);
   return m;
 }

@@ -185,11 +185,12 @@ static nsed_model *build(const coin_init *in, double t_end) {
   snprintf(c.body, sizeof c.body, "coin");
   c.mu = c.mu0 = 5.0;
   must(nsed_model_add_contact(m, &c, &err), &err);
-  nsed_options *o = nsed_model_options(m);
-  o->t_end = t_end;
-  o->output_dt = 0.05;
-  o->rtol = 1e-11;
-  o->atol = 1e-13;
+  nsed_options o = *nsed_model_options(m);
+  o.t_end = t_end;
+  o.output_dt = 0.05;
+  o.rtol = 1e-11;
+  o.atol = 1e-13;
+  must(nsed_model_set_options(m, &o, &err), &err);
   must(nsed_model_finalize(m, &err), &err);
   return m;
 }

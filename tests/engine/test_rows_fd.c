@@ -656,8 +656,9 @@ static void joint_case(fd_case *c, nsed_joint_type type, int ground, int piecewi
     memcpy(j.servo_angle.values, vk, sizeof vk);
   }
   c->idx = must_idx(nsed_model_add_joint(c->m, &j, &err), &err);
-  nsed_options *o = nsed_model_options(c->m);
-  unit3(o->floor_normal, 0.15, -0.25, 1.0);
+  nsed_options o = *nsed_model_options(c->m);
+  unit3(o.floor_normal, 0.15, -0.25, 1.0);
+  must(nsed_model_set_options(c->m, &o, &err), &err);
   must(nsed_model_finalize(c->m, &err), &err);
   c->gen = type == NSED_JOINT_SERVO ? GEN_SERVO : GEN_FREE;
 }
@@ -714,14 +715,15 @@ static void contact_case(fd_case *c, const char *name, nsed_shape_type type, dou
     must(nsed_model_add_contact(c->m, &cd, &err), &err);
   }
   c->is_contact = 1;
-  nsed_options *o = nsed_model_options(c->m);
-  unit3(o->floor_normal, 0.15, -0.25, 1.0);
-  nsedi_v3_set(o->floor_point, 0.1, -0.2, 0.05);
+  nsed_options o = *nsed_model_options(c->m);
+  unit3(o.floor_normal, 0.15, -0.25, 1.0);
+  nsedi_v3_set(o.floor_point, 0.1, -0.2, 0.05);
   if (moving) {
     double t1[3], t2[3];
-    nsedi_v3_tangents(t1, t2, o->floor_normal);
-    for (int k = 0; k < 3; k++) o->floor_velocity[k] = 1.5 * t1[k] - 0.7 * t2[k];
+    nsedi_v3_tangents(t1, t2, o.floor_normal);
+    for (int k = 0; k < 3; k++) o.floor_velocity[k] = 1.5 * t1[k] - 0.7 * t2[k];
   }
+  must(nsed_model_set_options(c->m, &o, &err), &err);
   must(nsed_model_finalize(c->m, &err), &err);
   c->gen = gen;
 }

@@ -23,10 +23,11 @@ static void build(nsed_model **pm, double mu, nsed_friction_model fm, nsed_integ
   snprintf(c.body, sizeof c.body, "ball");
   c.mu = c.mu0 = mu;
   must(nsed_model_add_contact(m, &c, &err), &err);
-  nsed_options *o = nsed_model_options(m);
-  o->t_end = 1.0;
-  o->friction.model = fm;
-  o->integrator = integ;
+  nsed_options o = *nsed_model_options(m);
+  o.t_end = 1.0;
+  o.friction.model = fm;
+  o.integrator = integ;
+  must(nsed_model_set_options(m, &o, &err), &err);
   must(nsed_model_finalize(m, &err), &err);
 }
 

@@ -43,9 +43,10 @@ int main(void) {
     add_ball(m, "a", 0.0, 1.0, 1.0);
     add_ball(m, "b", 0.5, 1.0, 0.0);
     add_contact(m, "ab", "a", "b", 0.0, 1.0);
-    nsed_options *o = nsed_model_options(m);
-    o->gravity[2] = 0;
-    o->t_end = 1.0;
+    nsed_options o = *nsed_model_options(m);
+    o.gravity[2] = 0;
+    o.t_end = 1.0;
+    must(nsed_model_set_options(m, &o, &err), &err);
     must(nsed_model_finalize(m, &err), &err);
     CHECK(run_model(m, &d, &rec) == NSED_OK);
     CHECK(rec.nev >= 1 && rec.ev[0].kind == NSED_EVENT_IMPACT);
@@ -67,8 +68,9 @@ int main(void) {
     add_ball(m, "top", 0.0, 0.3, 0.0);
     add_contact(m, "floor", "bottom", "", 0.5, 0.0);
     add_contact(m, "stack", "top", "bottom", 0.5, 0.0);
-    nsed_options *o = nsed_model_options(m);
-    o->t_end = 0.5;
+    nsed_options o = *nsed_model_options(m);
+    o.t_end = 0.5;
+    must(nsed_model_set_options(m, &o, &err), &err);
     must(nsed_model_finalize(m, &err), &err);
     memset(&rec, 0, sizeof rec);
     CHECK(run_model(m, &d, &rec) == NSED_OK);
@@ -95,8 +97,9 @@ int main(void) {
     snprintf(f.body, sizeof f.body, "rocket");
     f.magnitude = nsed_law_constant(1e308);
     must(nsed_model_add_force(m, &f, &err), &err);
-    nsed_options *o = nsed_model_options(m);
-    o->t_end = 10.0;
+    nsed_options o = *nsed_model_options(m);
+    o.t_end = 10.0;
+    must(nsed_model_set_options(m, &o, &err), &err);
     must(nsed_model_finalize(m, &err), &err);
     CHECK(nsed_data_create(m, &d, &err) == NSED_OK);
     int rc = nsed_simulate(m, d, NULL, &err);

@@ -136,7 +136,7 @@ static void test_good_file(void) {
   const nsed_contact_def *c1 = nsed_model_contact_def(m, 1);
   CHECK(c1->mu == 0.5 && c1->mu0 == 0.7 && c1->restitution == 0.3);
 
-  const nsed_options *o = nsed_model_get_options(m);
+  const nsed_options *o = nsed_model_options(m);
   CHECK(o->gravity[1] == -9.81 && o->gravity[2] == 0);
   CHECK(o->floor_normal[1] == 1 && o->floor_velocity[0] == 0.5);
   CHECK(o->friction.model == NSED_FRICTION_POLYGON_VERTEX);
@@ -157,7 +157,7 @@ static void test_defaults(void) {
   if (!m) return;
   nsed_options ref;
   nsed_options_default(&ref);
-  const nsed_options *o = nsed_model_get_options(m);
+  const nsed_options *o = nsed_model_options(m);
   CHECK(o->t_end == ref.t_end && o->rtol == ref.rtol && o->output_dt == ref.output_dt);
   CHECK(o->friction.sides == ref.friction.sides && o->friction.model == ref.friction.model);
   CHECK(o->gravity[2] == ref.gravity[2]);
@@ -188,7 +188,7 @@ static void test_overrides(void) {
   CHECK(nsed_model_joint_def(m, 0)->torque.type == NSED_LAW_CONSTANT);
   CHECK(nsed_model_joint_def(m, 0)->torque.value == 3);
   CHECK(nsed_model_force_def(m, 1)->magnitude.type == NSED_LAW_SINE);
-  const nsed_options *o = nsed_model_get_options(m);
+  const nsed_options *o = nsed_model_options(m);
   CHECK(o->rtol == 1e-8 && o->baumgarte_xi == 7 && o->baumgarte_eta == 25);
   CHECK(o->output_dt == 0.02);
   CHECK(o->friction.model == NSED_FRICTION_EXACT_CONE);
@@ -199,8 +199,8 @@ static void test_overrides(void) {
   const char *ov2[] = {"solver.baumgarte.eta=3", "gravity=[0, 0, -1.62]"};
   m = load(bare, ov2, 2, &err);
   if (!m) return;
-  CHECK(nsed_model_get_options(m)->baumgarte_eta == 3);
-  CHECK(nsed_model_get_options(m)->gravity[2] == -1.62);
+  CHECK(nsed_model_options(m)->baumgarte_eta == 3);
+  CHECK(nsed_model_options(m)->gravity[2] == -1.62);
   nsed_model_free(&m);
 }
 

@@ -136,7 +136,7 @@ static double joint_error(const nsed_model *m, const nsed_data *dat, int j) {
  * the others clear of the floor. */
 static void check_velocities(const nsed_model *m, int nw, int n, double R, const double vel[2],
                              double spin) {
-  const double *vf = nsed_model_get_options(m)->floor_velocity; /* the surface rolled on */
+  const double *vf = nsed_model_options(m)->floor_velocity; /* the surface rolled on */
   nsed_data *dat = NULL;
   nsed_error err;
   if (nsed_data_create(m, &dat, &err)) {

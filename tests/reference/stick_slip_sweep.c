@@ -150,7 +150,7 @@ static void belt_one(const char *root, double mu, double ratio, double t_end, FI
     static double tc[MAXEV];
     static int kc[MAXEV];
     int nc = belt_events(&c, t_end, tc, kc);
-    double rtol = nsed_model_get_options(m)->rtol, ev_err = 10 * rtol * BV;
+    double rtol = nsed_model_options(m)->rtol, ev_err = 10 * rtol * BV;
     double decel = BK / BM * c.d, depth = BK / BM * c.d * c.d / (2 * BV);
     double tol_stop = 1e-9 + (decel > 0 ? ev_err / decel : INFINITY);
     /* Events missing at the end: a stick too short to resolve ran as a
@@ -278,7 +278,7 @@ static void dos_one(const char *root, int case_no, double mu0, double t_end, FIL
     dos_params_case(&p, case_no);
     p.mu0 = mu0;
     p.t_end = t_end;
-    p.slip_stop_speed = nsed_model_get_options(m)->slip_stop_speed;
+    p.slip_stop_speed = nsed_model_options(m)->slip_stop_speed;
     dos_result res = {0};
     if (dos_run(&p, &res)) {
       ok = 0;

@@ -109,14 +109,14 @@ static void compare_case(const char *root, int cs) {
   nsed_observer obs = {.ctx = &rec, .sample = on_sample, .event = on_event};
   rc = nsed_simulate(m, d, &obs, &err);
   CHECK_MSG(rc == NSED_OK, "case %d: nsed: %s", cs, err.message);
-  double output_dt = nsed_model_get_options(m)->output_dt;
+  double output_dt = nsed_model_options(m)->output_dt;
 
   dos_params p;
   dos_params_case(&p, cs);
   p.sample_dt = output_dt;
   /* The same slip_stop_speed as the problem file: both hold a slow slip's
    * friction on its direction below it (docs/engine.md, "Slip direction"). */
-  p.slip_stop_speed = nsed_model_get_options(m)->slip_stop_speed;
+  p.slip_stop_speed = nsed_model_options(m)->slip_stop_speed;
   dos_result res;
   int rrc = dos_run(&p, &res);
   CHECK_MSG(rrc == 0, "case %d: reduced model: %s", cs, res.error);

@@ -105,7 +105,7 @@ static void run(const char *root, const char *file, const char *const *over, int
          "%.2f s wall\n",
          file, nsed_model_nbody(m), nsed_model_nstate(m), st->events, v.closes, v.impacts,
          st->max_constraint_violation, v.max_residual, bal, flow, s0[12], s1[12], st->wall_seconds);
-  CHECK(nsed_data_time(d) == nsed_model_get_options(m)->t_end);
+  CHECK(nsed_data_time(d) == nsed_model_options(m)->t_end);
   if (kind == SPRUNG) {
     /* Platform, then per wheel a strut, a hub and 4 rollers. */
     CHECK((nsed_model_nbody(m) - 1) % 6 == 0);
@@ -115,7 +115,7 @@ static void run(const char *root, const char *file, const char *const *over, int
     CHECK(nsed_model_nstate(m) == 208);
   }
   CHECK(st->max_constraint_violation < 1e-9);
-  CHECK(v.max_residual <= nsed_model_get_options(m)->friction.tol);
+  CHECK(v.max_residual <= nsed_model_options(m)->friction.tol);
   /* Ten handovers need ten units of rolling; the others move slowly. */
   int long_roll = kind == COAST || kind == ROCK || (kind == SPRUNG && nsed_data_time(d) >= 10);
   CHECK(v.closes >= (long_roll ? 10 : 1));

@@ -1,7 +1,7 @@
 /* Replays the fuzzers' regression inputs (tests/reliability/regressions/):
  *   problem/NAME   through the problem loader, split exactly as fuzz_problem
  *                  splits it (fuzz/fuzz_problem_input.h: text, "%%set", overrides)
- *   lcp/NAME       through the LCP file reader (nsedi_lcp_read_file)
+ *   lcp/NAME       through the LCP file reader (nsed_lcp_read_file)
  * Each must keep the loader's contract (a model or LCP exactly on success, a
  * message on failure); NAME.expect, when present, holds a substring the error
  * message must contain ("OK" = must load). Under ASan/UBSan (CI) the memory
@@ -93,7 +93,7 @@ static int replay_lcp(const char *path) {
   double *M = NULL, *q = NULL;
   nsed_error err;
   nsed_error_clear(&err);
-  int rc = nsedi_lcp_read_file(path, &n, &M, &q, &err);
+  int rc = nsed_lcp_read_file(path, &n, &M, &q, &err);
   CHECK_MSG((rc == NSED_OK) == (M != NULL && q != NULL && n >= 1), "%s: status %s but n = %d", path,
             nsed_status_name(rc), n);
   CHECK_MSG(rc == NSED_OK || err.message[0], "%s: failed without a message", path);

@@ -8,7 +8,7 @@
 #include "diag.h"
 #include "nsed/io.h"
 #include "nsed/simulate.h"
-#include "sweep.h"
+#include "nsed/sweep.h"
 #include "yread.h"
 #include "ytree.h"
 
@@ -33,86 +33,74 @@ static char *xstrdup(const char *s) {
   return c;
 }
 
-int nsedi_strbuf_add(nsedi_strbuf *b, const char *text) {
-  size_t n = strlen(text);
-  if (b->len + n + 1 > b->cap) {
-    size_t cap = b->cap ? b->cap : 64;
-    while (cap < b->len + n + 1) cap *= 2;
-    char *p = realloc(b->buf, cap);
-    if (!p) return -1;
-    b->buf = p;
-    b->cap = cap;
-  }
-  memcpy(b->buf + b->len, text, n + 1);
-  b->len += n;
-  return 0;
-}
-
-int nsedi_strbuf_add_csv(nsedi_strbuf *b, const char *cell) {
-  if (!strpbrk(cell, ",\"\r\n")) return nsedi_strbuf_add(b, cell);
-  if (nsedi_strbuf_add(b, "\"")) return -1;
-  for (const char *p = cell; *p; p++) {
-    char c[3] = {*p, *p == '"' ? '"' : '\0', '\0'};
-    if (nsedi_strbuf_add(b, c)) return -1;
-  }
-  return nsedi_strbuf_add(b, "\"");
-}
-
 /* A node as YAML flow text, which is what an override's value is parsed as. */
-static int flow(nsedi_strbuf *b, const nsedi_ynode *n) {
+static void flow(FILE *f, const nsedi_ynode *n) {
   if (n->kind == NSEDI_Y_SCALAR) {
-    if (n->plain) return nsedi_strbuf_add(b, n->text);
-    if (nsedi_strbuf_add(b, "\"")) return -1;
-    for (const char *p = n->text; *p; p++) {
-      char c[3] = {*p, '\0', '\0'};
-      if (*p == '"' || *p == '\\') {
-        c[0] = '\\';
-        c[1] = *p;
-      } else if (*p == '\n') {
-        c[0] = '\\';
-        c[1] = 'n';
-      }
-      if (nsedi_strbuf_add(b, c)) return -1;
+    if (n->plain) {
+      fputs(n->text, f);
+      return;
     }
-    return nsedi_strbuf_add(b, "\"");
+    fputc('"', f);
+    for (const char *p = n->text; *p; p++) {
+      if (*p == '"' || *p == '\\') fputc('\\', f);
+      if (*p == '\n') fputs("\\n", f);
+      else fputc(*p, f);
+    }
+    fputc('"', f);
+    return;
   }
   int map = n->kind == NSEDI_Y_MAP;
-  if (nsedi_strbuf_add(b, map ? "{" : "[")) return -1;
+  fputc(map ? '{' : '[', f);
   for (int i = 0; i < n->n; i++) {
-    if (i && nsedi_strbuf_add(b, ", ")) return -1;
-    if (map && (flow(b, n->keys[i]) || nsedi_strbuf_add(b, ": "))) return -1;
-    if (flow(b, n->items[i])) return -1;
+    if (i) fputs(", ", f);
+    if (map) {
+      flow(f, n->keys[i]);
+      fputs(": ", f);
+    }
+    flow(f, n->items[i]);
   }
-  return nsedi_strbuf_add(b, map ? "}" : "]");
+  fputc(map ? '}' : ']', f);
+}
+
+/* prefix (may be NULL) followed by the node's flow text, malloc'd; NULL when
+ * out of memory. */
+static char *flow_text(const char *prefix, const nsedi_ynode *n) {
+  char *buf = NULL;
+  size_t len = 0;
+  FILE *f = open_memstream(&buf, &len);
+  if (!f) return NULL;
+  if (prefix) fputs(prefix, f);
+  flow(f, n);
+  int bad = ferror(f);
+  if (fclose(f) != 0 || bad) {
+    free(buf);
+    return NULL;
+  }
+  return buf;
 }
 
 /* The value's text in the table: a scalar as written, a collection as flow. */
 static char *cell_text(const nsedi_ynode *n) {
-  if (n->kind == NSEDI_Y_SCALAR) return xstrdup(n->text);
-  nsedi_strbuf b = {0};
-  if (flow(&b, n)) {
-    free(b.buf);
-    return NULL;
-  }
-  return b.buf;
+  return n->kind == NSEDI_Y_SCALAR ? xstrdup(n->text) : flow_text(NULL, n);
 }
 
 static char *override_text(const char *key, const nsedi_ynode *value) {
-  nsedi_strbuf b = {0};
-  if (nsedi_strbuf_add(&b, key) || nsedi_strbuf_add(&b, "=") || flow(&b, value)) {
-    free(b.buf);
-    return NULL;
-  }
-  return b.buf;
+  size_t n = strlen(key) + 2;
+  char *prefix = malloc(n);
+  if (!prefix) return NULL;
+  snprintf(prefix, n, "%s=", key);
+  char *t = flow_text(prefix, value);
+  free(prefix);
+  return t;
 }
 
-static int column_of(nsedi_sweep_spec *s, const char *key) {
+static int column_of(nsed_sweep_spec *s, const char *key) {
   for (int i = 0; i < s->ncolumns; i++)
     if (!strcmp(s->columns[i], key)) return i;
   return -1;
 }
 
-static int add_column(nsedi_sweep_spec *s, const char *key) {
+static int add_column(nsed_sweep_spec *s, const char *key) {
   int c = column_of(s, key);
   if (c >= 0) return c;
   char **p = realloc(s->columns, (size_t)(s->ncolumns + 1) * sizeof *p);
@@ -123,13 +111,13 @@ static int add_column(nsedi_sweep_spec *s, const char *key) {
 }
 
 /* Start every point with the fixed overrides of `set:`. */
-static int init_points(nsedi_sweep_spec *s, int npoints, const nsedi_ynode *set, int per_point) {
+static int init_points(nsed_sweep_spec *s, int npoints, const nsedi_ynode *set, int per_point) {
   s->points = calloc((size_t)npoints, sizeof *s->points);
   if (!s->points) return -1;
   s->npoints = npoints;
   int nset = set ? set->n : 0;
   for (int i = 0; i < npoints; i++) {
-    nsedi_sweep_point *p = &s->points[i];
+    nsed_sweep_point *p = &s->points[i];
     p->overrides = calloc((size_t)(nset + per_point), sizeof *p->overrides);
     if (!p->overrides) return -1;
     for (int k = 0; k < nset; k++)
@@ -139,23 +127,23 @@ static int init_points(nsedi_sweep_spec *s, int npoints, const nsedi_ynode *set,
   return 0;
 }
 
-static int fill_cells(nsedi_sweep_spec *s) {
+static int fill_cells(nsed_sweep_spec *s) {
   for (int i = 0; i < s->npoints; i++) {
-    nsedi_sweep_point *p = &s->points[i];
+    nsed_sweep_point *p = &s->points[i];
     p->cells = calloc((size_t)s->ncolumns + 1, sizeof *p->cells);
     if (!p->cells) return -1;
   }
   return 0;
 }
 
-static int set_cell(nsedi_sweep_point *p, int col, const nsedi_ynode *value) {
+static int set_cell(nsed_sweep_point *p, int col, const nsedi_ynode *value) {
   free(p->cells[col]);
   return (p->cells[col] = cell_text(value)) ? 0 : -1;
 }
 
 /* grid: {key: [v...], ...}: the cartesian product, the first key varying
  * slowest (as nested loops written in the file's order). */
-static int read_grid(nsedi_sweep_spec *s, const nsedi_ynode *g, const nsedi_ynode *set,
+static int read_grid(nsed_sweep_spec *s, const nsedi_ynode *g, const nsedi_ynode *set,
                      nsedi_diag *d) {
   if (g->kind != NSEDI_Y_MAP || g->n == 0)
     return nsedi_diag_add(d, g, "grid", "expected a mapping of override keys to lists of values");
@@ -184,7 +172,7 @@ static int read_grid(nsedi_sweep_spec *s, const nsedi_ynode *g, const nsedi_ynod
       idx[k] = (int)(rest % g->items[k]->n);
       rest /= g->items[k]->n;
     }
-    nsedi_sweep_point *p = &s->points[i];
+    nsed_sweep_point *p = &s->points[i];
     for (int k = 0; k < g->n; k++) {
       const nsedi_ynode *v = g->items[k]->items[idx[k]];
       if (!(p->overrides[p->noverrides++] = override_text(g->keys[k]->text, v))) return -2;
@@ -195,7 +183,7 @@ static int read_grid(nsedi_sweep_spec *s, const nsedi_ynode *g, const nsedi_ynod
 }
 
 /* list: [{key: value, ...}, ...]: one point per item. */
-static int read_list(nsedi_sweep_spec *s, const nsedi_ynode *l, const nsedi_ynode *set,
+static int read_list(nsed_sweep_spec *s, const nsedi_ynode *l, const nsedi_ynode *set,
                      nsedi_diag *d) {
   if (l->kind != NSEDI_Y_SEQ || l->n == 0)
     return nsedi_diag_add(d, l, "list", "expected a non-empty list of mappings (key: value)");
@@ -215,7 +203,7 @@ static int read_list(nsedi_sweep_spec *s, const nsedi_ynode *l, const nsedi_ynod
   if (init_points(s, l->n, set, most) || fill_cells(s)) return -2;
   for (int i = 0; i < l->n; i++) {
     const nsedi_ynode *m = l->items[i];
-    nsedi_sweep_point *p = &s->points[i];
+    nsed_sweep_point *p = &s->points[i];
     for (int k = 0; k < m->n; k++) {
       if (!(p->overrides[p->noverrides++] = override_text(m->keys[k]->text, m->items[k])))
         return -2;
@@ -229,12 +217,12 @@ static int known_metric(const char *m) {
   for (int i = 0; summary_keys[i]; i++)
     if (!strcmp(m, summary_keys[i])) return 1;
   if (!strncmp(m, "events_by_kind.", 15))
-    for (int k = 0; k < 8; k++)
+    for (int k = 0; k < NSED_EVENT_NKIND; k++)
       if (!strcmp(m + 15, nsed_event_kind_name((nsed_event_kind)k))) return 1;
   return 0;
 }
 
-static int read_metrics(nsedi_sweep_spec *s, const nsedi_ynode *n, nsedi_diag *d) {
+static int read_metrics(nsed_sweep_spec *s, const nsedi_ynode *n, nsedi_diag *d) {
   int count = n ? n->n : (int)(sizeof default_metrics / sizeof default_metrics[0]);
   if (n && n->kind != NSEDI_Y_SEQ)
     return nsedi_diag_add(d, n, "metrics", "expected a list of summary.json keys");
@@ -278,7 +266,7 @@ static char *resolve(const char *sweep_path, const char *problem) {
   return p;
 }
 
-static int read_root(nsedi_sweep_spec *s, const char *path, const nsedi_ynode *root,
+static int read_root(nsed_sweep_spec *s, const char *path, const nsedi_ynode *root,
                      nsedi_diag *d) {
   static const char *const allowed[] = {"problem", "grid", "list", "set", "metrics", NULL};
   if (!root) return nsedi_diag_add_at(d, path, 0, 0, NULL, "empty sweep file");
@@ -303,7 +291,7 @@ static int read_root(nsedi_sweep_spec *s, const char *path, const nsedi_ynode *r
   return rc2 ? rc2 : rc ? rc : unknown;
 }
 
-int nsedi_sweep_spec_load(const char *path, nsedi_sweep_spec *s, nsed_error *err) {
+int nsed_sweep_spec_load(const char *path, nsed_sweep_spec *s, nsed_error *err) {
   memset(s, 0, sizeof *s);
   char *text = NULL;
   size_t len = 0;
@@ -321,9 +309,9 @@ int nsedi_sweep_spec_load(const char *path, nsedi_sweep_spec *s, nsed_error *err
   return NSED_OK;
 }
 
-void nsedi_sweep_spec_free(nsedi_sweep_spec *s) {
+void nsed_sweep_spec_free(nsed_sweep_spec *s) {
   for (int i = 0; i < s->npoints; i++) {
-    nsedi_sweep_point *p = &s->points[i];
+    nsed_sweep_point *p = &s->points[i];
     for (int k = 0; k < p->noverrides; k++) free(p->overrides[k]);
     if (p->cells)
       for (int k = 0; k < s->ncolumns; k++) free(p->cells[k]);
