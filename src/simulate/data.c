@@ -107,7 +107,7 @@ int nsed_data_create(const nsed_model *m, nsed_data **out, nsed_error *err) {
   int nc = m->ncontact, nb = m->nbody, ze = m->opt.zeno_events;
   int ok = ALLOC(d->x, m->nstate + NSEDI_NWORK) && alloc_phase(&d->ph, nc) &&
            alloc_cache(&d->cache, m) && alloc_smooth(&d->sw, m) && alloc_event(&d->ev, m) &&
-           ALLOC(d->plastic, nc) && ALLOC(d->zeno_t, nc * ze) && ALLOC(d->zeno_n, nc);
+           ALLOC(d->zeno.plastic, nc) && ALLOC(d->zeno.t, nc * ze) && ALLOC(d->zeno.n, nc);
   if (!ok) {
     nsed_data_free(&d);
     return nsed_error_set(err, NSED_ERR_NOMEM, "out of memory creating simulation data");
@@ -135,7 +135,6 @@ int nsed_data_create(const nsed_model *m, nsed_data **out, nsed_error *err) {
   /* The contact snapshot is meaningful before the first step. */
   nsedi_refresh_geometry(m, d);
   nsedi_monitor_init(m, d);
-  d->energy_initial = nsedi_kinetic_energy(m, d->cache.kin) + nsedi_potential_energy(m, d->cache.kin);
   *out = d;
   return NSED_OK;
 }
@@ -150,9 +149,9 @@ void nsed_data_free(nsed_data **pd) {
   free_smooth(&d->sw);
   free_event(&d->ev);
   free(d->x);
-  free(d->plastic);
-  free(d->zeno_t);
-  free(d->zeno_n);
+  free(d->zeno.plastic);
+  free(d->zeno.t);
+  free(d->zeno.n);
   free(d);
   *pd = NULL;
 }

@@ -109,7 +109,7 @@ int nsedi_event_impact(const nsed_model *m, nsed_data *d, nsed_error *err) {
     p->mu = cd->mu;
     p->mu0 = cd->mu0;
     double vn = d->cache.geom[c].row[0].vel;
-    p->restitution = (d->plastic[c] || -vn < o->zeno_velocity) ? 0.0 : cd->restitution;
+    p->restitution = (d->zeno.plastic[c] || -vn < o->zeno_velocity) ? 0.0 : cd->restitution;
   }
   rc = nsedi_event_solve(m, d, n, 1, &ev->ist, err);
   if (rc) return rc;

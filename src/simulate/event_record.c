@@ -22,11 +22,11 @@ int nsedi_event_emit(const nsed_model *m, nsed_data *d, const nsed_observer *obs
  * contact has had zeno_events events within zeno_window. */
 static int zeno_storm(const nsed_model *m, nsed_data *d, int c) {
   int ze = m->opt.zeno_events;
-  double *ring = d->zeno_t + (size_t)c * ze;
-  int k = d->zeno_n[c]++ % ze;
+  double *ring = d->zeno.t + (size_t)c * ze;
+  int k = d->zeno.n[c]++ % ze;
   ring[k] = d->t;
-  if (d->zeno_n[c] < ze) return 0;
-  int oldest = d->zeno_n[c] % ze;
+  if (d->zeno.n[c] < ze) return 0;
+  int oldest = d->zeno.n[c] % ze;
   return d->t - ring[oldest] <= m->opt.zeno_window;
 }
 
@@ -50,8 +50,8 @@ static int change_of(const nsed_model *m, const nsed_data *d, int c) {
    * touch) is a closure, though the impact problem removed it. */
   int real_impact = impacted && ev->impact_speed[c] > NSEDI_GRAZING_APPROACH * m->opt.slip_tol;
   nsed_event_kind kind = transition_kind(from, to, real_impact);
-  int plastic_now = impacted && (d->plastic[c] || fabs(d->cache.geom[c].row[0].vel) <= m->opt.slip_tol);
-  if (impacted && plastic_now && !d->plastic[c] && m->contact[c].def.restitution > 0)
+  int plastic_now = impacted && (d->zeno.plastic[c] || fabs(d->cache.geom[c].row[0].vel) <= m->opt.slip_tol);
+  if (impacted && plastic_now && !d->zeno.plastic[c] && m->contact[c].def.restitution > 0)
     kind = NSED_EVENT_ZENO; /* below the Zeno velocity: the guard closed it */
   return (int)kind;
 }
@@ -65,8 +65,8 @@ static int zeno_guard(const nsed_model *m, nsed_data *d, const nsed_observer *ob
   if (!zeno_storm(m, d, c)) return NSED_OK;
   const nsedi_contact_geom *g = &d->cache.geom[c];
   double speed = fmax(fabs(g->row[0].vel), nsedi_slip_speed(g));
-  if (speed <= o->zeno_velocity && !d->plastic[c]) {
-    d->plastic[c] = 1;
+  if (speed <= o->zeno_velocity && !d->zeno.plastic[c]) {
+    d->zeno.plastic[c] = 1;
     if (nsedi_event_emit(m, d, obs, NSED_EVENT_ZENO, c, d->ph.mode[c], d->ph.mode[c], NULL))
       return nsed_error_set(err, NSED_ERR_IO, "writing the event log failed");
   } else if (speed > o->zeno_velocity) {
@@ -91,7 +91,7 @@ int nsedi_event_record(const nsed_model *m, nsed_data *d, const nsed_observer *o
     const nsed_lcp_stats *st = ev->impacted[c] ? &ev->ist : &ev->ast;
     if (nsedi_event_emit(m, d, obs, (nsed_event_kind)kind, c, ev->prev_mode[c], d->ph.mode[c], st))
       return nsed_error_set(err, NSED_ERR_IO, "writing the event log failed");
-    if (kind == NSED_EVENT_ZENO) d->plastic[c] = 1;
+    if (kind == NSED_EVENT_ZENO) d->zeno.plastic[c] = 1;
     int rc = zeno_guard(m, d, obs, c, err);
     if (rc) return rc;
     if (d->stats.events >= m->opt.max_events)

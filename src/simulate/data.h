@@ -1,0 +1,170 @@
+/* The simulation data's private layout (after MuJoCo's mjdata.h): every
+ * field with its meaning and shape. Everything is sized from the model at
+ * creation (data.c); nothing is allocated during a run.
+ *
+ * Grouped by lifetime: the run's state (time, state vector, the contacts'
+ * modes and the phase's constants, the Zeno guard's memory), the solvers,
+ * the caches of the last evaluation, the workspace of one smooth-phase
+ * evaluation and that of one event step. Shapes: nc contacts, nv = 6 nbody
+ * velocities, nrow joint rows. */
+#ifndef NSED_SIMULATE_DATA_H
+#define NSED_SIMULATE_DATA_H
+
+#include "accel.h"
+#include "integrator.h"
+#include "nsed/simulate.h"
+#include "rows.h"
+
+/* Root functions of a contact, each decreasing through zero (positive
+ * while its mode holds). Slot meanings by mode (docs/engine.md,
+ * "Indicators"): */
+enum {
+  NSEDI_ROOT_CONTACT = 0,  /* open: the gap closing; closed: lambda_n reaching zero */
+  NSEDI_ROOT_FRICTION = 1, /* stick: the friction margin; held slip: v_t . s (the stop);
+                              free slip: |v_t| - slip_stop_speed / 2 (slowing to a hold) */
+  NSEDI_ROOT_LINE = 2,     /* held slip: slow: slip_stop_speed - |v_t| (speeding up); fast:
+                              min(tol |v_t| - |v_t x s|, |v_t| - slip_stop_speed / 2)
+                              (turning away from its direction, or slowing down) */
+  NSEDI_ROOT_REGION = 3,   /* closed roller: its contact point onto another surface piece */
+  NSEDI_ROOT_MINIMUM = 4,  /* held slip: -(a_t . s), its speed's minimum (a stop hidden inside
+                              one step, see missed_stop.c) */
+  NSEDI_ROOTS_PER_CONTACT = 5
+};
+
+/* Work accumulators integrated after the body states (x[nstate + k]):
+ * external loads (force/torque laws, dampers), contact forces (friction,
+ * plus the kinetic energy changes of impacts and settling impulses), and
+ * joint constraint forces (servos; Baumgarte corrections). With them the
+ * energy balance E(t) - E(0) = sum of the works is checkable. */
+#define NSEDI_NWORK 3
+
+/* What the current smooth phase holds for each contact; set at events. */
+typedef struct {
+  nsed_mode *mode;      /* nc: open, stick or slip */
+  int *held;            /* nc: a slip whose friction is held on the direction dir (a slip
+                           that does not turn, or a slow one, docs/engine.md "Slip direction") */
+  int *slow;            /* nc: a held slip below slip_stop_speed at the phase start */
+  int *off_circle;      /* nc: a slow slip started on the event problem's polygon force: an
+                           onset the friction circle does not admit (docs/engine.md) */
+  double *hold_mu;      /* nc: a slow slip's friction coefficient: mu, or |lambda_t| / lambda_n
+                           of the event problem's answer when off_circle */
+  double *dir;          /* 2 nc: (t1, t2) unit direction of a held slip; a free slip's direction
+                           when its speed is exactly zero */
+  double *root_offset;  /* NSEDI_ROOTS_PER_CONTACT nc: subtracted from each indicator: the
+                           closing margin of an open contact, and the start value of an
+                           indicator that starts at zero (docs/engine.md, "Phase starts") */
+  double *region_sign;  /* nc: sign of a roller contact's surface region at the phase start */
+  int *track_live;      /* nc: DIFFERENTIAL tracking states integrated in this phase */
+} nsedi_phase;
+
+/* Caches of the last evaluation at (t, x) for the current phase. */
+typedef struct {
+  nsedi_kin *kin;            /* nbody: positions, rotations, velocities */
+  nsedi_contact_geom *geom;  /* nc: gap, frame, rows, region */
+  int *geom_ok;              /* nc: geometry defined (not a disk lying flat) */
+  double *lambda_c;          /* 3 nc: contact forces (n, t1, t2) in N */
+  double *lambda_j;          /* nrow: joint multipliers */
+  double *f;                 /* nv: applied generalised forces */
+  double *du;                /* nv: accelerations */
+} nsedi_cache;
+
+/* Workspace of one smooth-phase evaluation: the active rows. */
+typedef struct {
+  int maxr;                  /* capacity: nrow + 4 nc */
+  nsedi_row *rows, *cols;    /* maxr: constraint rows and their force columns */
+  double *target, *lam;      /* maxr: row accelerations wanted, multipliers */
+  int *row_contact;          /* maxr: contact of a row, -1 for joints */
+  nsedi_dyn_ws *ws;          /* the constrained solve's own workspace */
+} nsedi_smooth_ws;
+
+/* What an event means for a contact (nsedi_event_ws.trigger bits). */
+enum {
+  NSEDI_TRIG_CLOSING = 1 << 0,   /* open: its gap root fired, or it touches at this event */
+  NSEDI_TRIG_LIFTOFF = 1 << 1,   /* closed: its normal force reached zero */
+  NSEDI_TRIG_SATURATED = 1 << 2, /* stick: its friction reached the friction set's boundary */
+  NSEDI_TRIG_STOPPED = 1 << 3,   /* held slip: its slip velocity reached zero */
+  NSEDI_TRIG_SLOWED = 1 << 4,    /* free slip: its speed fell to slip_stop_speed */
+  NSEDI_TRIG_LINE = 1 << 5,      /* held slip: its speed crossed slip_stop_speed, or it turned
+                                    away from its direction */
+  NSEDI_TRIG_REGION = 1 << 6,    /* closed roller: its point moved onto another surface piece */
+  NSEDI_TRIG_ONSET = 1 << 7,     /* set by the stages: it starts slipping from rest here */
+  NSEDI_TRIG_NOSTICK = 1 << 8,   /* set by the stages: posed as slipping (stick ruled out) */
+  NSEDI_TRIG_MINIMUM = 1 << 9,   /* held slip: its speed passed a minimum without stopping */
+  NSEDI_TRIG_HOLD = 1 << 10      /* set by the stages: a slip entering the slow hold (its
+                                    transverse velocity is settled) */
+};
+
+/* Per-event workspace of the event step's stages (event.c). */
+typedef struct {
+  const int *fired;          /* the roots that fired (NULL at the start) */
+  nsed_mode *prev_mode;      /* nc: modes before the event */
+  int *prev_held, *prev_slow, *prev_off_circle; /* nc: the slip state before the event */
+  double *prev_dir, *prev_hold_mu; /* 2 nc, nc: its direction and slow-hold coefficient */
+  int *trigger;              /* nc: NSEDI_TRIG_* bits */
+  double *pre_force;         /* 3 nc: the smooth phase's contact forces just before the event */
+  double *pose_dir;          /* 2 nc: slip direction of a contact posed as slipping that was not
+                                slipping (NSEDI_TRIG_NOSTICK) */
+  int *cand;                 /* nc: the event problem's contacts; [0, n) touching, [0, na) in
+                                the acceleration problem */
+  int n, na;                 /* touching candidates, and those in the acceleration problem */
+  int impact;                /* the impact problem ran */
+  int *impacted;             /* nc: took part in this event's impact */
+  double *impact_speed;      /* nc: its approach speed before the impact (m/s) */
+  int *taking_over;          /* nc: a roller taking the contact over from its neighbour */
+  nsed_lcp_stats ist, ast;   /* what the impact and acceleration problems cost */
+  /* The event problem for the candidates (complementarity layer's interface). */
+  nsedi_row *W;              /* 3 nc: contact rows of the candidates */
+  double *G, *b, *PWt;       /* (3nc)^2 Delassus matrix W P W^T, 3nc free accelerations, nv x 3nc
+                                P W^T (an impulse L changes u by PWt L; nsedi_delassus) */
+  double *cl, *ca, *cdir;    /* the answer: 3nc forces, 3nc accelerations, 2nc slip directions */
+  nsed_cp_contact *cpc;      /* nc: how each candidate is posed (kind, mu, mu0, direction) */
+  nsed_cp_mode *cmode;       /* nc: the mode the problem gives each */
+  /* Settling impulses. */
+  int *settle_rows;          /* 3 nc: the contact rows the impulse acts on */
+  double *settle_G, *settle_rhs; /* (3 nc)^2 their Delassus matrix, 3 nc the velocity change */
+  int *settle_piv;           /* 6 nc: pivots and the LU's workspace */
+  double *du_imp;            /* nv: velocity jump of an impulse */
+  double fscale;             /* the largest applied generalised force at the event (N) */
+  double *accel_floor;       /* nc: an onset's acceleration along its direction below this
+                                (m/s^2) is round-off (onset.c) */
+  double *x_tmp;             /* nstate + NSEDI_NWORK: a state from the dense output */
+} nsedi_event_ws;
+
+/* The Zeno guard's memory (event_record.c): per contact, its impacts made
+ * plastic and a ring of its recent event times. */
+typedef struct {
+  int *plastic;              /* nc: the guard made this contact's impacts plastic */
+  double *t;                 /* nc * zeno_events: ring of recent event times per contact (s) */
+  int *n;                    /* nc: events recorded in the ring */
+} nsedi_zeno;
+
+struct nsed_data {
+  const nsed_model *m;       /* the model this data was created for */
+
+  /* ---- the run's state: what going on from here needs ---- */
+  double t;                  /* simulated time (s) */
+  double *x;                 /* nstate + NSEDI_NWORK: per body (13) position, quaternion,
+                                velocity, angular velocity in body axes; then the tracking
+                                states; then the work accumulators */
+  nsedi_phase ph;            /* the contacts' modes and the current smooth phase's constants */
+  nsedi_zeno zeno;           /* recent events per contact */
+  double t_next_breakpoint;  /* next breakpoint of a piecewise law (s; INFINITY if none) */
+  nsed_stats stats;          /* counters, works, the law monitor's worst margins (reported) */
+
+  /* ---- solvers: created with the data (the integrator at the first
+   * nsed_simulate), reinitialised, never reallocated, at events ---- */
+  nsedi_integrator *integ;
+  nsed_contact_solver *cs;   /* the complementarity layer's solver and its workspace */
+
+  /* ---- caches of the last evaluation at (t, x) ---- */
+  nsedi_cache cache;
+
+  /* ---- workspace ---- */
+  nsedi_smooth_ws sw;        /* one smooth-phase evaluation (right-hand side, indicators) */
+  nsed_error rhs_err;        /* a failure inside the right-hand side, which SUNDIALS cannot
+                                carry: reported by the loop */
+  nsedi_event_ws ev;         /* one event step's stages */
+  int failure_contact;       /* the contact a failure concerns (-1: none, or several) */
+};
+
+#endif
