@@ -270,8 +270,14 @@ static int align(const nsed_model *m, nsed_data *d, const dir_set *s, int *why, 
  * that force is on the friction polygon (up to 1/cos(pi/sides) of the
  * circle's) and the problem's accelerations then hold: they lie in the
  * polygon's normal cone at that force, its law of maximal dissipation. A
- * contact the problem had posed as slipping has the circle's force. */
-static void on_problem_force(nsed_data *d, int c) {
+ * contact the problem had posed as slipping has the circle's force.
+ *
+ * The force is on the polygon the problem was posed with: for a stick
+ * whose friction saturated, mu0 shrunk to a moment after its root (the
+ * modes stage). Held, it goes on the law's own polygon, mu0's: the same
+ * face, the same direction, the magnitude scaled by mu0 over the posed
+ * coefficient (to first order the same accelerations). */
+static void on_problem_force(const nsed_model *m, nsed_data *d, int c) {
   const nsedi_event_ws *ev = &d->ev;
   for (int i = 0; i < ev->na; i++) {
     if (ev->cand[i] != c) continue;
@@ -281,7 +287,7 @@ static void on_problem_force(nsed_data *d, int c) {
     d->ph.dir[2 * c] = -l[1] / lt;
     d->ph.dir[2 * c + 1] = -l[2] / lt;
     if (ev->cpc[i].kind == NSED_CP_STICK_CANDIDATE) {
-      d->ph.hold_mu[c] = lt / l[0];
+      d->ph.hold_mu[c] = lt / l[0] * (m->contact[c].def.mu0 / ev->cpc[i].mu0);
       d->ph.off_circle[c] = 1;
     }
     return;
@@ -371,7 +377,7 @@ int nsedi_event_lines(const nsed_model *m, nsed_data *d, nsed_error *err) {
   for (int i = 0; i < s.n; i++) {
     d->ph.dir[2 * s.c[i]] = dir0[2 * i];
     d->ph.dir[2 * s.c[i] + 1] = dir0[2 * i + 1];
-    if (s.onset[i]) on_problem_force(d, s.c[i]);
+    if (s.onset[i]) on_problem_force(m, d, s.c[i]);
   }
   rc = nsedi_eval(m, d, d->t, d->x, NULL, err);
   int bad = -1, pulls = -1;
