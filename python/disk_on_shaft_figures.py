@@ -23,9 +23,10 @@ RESULTDIR is a directory written by `nsed run problems/disk_on_shaft_caseN.yaml
 Time plots are shaded green where the contact sticks and orange where it
 slips (contacts.csv mode), and every stick->slip event of events.csv is
 marked by an orange triangle on the top edge, so that slips too short to
-shade are still visible.  The CSV reading, shading and atomic writing come
-from nsed_plot.py.  Exit status 2 on unreadable or malformed input, with the
-file (and line) named.
+shade are still visible.  Reading (CSV or results.h5), shading and atomic
+writing come from the package nsed (nsed.results, nsed.plotting), found
+next to this script.  Exit status 2 on unreadable or malformed input, with
+the file (and line) named.
 """
 
 import argparse
@@ -38,10 +39,9 @@ from matplotlib.collections import LineCollection
 from matplotlib.lines import Line2D
 
 if __name__ == "__main__":
-    sys.dont_write_bytecode = True   # keep python/__pycache__ out of the tree
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import nsed_plot as NP                        # noqa: E402
-from nsed_plot import ResultError             # noqa: E402
+    sys.dont_write_bytecode = True   # keep python/nsed/__pycache__ out of the tree
+from nsed import plotting as NP               # noqa: E402
+from nsed.results import ResultError          # noqa: E402
 
 PROG = "disk_on_shaft_figures"
 FIGURES = ("c1_trajectory", "L_OC1", "slip_speed", "friction", "phase", "drift")
@@ -63,18 +63,16 @@ class Run:
 
     def __init__(self, result_dir, body="disk", shaft="shaft",
                  contact="disk_floor"):
-        if not os.path.isdir(result_dir):
-            raise ResultError(f"{result_dir}: result directory not found")
+        result = NP.read_for_plotting(result_dir)
         self.dir = result_dir
-        traj = os.path.join(result_dir, "trajectory.csv")
-        self.t, bodies = NP.load_trajectory(traj)
+        self.t = result.trajectory["t"]
+        bodies = NP.bodies_of(result)
         if body not in bodies:
-            raise ResultError(f"{traj} line 1: no body '{body}' "
+            raise ResultError(f"{result.files['trajectory']} line 1: no body '{body}' "
                               f"(bodies: {', '.join(bodies)})")
         self.disk = bodies[body]
         self.shaft = bodies.get(shaft)
-        contacts_path = os.path.join(result_dir, "contacts.csv")
-        contacts = NP.load_contacts(contacts_path)
+        contacts = NP.contacts_of(result)
         if contact in contacts:
             self.contact = contacts[contact]
         elif len(contacts) == 1:
@@ -82,11 +80,11 @@ class Run:
         elif not contacts:
             self.contact = None
         else:
-            raise ResultError(f"{contacts_path}: no contact '{contact}' "
+            raise ResultError(f"{result.files['contacts']}: no contact '{contact}' "
                               f"(contacts: {', '.join(contacts)})")
         self.contact_name = contact
-        self.events = NP.load_events(os.path.join(result_dir, "events.csv"))
-        self.summary = NP.load_summary(os.path.join(result_dir, "summary.json"))
+        self.events = NP.event_tuples(result)
+        self.summary = result.summary
 
         d = self.disk
         rel = np.stack([d["x"] - PIVOT[0], d["y"] - PIVOT[1], d["z"] - PIVOT[2]])
@@ -164,12 +162,12 @@ def find_mu0(summary, result_dir):
 # --------------------------------------------------------------------------
 
 def _title(run, what):
-    return NP._title(run.summary, what)
+    return NP.run_title(run.summary, what)
 
 
 def _shade(ax, run):
     if run.contact is not None:
-        NP._shade_modes(ax, run.contact["t"], run.contact["mode"])
+        NP.shade_modes(ax, run.contact["t"], run.contact["mode"])
 
 
 def _mark_onsets(ax, run):
@@ -184,7 +182,7 @@ def _mark_onsets(ax, run):
 def _finish_time_axes(ax, run, ylabel):
     _shade(ax, run)
     _mark_onsets(ax, run)
-    NP._span_run(ax, run.t)
+    NP.span_run(ax, run.t)
     ax.set_ylabel(ylabel)
     ax.grid(True, alpha=0.3)
 
@@ -226,7 +224,7 @@ def _positive(values):
 # --------------------------------------------------------------------------
 
 def fig_c1_trajectory(run, nostab):
-    fig = NP._new_figure(13, 6, _title(run, "Path of the disk centre C1"))
+    fig = NP.new_figure(13, 6, _title(run, "Path of the disk centre C1"))
     ax_xy, ax_r = fig.subplots(1, 2, width_ratios=(1, 1.25))
     d = run.disk
     _mode_coloured_path(ax_xy, run, d["x"], d["y"])
@@ -263,42 +261,42 @@ def fig_c1_trajectory(run, nostab):
     ax_r.set_title("radius of the path, zoomed (Fig. 22)")
     ax_r.text(0.02, 0.04, text, transform=ax_r.transAxes, fontsize="small",
               bbox={"facecolor": "white", "alpha": 0.8, "edgecolor": "0.7"})
-    NP._mode_legend(ax_r)
+    NP.mode_legend(ax_r)
     return fig
 
 
 def fig_L(run):
-    fig = NP._new_figure(10, 4.5, _title(run, "L_OC1 = |C1 - O| (Figs. 11, 16)"))
+    fig = NP.new_figure(10, 4.5, _title(run, "L_OC1 = |C1 - O| (Figs. 11, 16)"))
     ax = fig.subplots()
     ax.plot(run.t, run.L, color="k", label="L_OC1")
     _finish_time_axes(ax, run, "L_OC1 [m]")
     ax.set_xlabel("t [s]")
-    NP._mode_legend(ax)
+    NP.mode_legend(ax)
     return fig
 
 
 def fig_slip_speed(run):
-    fig = NP._new_figure(10, 4.5,
+    fig = NP.new_figure(10, 4.5,
                          _title(run, "Speed of the contact point |v_K| (Figs. 12, 18)"))
     ax = fig.subplots()
     if run.contact is None:
-        NP._empty_panel(ax, "no contacts recorded")
+        NP.empty_panel(ax, "no contacts recorded")
         ax.set_ylabel("|v_K| [m/s]")
         return fig
     c = run.contact
     ax.plot(c["t"], c["slip_speed"], color="tab:purple", label="|v_K|")
     _finish_time_axes(ax, run, "|v_K| [m/s]")
     ax.set_xlabel("t [s]")
-    NP._mode_legend(ax)
+    NP.mode_legend(ax)
     return fig
 
 
 def fig_friction(run, mu0, mu0_source):
-    fig = NP._new_figure(10, 4.5, _title(
+    fig = NP.new_figure(10, 4.5, _title(
         run, "Maximum static friction mu0|F_N| and friction |F_T| (Figs. 13, 19)"))
     ax = fig.subplots()
     if run.contact is None:
-        NP._empty_panel(ax, "no contacts recorded")
+        NP.empty_panel(ax, "no contacts recorded")
         ax.set_ylabel("force [N]")
         return fig
     c = run.contact
@@ -321,7 +319,7 @@ def fig_friction(run, mu0, mu0_source):
                 f"max ratio {np.nanmax(ratio[over]):.3g}",
                 transform=ax.transAxes, va="top", fontsize="small", color="tab:red",
                 bbox={"facecolor": "white", "alpha": 0.85, "edgecolor": "tab:red"})
-    NP._mode_legend(ax)
+    NP.mode_legend(ax)
     return fig
 
 
@@ -336,7 +334,7 @@ def _stick_slack(summary):
 
 
 def fig_phase(run):
-    fig = NP._new_figure(9, 6.5, _title(run, "Phase portrait of L_OC1 (Fig. 15)"))
+    fig = NP.new_figure(9, 6.5, _title(run, "Phase portrait of L_OC1 (Fig. 15)"))
     ax = fig.subplots()
     points = np.column_stack([run.L, run.Ldot])
     segments = np.stack([points[:-1], points[1:]], axis=1)
@@ -360,7 +358,7 @@ def fig_phase(run):
 
 def fig_drift(run, nostab):
     title = "Constraint drift: Baumgarte (solid) vs unstabilised (dashed) (Fig. 20)"
-    fig = NP._new_figure(10, 8, _title(run, title))
+    fig = NP.new_figure(10, 8, _title(run, title))
     axes = fig.subplots(3, 1, sharex=True)
     series = [
         ("|z_C1 - 0.4| [m]\n(rim on ground)", lambda r: r.height_drift),
@@ -382,7 +380,7 @@ def fig_drift(run, nostab):
     if nostab is None:
         axes[0].text(0.5, 0.5, "no --nostab run given", transform=axes[0].transAxes,
                      ha="center", va="center", color="0.4")
-    NP._span_run(axes[-1], run.t)
+    NP.span_run(axes[-1], run.t)
     axes[-1].set_xlabel("t [s]")
     return fig
 

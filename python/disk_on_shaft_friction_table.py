@@ -22,12 +22,12 @@ import subprocess
 import sys
 import tempfile
 
+import numpy as np
+
 if __name__ == "__main__":
-    sys.dont_write_bytecode = True   # keep python/__pycache__ out of the tree
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import numpy as np                       # noqa: E402
-import nsed_plot as NP                   # noqa: E402
-from nsed_plot import ResultError        # noqa: E402
+    sys.dont_write_bytecode = True   # keep python/nsed/__pycache__ out of the tree
+# The package nsed sits next to this script (python/ is first on sys.path).
+from nsed.results import ResultError, read_result   # noqa: E402
 
 PROG = "disk_on_shaft_friction_table"
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -67,17 +67,20 @@ def run_nsed(nsed, problem, overrides, out_dir):
 
 def analyse(result_dir):
     """Return dict with t_end, status, onsets, (t, L) deduplicated."""
-    t, bodies = NP.load_trajectory(os.path.join(result_dir, "trajectory.csv"))
-    if "disk" not in bodies:
-        raise ResultError(f"{result_dir}/trajectory.csv line 1: no body 'disk'")
-    d = bodies["disk"]
+    r = read_result(result_dir, strict_summary=False)
+    t = r.trajectory["t"]
+    if not len(t):
+        raise ResultError(f"{r.files['trajectory']}: header only, no data rows")
+    if "disk" not in r.body_names:
+        raise ResultError(f"{r.files['trajectory']} line 1: no body 'disk'")
+    d = r.body("disk")
     L = np.sqrt((d["x"] - PIVOT[0]) ** 2 + (d["y"] - PIVOT[1]) ** 2
                 + (d["z"] - PIVOT[2]) ** 2)
     # Event rows repeat their time; keep the last row of each time for interp.
     keep = np.append(t[1:] != t[:-1], True)
-    events = NP.load_events(os.path.join(result_dir, "events.csv"))
-    summary = NP.load_summary(os.path.join(result_dir, "summary.json"))
-    onsets = [te for te, kind, c in events if kind == "slip" and c == "disk_floor"]
+    summary = r.summary
+    ev = r.events
+    onsets = [float(te) for te in ev["t"][(ev["kind"] == "slip") & (ev["contact"] == "disk_floor")]]
     return {"t": t[keep], "L": L[keep], "onsets": onsets,
             "status": summary.get("status", "?"),
             "t_end": summary.get("t_end", t[-1]),

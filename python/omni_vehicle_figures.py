@@ -10,8 +10,9 @@ Usage as a module:
     paths = make_figures("out/omni_coast", out_dir=None)
 
 RESULTDIR is a directory written by `nsed run problems/omni_vehicle_coast.yaml
--o RESULTDIR` (or any problem with an `omni_vehicle:` block, CSV output).  The
-PNGs are written into RESULTDIR itself unless --out is given:
+-o RESULTDIR` (or any problem with an `omni_vehicle:` block; CSV or HDF5
+output, read by the package nsed found next to this script).  The PNGs are
+written into RESULTDIR itself unless --out is given:
 
     vehicle_path.png      the platform centre in the floor plane (x, y), with
                           arrows along the platform's heading (its body x
@@ -55,10 +56,9 @@ import numpy as np
 from matplotlib.lines import Line2D
 
 if __name__ == "__main__":
-    sys.dont_write_bytecode = True   # keep python/__pycache__ out of the tree
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import nsed_plot as NP                        # noqa: E402
-from nsed_plot import ResultError             # noqa: E402
+    sys.dont_write_bytecode = True   # keep python/nsed/__pycache__ out of the tree
+from nsed import plotting as NP               # noqa: E402
+from nsed.results import ResultError          # noqa: E402
 
 PROG = "omni_vehicle_figures"
 FIGURES = ("vehicle_path", "mutual_approach", "contact_accuracy", "angular_velocity")
@@ -84,19 +84,11 @@ def _quat_rows(b):
     return r00, r10, r20, r21, r22
 
 
-def _read_events(path):
-    """events.csv as a list of dicts with t, kind, contact and to ('' if absent)."""
-    header, rows = NP._read_csv(path, NP.EVENT_COLUMNS, optional_file=False)
-    col = {name: header.index(name) for name in header}
-    out = []
-    for number, fields in rows:
-        out.append({
-            "t": NP._to_float(fields[col["t"]], path, number, "t"),
-            "kind": fields[col["kind"]].strip(),
-            "contact": fields[col["contact"]].strip(),
-            "to": fields[col["to"]].strip() if "to" in col else "",
-        })
-    return out
+def _event_dicts(result):
+    """The events as a list of dicts with t, kind, contact and to."""
+    e = result.events
+    return [{"t": float(t), "kind": str(k), "contact": str(c), "to": str(to)}
+            for t, k, c, to in zip(e["t"], e["kind"], e["contact"], e["to"])]
 
 
 _GRAVITY_RE = re.compile(r"^gravity\s*:\s*\[([^\]]*)\]", re.MULTILINE)
@@ -167,23 +159,23 @@ class Run:
     def __init__(self, result_dir, units="auto"):
         if not os.path.isdir(result_dir):
             raise ResultError(f"{result_dir}: result directory not found")
-        need = ("trajectory.csv", "contacts.csv", "events.csv")
-        missing = [f for f in need if not os.path.isfile(os.path.join(result_dir, f))]
-        if missing:
-            hint = (" (an HDF5 run: rerun with --format csv)"
-                    if os.path.isfile(os.path.join(result_dir, "results.h5")) else "")
-            raise ResultError(f"{result_dir}: not an nsed CSV result directory: "
-                              f"{', '.join(missing)} missing{hint}")
+        csv_files = ("trajectory.csv", "contacts.csv", "events.csv")
+        missing = [f for f in csv_files if not os.path.isfile(os.path.join(result_dir, f))]
+        if missing and not os.path.isfile(os.path.join(result_dir, "results.h5")):
+            raise ResultError(f"{result_dir}: not an nsed result directory: "
+                              f"{', '.join(missing)} missing (and no results.h5)")
+        result = NP.read_for_plotting(result_dir)
         self.dir = result_dir
-        traj = os.path.join(result_dir, "trajectory.csv")
-        self.t, bodies = NP.load_trajectory(traj)
+        traj = result.files["trajectory"]
+        self.t = result.trajectory["t"]
+        bodies = NP.bodies_of(result)
         hubs = sorted((int(m.group(1)), name) for name in bodies
                       for m in [_HUB_RE.match(name)] if m)
         if "platform" not in bodies or not hubs:
             what = ("no body 'platform'" if "platform" not in bodies
                     else "no hubs wheel0, wheel1, ...")
             listed = ", ".join(list(bodies)[:6]) + (", ..." if len(bodies) > 6 else "")
-            raise ResultError(f"{result_dir}: not an omni-vehicle run: trajectory.csv has "
+            raise ResultError(f"{result_dir}: not an omni-vehicle run: the trajectory has "
                               f"{what} (bodies: {listed})")
         self.platform = bodies["platform"]
         self.hubs = [bodies[name] for _, name in hubs]
@@ -191,8 +183,7 @@ class Run:
         if [i for i, _ in hubs] != list(range(self.nwheel)):
             raise ResultError(f"{traj}: the hubs are not wheel0..wheel{self.nwheel - 1}")
 
-        contacts_path = os.path.join(result_dir, "contacts.csv")
-        contacts = NP.load_contacts(contacts_path)
+        contacts = NP.contacts_of(result)
         # rollers[i] = list of (k, name) sorted by k
         self.rollers = [[] for _ in range(self.nwheel)]
         for name in contacts:
@@ -200,7 +191,7 @@ class Run:
             if m and int(m.group(1)) < self.nwheel:
                 self.rollers[int(m.group(1))].append((int(m.group(2)), name))
         if any(not r for r in self.rollers):
-            raise ResultError(f"{result_dir}: not an omni-vehicle run: contacts.csv has no "
+            raise ResultError(f"{result_dir}: not an omni-vehicle run: the contacts have no "
                               f"contacts wheel{{i}}_roller{{k}}_floor for every hub "
                               f"(contacts: {', '.join(list(contacts)[:4])}"
                               f"{', ...' if len(contacts) > 4 else ''})")
@@ -208,8 +199,8 @@ class Run:
             r.sort()
         self.contacts = contacts
         self.nroller = max(len(r) for r in self.rollers)
-        self.events = _read_events(os.path.join(result_dir, "events.csv"))
-        self.summary = NP.load_summary(os.path.join(result_dir, "summary.json"))
+        self.events = _event_dicts(result)
+        self.summary = result.summary
 
         self.R = float(self.platform["z"][0])
         if not (self.R > 0 and np.isfinite(self.R)):
@@ -274,7 +265,7 @@ class Run:
 # --------------------------------------------------------------------------
 
 def _title(run, what):
-    return NP._title(run.summary, what)
+    return NP.run_title(run.summary, what)
 
 
 def _roller_colours(n):
@@ -309,7 +300,7 @@ def _mark_handovers(ax, run, i, T, label=True, markers=True):
 
 
 def _span(ax, run):
-    NP._span_run(ax, run.t / run.units.T)
+    NP.span_run(ax, run.t / run.units.T)
 
 
 # --------------------------------------------------------------------------
@@ -318,7 +309,7 @@ def _span(ax, run):
 
 def fig_path(run, arrows):
     u = run.units
-    fig = NP._new_figure(9, 8, _title(run, "Omni vehicle: path of the platform centre"))
+    fig = NP.new_figure(9, 8, _title(run, "Omni vehicle: path of the platform centre"))
     ax = fig.subplots()
     p = run.platform
     x, y = p["x"] / u.L, p["y"] / u.L
@@ -360,7 +351,7 @@ def fig_mutual_approach(run):
     u = run.units
     n = run.nroller
     colours = _roller_colours(n)
-    fig = NP._new_figure(14, 2.6 + 2.4 * run.nwheel, _title(
+    fig = NP.new_figure(14, 2.6 + 2.4 * run.nwheel, _title(
         run, f"Mutual approaches (roller gaps) per wheel, {run.n_handovers()} "
              f"handover{'' if run.n_handovers() == 1 else 's'} (Kosenko Fig. 7)"))
     grid = fig.subplots(run.nwheel, 3, squeeze=False, width_ratios=(3, 1, 0.75))
@@ -401,7 +392,7 @@ def fig_mutual_approach(run):
             az.cla()
             az.set_xticks([])
             az.set_yticks([])
-            NP._empty_panel(az, "no handover\non this wheel", xlabel="")
+            NP.empty_panel(az, "no handover\non this wheel", xlabel="")
         az.grid(True, alpha=0.3)
     handles = [Line2D([], [], color=colours[k], label=f"roller {k}") for k in range(n)]
     handles += [Line2D([], [], color="0.3", linewidth=3.2, alpha=0.6, label="contact closed"),
@@ -426,7 +417,7 @@ def _hub_speed(run, i, t):
 def fig_contact_accuracy(run):
     u = run.units
     colours = _roller_colours(run.nroller)
-    fig = NP._new_figure(12, 1.8 + 2.3 * run.nwheel, _title(
+    fig = NP.new_figure(12, 1.8 + 2.3 * run.nwheel, _title(
         run, "Accuracy of the unilateral constraint: |gap| of the touching roller "
              "(Kosenko Fig. 8)"))
     axes = fig.subplots(run.nwheel, 1, sharex=True, squeeze=False)[:, 0]
@@ -434,7 +425,7 @@ def fig_contact_accuracy(run):
     for i, ax in enumerate(axes):
         t, g, k = run.closed_gap(i)
         if t.size == 0:
-            NP._empty_panel(ax, "no closed roller contact recorded", xlabel="")
+            NP.empty_panel(ax, "no closed roller contact recorded", xlabel="")
             ax.set_ylabel(f"wheel {i}")
             continue
         for kk in np.unique(k):
@@ -461,7 +452,7 @@ def fig_contact_accuracy(run):
 
 def fig_angular_velocity(run):
     u = run.units
-    fig = NP._new_figure(12, 7.5, _title(run, "Wheel spins and platform yaw rate"))
+    fig = NP.new_figure(12, 7.5, _title(run, "Wheel spins and platform yaw rate"))
     ax_w, ax_p = fig.subplots(2, 1, sharex=True, height_ratios=(2, 1))
     colours = [_wheel_colour(i) for i in range(run.nwheel)]
     t = run.t / u.T
@@ -541,8 +532,9 @@ Figures of an omni-vehicle run written by
 A handover: a roller contact closes (close/impact event) that is not the last
 roller of its wheel to have touched.""",
         epilog="Exit status 2 with a one-line message if RESULTDIR lacks "
-               "trajectory.csv, contacts.csv or events.csv, or is not an omni-vehicle "
-               "run (no body 'platform', hubs wheel0.., contacts wheel{i}_roller{k}_floor).")
+               "trajectory.csv, contacts.csv or events.csv (and holds no results.h5), or is "
+               "not an omni-vehicle run (no body 'platform', hubs wheel0.., contacts "
+               "wheel{i}_roller{k}_floor).")
     p.add_argument("result_dir", metavar="RESULTDIR",
                    help="result directory of the run")
     p.add_argument("--out", metavar="DIR",

@@ -42,6 +42,10 @@ from concurrent.futures import ThreadPoolExecutor
 import numpy as np
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
+if __name__ == "__main__":
+    sys.dont_write_bytecode = True   # keep python/nsed/__pycache__ out of the tree
+sys.path.insert(0, os.path.join(ROOT, "python"))   # the package nsed, uninstalled
+from nsed.results import ResultError, read_result  # noqa: E402
 DEFAULT_NSED = os.path.join(ROOT, "build", "src", "cli", "nsed")
 
 V_STICK = 1e-6          # m/s: "stuck" for models that have no stick event
@@ -167,37 +171,25 @@ def run_nsed(nsed, yaml_path, outdir, sets, timeout):
     return summ
 
 
-def read_table(path):
-    """CSV -> (header list, rows as list of lists of str)."""
-    if not os.path.exists(path):
-        return [], []
-    with open(path, newline="") as f:
-        rows = list(csv.reader(f))
-    return (rows[0], rows[1:]) if rows else ([], [])
-
-
 def load_run(outdir, body, contact):
-    """Arrays of one run: t, pos (n x 3), vel (n x 3), slip (t, speed), events."""
-    hdr, rows = read_table(os.path.join(outdir, "trajectory.csv"))
+    """Arrays of one run: t, pos (n x 3), vel (n x 3), slip (t, speed), events;
+    empty when the run left no readable result (a timeout, a crash)."""
     run = dict(t=np.zeros(0), pos=np.zeros((0, 3)), vel=np.zeros((0, 3)),
                slip_t=np.zeros(0), slip=np.zeros(0), events=[])
-    if rows:
-        a = np.array(rows, dtype=float)
-        col = {h: i for i, h in enumerate(hdr)}
-        run["t"] = a[:, 0]
-        run["pos"] = a[:, [col[f"{body}.{k}"] for k in "xyz"]]
-        run["vel"] = a[:, [col[f"{body}.v{k}"] for k in "xyz"]]
-    hdr, rows = read_table(os.path.join(outdir, "contacts.csv"))
-    if rows:
-        ci = {h: i for i, h in enumerate(hdr)}
-        mine = [r for r in rows if r[ci["contact"]] == contact]
-        run["slip_t"] = np.array([float(r[ci["t"]]) for r in mine])
-        run["slip"] = np.array([float(r[ci["slip_speed"]]) for r in mine])
-    hdr, rows = read_table(os.path.join(outdir, "events.csv"))
-    if rows:
-        ei = {h: i for i, h in enumerate(hdr)}
-        run["events"] = [(float(r[ei["t"]]), r[ei["kind"]], r[ei["contact"]])
-                         for r in rows]
+    try:
+        r = read_result(outdir, strict_summary=False)
+    except ResultError:
+        return run
+    if len(r.trajectory):
+        tr = r.trajectory
+        run["t"] = tr["t"].copy()
+        run["pos"] = np.column_stack([tr[f"{body}.{k}"] for k in "xyz"])
+        run["vel"] = np.column_stack([tr[f"{body}.v{k}"] for k in "xyz"])
+    mine = r.contact(contact)
+    run["slip_t"] = mine["t"].copy()
+    run["slip"] = mine["slip_speed"].copy()
+    e = r.events
+    run["events"] = [(float(t), str(k), str(c)) for t, k, c in zip(e["t"], e["kind"], e["contact"])]
     return run
 
 

@@ -5,7 +5,9 @@
  * path, e.g. "ball.yaml:7:11: bodies[2].mass: expected a positive number, got
  * -1") and builds a finalized nsed_model. Running writes trajectory.csv,
  * contacts.csv, events.csv (or results.h5) and summary.json into a directory
- * that appears atomically, complete or not at all.
+ * that appears atomically, complete or not at all; or records the same rows
+ * in memory (nsed_recorder) and gives summary.json's text
+ * (nsed_summary_json), so that a binding needs no files.
  *
  * Plain C types only (no FILE*, no varargs) so that a cffi binding can call
  * every function here directly. */
@@ -119,6 +121,88 @@ NSED_API int nsed_outdir_remove_leftover(const char *path, nsed_error *err);
 
 /* The lower-case hexadecimal SHA-256 of len bytes into hex (65 bytes with the NUL). */
 NSED_API void nsed_sha256_hex(const void *data, size_t len, char hex[65]);
+
+/* ---- The summary of a run (summary.json) ---- */
+
+/* What summary.json records about a run besides the model and the data. */
+typedef struct {
+  const char *problem_path;     /* "problem" (NULL: null) */
+  const char *problem_sha256;   /* "problem_sha256", hex (NULL: null) */
+  const char *const *overrides; /* "overrides", as given to nsed_problem_load */
+  int noverrides;
+  int status;                   /* the status nsed_simulate returned: "status", "status_code" */
+  const char *message;          /* its error message: "message" unless status is NSED_OK */
+} nsed_summary_info;
+
+/* The exact text of summary.json for a run of m whose data d is at the end
+ * of the run, into *text (free it with nsed_free); info NULL records no
+ * problem, no overrides and status NSED_OK. nsed_run_problem writes this
+ * text, so an in-memory run and a run written to a directory summarise
+ * alike. NSED_ERR_INPUT if m or d is NULL, NSED_ERR_NOMEM. */
+NSED_API int nsed_summary_json(const nsed_model *m, const nsed_data *d, const nsed_summary_info *info,
+                      char **text, nsed_error *err);
+
+/* Free memory that nsed allocated for the caller (nsed_summary_json's text);
+ * NULL is ignored. */
+NSED_API void nsed_free(void *p);
+
+/* ---- Recording a run in memory ---- */
+
+/* Records a run's trajectory rows, contact rows and events in memory, the
+ * rows the result writers keep (an output instant that repeats the row of
+ * an event at the same time is recorded once), so that a caller gets the
+ * arrays of trajectory.csv, contacts.csv and events.csv without files. One
+ * recorder records one run; it belongs to the thread running it. */
+typedef struct nsed_recorder nsed_recorder;
+
+/* Columns of a recorded contact row, in the order of contacts.csv's numbers:
+ * gap, lambda_n, lambda_t1, lambda_t2, slip_speed. */
+#define NSED_RECORDER_CONTACT_COLUMNS 5
+
+/* Create a recorder for runs of m into *out (free it with
+ * nsed_recorder_free). NSED_ERR_INPUT if m is NULL, NSED_ERR_NOMEM. */
+NSED_API int nsed_recorder_create(const nsed_model *m, nsed_recorder **out, nsed_error *err);
+
+/* Free a recorder and everything it recorded (set *r to NULL). */
+NSED_API void nsed_recorder_free(nsed_recorder **r);
+
+/* Pass the run's progress reports on to progress(ctx, ...) and stop the run
+ * when *interrupt becomes non-zero; either may be NULL (the default). */
+NSED_API void nsed_recorder_chain(nsed_recorder *r, nsed_progress_fn progress, void *ctx,
+                         volatile sig_atomic_t *interrupt);
+
+/* The observer to give nsed_simulate; it lives as long as r. When growing
+ * its buffers fails the observer stops the run (nsed_simulate returns
+ * NSED_ERR_IO) and nsed_recorder_status says NSED_ERR_NOMEM. */
+NSED_API const nsed_observer *nsed_recorder_observer(const nsed_recorder *r);
+
+/* NSED_OK, or NSED_ERR_NOMEM (with err's message) if recording failed. */
+NSED_API int nsed_recorder_status(const nsed_recorder *r, nsed_error *err);
+
+/* Trajectory rows recorded so far. */
+NSED_API long nsed_recorder_rows(const nsed_recorder *r);
+
+/* The trajectory: rows x (1 + 13 * nsed_model_nbody) doubles, row-major,
+ * each row t then every body's nsed_data_body_state (trajectory.csv's
+ * columns). NULL while there is no row; valid until r records more or is freed. */
+NSED_API const double *nsed_recorder_trajectory(const nsed_recorder *r);
+
+/* The contact rows: rows x nsed_model_ncontact x NSED_RECORDER_CONTACT_COLUMNS
+ * doubles, contact c of trajectory row k at (k * ncontact + c) *
+ * NSED_RECORDER_CONTACT_COLUMNS (their t is the trajectory row's). NULL while
+ * there is none; valid as nsed_recorder_trajectory. */
+NSED_API const double *nsed_recorder_contacts(const nsed_recorder *r);
+
+/* The contacts' modes (nsed_mode values), rows x ncontact ints, indexed as
+ * nsed_recorder_contacts without its columns. */
+NSED_API const int *nsed_recorder_contact_modes(const nsed_recorder *r);
+
+/* Events recorded so far (events.csv's rows, the failure row included). */
+NSED_API long nsed_recorder_nevent(const nsed_recorder *r);
+
+/* The events as the observer received them (path points to a static
+ * string). NULL while there is none; valid as nsed_recorder_trajectory. */
+NSED_API const nsed_event *nsed_recorder_events(const nsed_recorder *r);
 
 #ifdef __cplusplus
 }

@@ -7,14 +7,37 @@
 
 The library is called in-process through cffi (ABI mode, nothing to
 compile); libnsed is found through $NSED_LIBRARY, else the repository's
-build/src/libnsed.so, else the system library path. docs/python.md.
+build/src/libnsed.so, else the system library path, when a name that needs
+it is first used (nsed.run, nsed.load, ...). Reading results
+(nsed.read_result, nsed.results) and plotting them (nsed.plotting) need no
+libnsed. docs/python.md.
 """
 
-from ._core import (BODY_FIELDS, CONTACT_COLUMNS, EVENT_COLUMNS, LIBRARY_PATH, InputError,
-                    Model, NsedError, NsedIOError, Result, SimulationError, load,
-                    override_strings, read_result, run, version)
 from ._version import __version__
+from .results import (BODY_FIELDS, CONTACT_COLUMNS, EVENT_COLUMNS, Result, ResultError,
+                      read_result)
+
+# Loaded from ._core (which loads libnsed) on first use.
+_CORE = ("run", "load", "override_strings", "Model", "NsedError", "InputError",
+         "NsedIOError", "SimulationError", "LIBRARY_PATH")
+
+
+def __getattr__(name):
+    if name in _CORE:
+        from . import _core
+        return getattr(_core, name)
+    raise AttributeError(f"module 'nsed' has no attribute {name!r}")
+
+
+def __dir__():
+    return sorted(set(globals()) | set(_CORE))
+
+
+def version():
+    """The nsed version this package belongs to (e.g. "0.1.0")."""
+    return __version__
+
 
 __all__ = ["run", "load", "version", "read_result", "override_strings", "Model", "Result",
-           "NsedError", "InputError", "NsedIOError", "SimulationError", "BODY_FIELDS",
-           "CONTACT_COLUMNS", "EVENT_COLUMNS", "LIBRARY_PATH", "__version__"]
+           "NsedError", "InputError", "NsedIOError", "SimulationError", "ResultError",
+           "BODY_FIELDS", "CONTACT_COLUMNS", "EVENT_COLUMNS", "LIBRARY_PATH", "__version__"]

@@ -1,6 +1,11 @@
-"""Loading problems, running them in-process, and the result arrays."""
+"""Loading problems and running them in-process (libnsed through cffi).
 
-import csv
+An in-memory run records through libnsed's recorder (nsed_recorder: the rows
+the result writers keep, in C) and takes its summary from
+nsed_summary_json, the text nsed_run_problem writes as summary.json; Python
+only copies the recorded arrays once the run is over and relays progress.
+"""
+
 import hashlib
 import json
 import math
@@ -9,17 +14,10 @@ import os
 import numpy as np
 
 from ._ffi import ffi, load_library, new_padded
-from ._version import __version__
+from .results import (BODY_FIELDS, MODE_NAMES, Result, contacts_array, events_array,
+                      read_result, trajectory_array)
 
 lib, LIBRARY_PATH = load_library()
-
-BODY_FIELDS = ("x", "y", "z", "q0", "q1", "q2", "q3",
-               "vx", "vy", "vz", "wx", "wy", "wz")
-CONTACT_COLUMNS = ("t", "contact", "mode", "gap", "lambda_n", "lambda_t1",
-                   "lambda_t2", "slip_speed")
-EVENT_COLUMNS = ("t", "kind", "contact", "from", "to", "lcp_size", "pivots",
-                 "residual", "path")
-MODE_NAMES = ("open", "stick", "slip")
 
 NSED_OK, NSED_ERR_INPUT, NSED_ERR_NOMEM, NSED_ERR_IO = 0, -1, -2, -3
 NSED_ERR_INTERRUPTED = -9
@@ -72,11 +70,6 @@ def _raise(status, message, result=None):
 
 def _str(p):
     return ffi.string(p).decode("utf-8", "replace") if p != ffi.NULL else ""
-
-
-def version():
-    """The nsed version this package belongs to (e.g. "0.1.0")."""
-    return __version__
 
 
 # ---------------------------------------------------------------------------
@@ -193,237 +186,34 @@ def run(path, overrides=None, outdir=None, progress=None, check=True):
 
 
 # ---------------------------------------------------------------------------
-# Results
+# Runs
 # ---------------------------------------------------------------------------
 
-class Result:
-    """A run's arrays and summary.
+class _Progress:
+    """The C progress callback of a run: relays reports to the caller's
+    progress(t, t_end, events, wall_seconds). An exception raised in it (a
+    bug, or Ctrl-C arriving while Python code runs) sets the interrupt flag,
+    which stops the run; raise_pending() raises it once nsed has returned."""
 
-    trajectory: structured array with fields "t" and "BODY.x" ... "BODY.wz"
-        (the columns of trajectory.csv), one row per output instant and event.
-    contacts: structured array with the columns of contacts.csv (contact and
-        mode as strings), one row per contact per trajectory row.
-    events: structured array with the columns of events.csv.
-    summary: dict with the keys of summary.json.
-    """
-
-    def __init__(self, trajectory, contacts, events, summary, outdir=None):
-        self.trajectory = trajectory
-        self.contacts = contacts
-        self.events = events
-        self.summary = summary
-        self.outdir = outdir
-
-    def body(self, name):
-        """{field: array} of one body's 13 columns plus "t"."""
-        out = {"t": self.trajectory["t"]}
-        for f in BODY_FIELDS:
-            out[f] = self.trajectory[f"{name}.{f}"]
-        return out
-
-    def contact(self, name):
-        """The rows of contacts for one contact."""
-        return self.contacts[self.contacts["contact"] == name]
-
-    def __repr__(self):
-        return (f"<nsed.Result status={self.summary.get('status')!r} "
-                f"rows={len(self.trajectory)} events={len(self.events)}>")
-
-
-def _str_dtype(values, minimum=1):
-    return f"U{max([minimum] + [len(v) for v in values])}"
-
-
-def _contacts_array(t, names, mode, num):
-    dt = [("t", "f8"), ("contact", _str_dtype(names)), ("mode", "U5"),
-          ("gap", "f8"), ("lambda_n", "f8"), ("lambda_t1", "f8"),
-          ("lambda_t2", "f8"), ("slip_speed", "f8")]
-    a = np.zeros(len(t), dtype=dt)
-    a["t"] = t
-    a["contact"] = names
-    a["mode"] = mode
-    for k, c in enumerate(CONTACT_COLUMNS[3:]):
-        a[c] = num[:, k]
-    return a
-
-
-def _events_array(rows):
-    cols = list(zip(*rows)) if rows else [[] for _ in EVENT_COLUMNS]
-    dt = [("t", "f8"), ("kind", _str_dtype(cols[1])), ("contact", _str_dtype(cols[2])),
-          ("from", "U5"), ("to", "U5"), ("lcp_size", "i4"), ("pivots", "i4"),
-          ("residual", "f8"), ("path", _str_dtype(cols[8]))]
-    a = np.zeros(len(rows), dtype=dt)
-    for name, c in zip(EVENT_COLUMNS, cols):
-        a[name] = c
-    return a
-
-
-def _trajectory_array(buf, n, bodies):
-    names = ["t"] + [f"{b}.{f}" for b in bodies for f in BODY_FIELDS]
-    data = np.ascontiguousarray(buf[:n])
-    return data.view(np.dtype([(c, "f8") for c in names])).reshape(n)
-
-
-class _Collector:
-    """Observer that writes samples straight into growing numpy buffers and
-    keeps exactly the rows the CSV writer keeps (src/io/writer.c)."""
-
-    def __init__(self, model, progress):
-        self.bodies = model.bodies
-        self.nb = len(model.bodies)
-        self.nc = len(model.contacts)
-        self.contact_names = model.contacts
-        self.width = 1 + 13 * self.nb
-        cap = int(min(1e6, max(64, 2 * model.t_end / model.output_dt + 16)))
-        self.traj = np.empty((cap, self.width))
-        self.n = 0
-        self.cnum = np.empty((cap * self.nc, 5))
-        self.cidx = np.empty(cap * self.nc, dtype=np.int32)
-        self.cmode = np.empty(cap * self.nc, dtype=np.int8)
-        self.info = ffi.new("nsed_contact_info *")
-        self.events = []
+    def __init__(self, progress):
+        self.user = progress
         self.error = None
-        self.user_progress = progress
         self.interrupt = ffi.new("int *")
-        self.kind_names = [_str(lib.nsed_event_kind_name(k)) for k in range(8)]
+        self.callback = ffi.callback("void(void *, double, double, long, double)",
+                                     self._report, onerror=self._failed)
 
-    def _grow(self):
-        cap = 2 * self.traj.shape[0]
-        self.traj = np.resize(self.traj, (cap, self.width))
-        self.cnum = np.resize(self.cnum, (cap * self.nc, 5))
-        self.cidx = np.resize(self.cidx, cap * self.nc)
-        self.cmode = np.resize(self.cmode, cap * self.nc)
+    def _report(self, ctx, t, t_end, events, wall):
+        if self.user is not None:
+            self.user(t, t_end, events, wall)
 
-    def sample(self, ctx, m, d, why):
-        if self.n == self.traj.shape[0]:
-            self._grow()
-        row = self.traj[self.n]
-        t = lib.nsed_data_time(d)
-        row[0] = t
-        ptr = ffi.cast("double *", row.ctypes.data)
-        for b in range(self.nb):
-            lib.nsed_data_body_state(d, b, ptr + 1 + 13 * b)
-        # An output instant that coincides with an event repeats the same
-        # row: keep one, bit for bit as the CSV writer decides.
-        if self.n and t == self.traj[self.n - 1, 0] and \
-                row[1:].tobytes() == self.traj[self.n - 1, 1:].tobytes():
-            return 0
-        base = self.n * self.nc
-        info = self.info
-        for c in range(self.nc):
-            lib.nsed_data_contact(d, c, info)
-            k = base + c
-            self.cidx[k] = c
-            self.cmode[k] = info.mode
-            lam = getattr(info, "lambda")      # a Python keyword: no attribute syntax
-            self.cnum[k] = (info.gap, lam[0], lam[1], lam[2], info.slip_speed)
-        self.n += 1
-        return 0
-
-    def event(self, ctx, m, d, ev):
-        c = ev.contact
-        self.events.append((
-            ev.t, self.kind_names[ev.kind] if 0 <= ev.kind < 8 else str(ev.kind),
-            self.contact_names[c] if c >= 0 else "",
-            MODE_NAMES[getattr(ev, "from")] if c >= 0 else "",
-            MODE_NAMES[ev.to] if c >= 0 else "",
-            ev.lcp_size, ev.pivots, ev.residual, _str(ev.path)))
-        return 0
-
-    def progress(self, ctx, t, t_end, events, wall):
-        if self.user_progress is not None:
-            self.user_progress(t, t_end, events, wall)
-
-    def on_error(self, exc, value, tb):
-        # An exception in a callback (a bug, or Ctrl-C arriving while Python
-        # code runs) stops the run; run() raises it once nsed has returned.
+    def _failed(self, exc, value, tb):
         if self.error is None:
             self.error = value
         self.interrupt[0] = 1
-        return 1
 
-    def on_progress_error(self, exc, value, tb):
-        self.on_error(exc, value, tb)      # void callback: the interrupt flag stops the run
-
-    def arrays(self):
-        n = self.n
-        traj = _trajectory_array(self.traj, n, self.bodies)
-        k = n * self.nc
-        tt = np.repeat(self.traj[:n, 0], self.nc)
-        names = np.array(self.contact_names if self.nc else ["x"])[self.cidx[:k]] \
-            if k else np.array([], dtype="U1")
-        modes = np.array(MODE_NAMES)[self.cmode[:k]] if k else np.array([], dtype="U5")
-        return traj, _contacts_array(tt, names, modes, self.cnum[:k]), _events_array(self.events)
-
-
-def _finite(v):
-    return float(v) if math.isfinite(v) else None
-
-
-def _summary(model, d, rc, message, problem_hash):
-    m = model._m
-    st = lib.nsed_data_stats(d)
-    e_final = lib.nsed_data_energy(m, d)
-    s = {
-        "problem": model.path,
-        "problem_sha256": problem_hash,
-        "overrides": list(model.overrides),
-        "status": "ok" if rc == NSED_OK else
-                  "interrupted" if rc == NSED_ERR_INTERRUPTED else "failed",
-        "status_code": _str(lib.nsed_status_name(rc)),
-        "message": "" if rc == NSED_OK else message,
-        "t_end": _finite(model.t_end),
-        "t_reached": _finite(lib.nsed_data_time(d)),
-        "bodies": len(model.bodies),
-        "body_names": list(model.bodies),
-        "joints": len(model.joints),
-        "contacts": len(model.contacts),
-        "forces": len(model.forces),
-        "states": model.nstate,
-        "integrator": model.integrator,
-        "friction_model": model.friction_model,
-        "friction_sides": model.friction_sides,
-        "events": st.events,
-        "events_by_kind": {_str(lib.nsed_event_kind_name(k)): st.events_by_kind[k]
-                           for k in range(8)},
-        "lcp_solves": st.lcp_solves,
-        "rhs_evaluations": st.rhs_evals,
-        "steps": st.steps,
-        "wall_seconds": _finite(st.wall_seconds),
-        "max_constraint_violation": _finite(st.max_constraint_violation),
-        "max_lcp_residual": _finite(st.max_lcp_residual),
-        "energy_initial": _finite(st.energy_initial),
-        "energy_final": _finite(e_final),
-        "work_external": _finite(st.work_external),
-        "work_contacts": _finite(st.work_contacts),
-        "work_joints": _finite(st.work_joints),
-        # the same operations in the same order as src/io/summary.c
-        "energy_balance_error": _finite(e_final - st.energy_initial - st.work_external
-                                        - st.work_contacts - st.work_joints),
-        "law_monitor": _law_monitor(model, st),
-        "onsets_off_circle": st.onsets_off_circle,
-        "monitor_seconds": _finite(st.wall_monitor),
-        "nsed_version": version(),
-    }
-    return s
-
-
-def _law_monitor(model, st):
-    """The law monitor's worst margins, as src/io/summary.c writes them."""
-    out = {}
-    for k in range(7):
-        lm = st.law[k]
-        name = _str(lib.nsed_law_check_name(k))
-        seen = lm.count > 0
-        where = None
-        if seen and lm.where >= 0:
-            names = model.joints if name == "joint_drift" else model.contacts
-            where = list(names)[lm.where]
-        out[name] = {"worst": _finite(lm.worst) if seen else None,
-                     "tolerance": _finite(lm.tolerance),
-                     "t": _finite(lm.t) if seen else None,
-                     "where": where, "count": lm.count}
-    return out
+    def raise_pending(self):
+        if self.error is not None:
+            raise self.error
 
 
 def _file_sha256(path):
@@ -434,81 +224,129 @@ def _file_sha256(path):
         return None
 
 
-def _run_in_memory(model, progress, check):
-    col = _Collector(model, progress)
-    cb_sample = ffi.callback("int(void *, const nsed_model *, const nsed_data *, int)",
-                             col.sample, onerror=col.on_error)
-    cb_event = ffi.callback("int(void *, const nsed_model *, const nsed_data *, const nsed_event *)",
-                            col.event, onerror=col.on_error)
-    cb_progress = ffi.callback("void(void *, double, double, long, double)",
-                               col.progress, onerror=col.on_progress_error)
-    obs, obs_buf = new_padded("nsed_observer")
-    obs.sample = cb_sample
-    obs.event = cb_event
-    obs.progress = cb_progress
-    obs.interrupt = col.interrupt
+def _summary(model, d, rc, message):
+    """summary.json's dict for data d at the end of a run, from the text
+    nsed_run_problem would write (nsed_summary_json); message: the run's
+    error message as nsed's bytes."""
+    info, info_buf = new_padded("nsed_summary_info")
+    path = ffi.new("char[]", model.path.encode())
+    sha = _file_sha256(model.path)
+    sha_c = ffi.new("char[]", sha.encode()) if sha is not None else ffi.NULL
+    keep = [ffi.new("char[]", o.encode()) for o in model.overrides]
+    arr = ffi.new("const char *[]", keep) if keep else ffi.NULL
+    msg = ffi.new("char[]", message)
+    info.problem_path = path
+    info.problem_sha256 = sha_c
+    info.overrides = arr
+    info.noverrides = len(keep)
+    info.status = rc
+    info.message = msg
+    text = ffi.new("char **")
     err = ffi.new("nsed_error *")
+    st = lib.nsed_summary_json(model._m, d, info, text, err)
+    if st != NSED_OK:
+        _raise(st, _str(err.message))
+    try:
+        return json.loads(ffi.string(text[0]).decode("utf-8"))
+    finally:
+        lib.nsed_free(text[0])
+
+
+def _event_dtype():
+    """numpy's view of the C struct nsed_event (layout from cffi)."""
+    names = ("t", "kind", "contact", "from", "to", "lcp_size", "pivots", "residual", "path")
+    formats = ("f8", "i4", "i4", "i4", "i4", "i4", "i4", "f8", np.uintp)
+    assert ffi.sizeof("int") == 4 and ffi.sizeof("char *") == np.dtype(np.uintp).itemsize
+    return np.dtype({"names": list(names), "formats": list(formats),
+                     "offsets": [ffi.offsetof("nsed_event", n) for n in names],
+                     "itemsize": ffi.sizeof("nsed_event")})
+
+
+_EVENT_DTYPE = _event_dtype()
+
+
+def _copy(ptr, count, dtype):
+    """count elements of dtype at the C pointer ptr, as a numpy array that owns them."""
+    dtype = np.dtype(dtype)
+    if count == 0:
+        return np.zeros(0, dtype=dtype)
+    return np.frombuffer(ffi.buffer(ptr, count * dtype.itemsize), dtype=dtype).copy()
+
+
+def _names(codes, name_of):
+    """codes (ints) as their names, looking each distinct code up once."""
+    if not len(codes):
+        return np.array([], dtype=object)
+    values, inverse = np.unique(codes, return_inverse=True)
+    return np.array([name_of(int(v)) for v in values], dtype=object)[inverse]
+
+
+def _recorded(model, rec):
+    """The trajectory, contacts and events arrays of a recorder."""
+    n = lib.nsed_recorder_rows(rec)
+    nc = len(model.contacts)
+    names = ["t"] + [f"{b}.{f}" for b in model.bodies for f in BODY_FIELDS]
+    traj = _copy(lib.nsed_recorder_trajectory(rec), n * len(names), "f8")
+    trajectory = trajectory_array(traj.reshape(n, len(names)), names)
+
+    k = n * nc
+    numbers = _copy(lib.nsed_recorder_contacts(rec), k * 5, "f8").reshape(k, 5)
+    modes = _copy(lib.nsed_recorder_contact_modes(rec), k, "i4")
+    contact_names = np.array(model.contacts if nc else ["x"])
+    contacts = contacts_array(np.repeat(trajectory["t"], nc),
+                              contact_names[np.tile(np.arange(nc), n)] if k else [],
+                              np.array(MODE_NAMES)[modes] if k else [], numbers)
+
+    raw = _copy(lib.nsed_recorder_events(rec), lib.nsed_recorder_nevent(rec), _EVENT_DTYPE)
+    has = raw["contact"] >= 0
+    kinds = [_str(lib.nsed_event_kind_name(k)) for k in range(lib.NSED_EVENT_NKIND)]
+    cols = {c: raw[c] for c in ("t", "lcp_size", "pivots", "residual")}
+    cols["kind"] = _names(raw["kind"], lambda k: kinds[k] if 0 <= k < 8 else str(k))
+    cols["contact"] = np.where(has, _names(raw["contact"],
+                                           lambda c: model.contacts[c] if c >= 0 else ""), "")
+    for c in ("from", "to"):
+        cols[c] = np.where(has, _names(raw[c], lambda m: _str(lib.nsed_mode_name(m))), "")
+    cols["path"] = _names(raw["path"], lambda p: _str(ffi.cast("const char *", p)))
+    return trajectory, contacts, events_array(cols)
+
+
+def _free_recorder(p):
+    lib.nsed_recorder_free(ffi.new("nsed_recorder **", p))
+
+
+def _run_in_memory(model, progress, check):
+    err = ffi.new("nsed_error *")
+    rp = ffi.new("nsed_recorder **")
+    rc = lib.nsed_recorder_create(model._m, rp, err)
+    if rc != NSED_OK:
+        _raise(rc, _str(err.message))
+    rec = ffi.gc(rp[0], _free_recorder)
+    # Always relayed, also without a caller's callback: Python then runs
+    # about ten times a second during the run, so Ctrl-C still stops it.
+    relay = _Progress(progress)
+    lib.nsed_recorder_chain(rec, relay.callback, ffi.NULL, relay.interrupt)
     dp = ffi.new("nsed_data **")
     rc = lib.nsed_data_create(model._m, dp, err)
     if rc != NSED_OK:
         _raise(rc, _str(err.message))
     try:
-        rc = lib.nsed_simulate(model._m, dp[0], obs, err)
-        message = _str(err.message)
-        if col.error is not None:
-            raise col.error
-        traj, contacts, events = col.arrays()
-        summary = _summary(model, dp[0], rc, message, _file_sha256(model.path))
+        rc = lib.nsed_simulate(model._m, dp[0], lib.nsed_recorder_observer(rec), err)
+        message = ffi.string(err.message)
+        relay.raise_pending()
+        if lib.nsed_recorder_status(rec, err) != NSED_OK:
+            _raise(err.status, _str(err.message))
+        trajectory, contacts, events = _recorded(model, rec)
+        summary = _summary(model, dp[0], rc, message)
     finally:
         lib.nsed_data_free(dp)
-    result = Result(traj, contacts, events, summary)
+    result = Result(trajectory, contacts, events, summary)
     if rc != NSED_OK and check:
-        _raise(rc, message, result)
+        _raise(rc, message.decode("utf-8", "replace"), result)
     return result
 
 
-# ---- runs written to a directory ----
-
-def _read_csv(path):
-    with open(path, newline="") as f:
-        rows = list(csv.reader(f))
-    return rows[0], rows[1:]
-
-
-def read_result(outdir):
-    """A Result from a directory written by `nsed run` (CSV format)."""
-    header, rows = _read_csv(os.path.join(outdir, "trajectory.csv"))
-    buf = np.array([[float(x) for x in r] for r in rows], dtype=float).reshape(len(rows), len(header))
-    names = header
-    traj = buf.copy().view(np.dtype([(c, "f8") for c in names])).reshape(len(rows))
-    _, crows = _read_csv(os.path.join(outdir, "contacts.csv"))
-    num = np.array([[float(x) for x in r[3:]] for r in crows], dtype=float).reshape(len(crows), 5)
-    contacts = _contacts_array([float(r[0]) for r in crows], [r[1] for r in crows],
-                               [r[2] for r in crows], num)
-    _, erows = _read_csv(os.path.join(outdir, "events.csv"))
-    events = _events_array([(float(r[0]), r[1], r[2], r[3], r[4], int(r[5]), int(r[6]),
-                             float(r[7]), r[8]) for r in erows])
-    with open(os.path.join(outdir, "summary.json")) as f:
-        summary = json.load(f)
-    return Result(traj, contacts, events, summary, outdir=outdir)
-
-
 def _run_to_dir(model, outdir, progress, check):
-    user = progress
-    errors = []
-
-    def on_progress(ctx, t, t_end, events, wall):
-        if user is not None:
-            user(t, t_end, events, wall)
-
-    interrupt = ffi.new("int *")
-
-    def on_error(exc, value, tb):
-        errors.append(value)
-        interrupt[0] = 1
-
-    cb = ffi.callback("void(void *, double, double, long, double)", on_progress,
-                      onerror=on_error)
+    relay = _Progress(progress)
     opt, opt_buf = new_padded("nsed_run_options")
     lib.nsed_run_options_default(opt)
     path_c = ffi.new("char[]", model.path.encode())
@@ -526,13 +364,12 @@ def _run_to_dir(model, outdir, progress, check):
     opt.problem_len = len(text) if text is not None else 0
     opt.overrides = arr
     opt.noverrides = len(keep)
-    opt.progress = ffi.cast("void *", cb)
-    opt.interrupt = interrupt
+    opt.progress = relay.callback
+    opt.interrupt = relay.interrupt
     res = ffi.new("nsed_run_result *")
     err = ffi.new("nsed_error *")
     rc = lib.nsed_run_problem(model._m, outdir.encode(), opt, res, err)
-    if errors:
-        raise errors[0]
+    relay.raise_pending()
     if rc != NSED_OK and not res.written:
         _raise(rc, _str(err.message))
     result = read_result(outdir)

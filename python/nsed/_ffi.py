@@ -3,10 +3,11 @@
 cffi ABI mode: nothing is compiled when the package is installed; the
 declarations below must match include/nsed/*.h. Only what the binding calls
 is declared. Structs the caller allocates and that may gain fields at their
-end (nsed_observer, nsed_run_options) are declared by their leading fields
-and allocated with room to spare (see _new_padded), so a library with more
-fields still gets zeros (defaults) in the ones this file does not know.
-nsed_options is only read through a pointer, by its leading fields.
+end (nsed_observer, nsed_run_options, nsed_summary_info) are allocated with
+room to spare (see new_padded), so a library with more fields still gets
+zeros (defaults) in the ones this file does not know. nsed_options is only
+read through a pointer, by its leading fields. The enums of the C headers
+(nsed_event's kind and modes, nsed_output_format) are ints here.
 """
 
 import ctypes.util
@@ -15,6 +16,8 @@ import os
 import cffi
 
 CDEF = """
+#define NSED_EVENT_NKIND 8
+#define NSED_LAW_NCHECK 7
 typedef struct { int status; char message[1024]; } nsed_error;
 typedef struct nsed_model nsed_model;
 typedef struct nsed_data nsed_data;
@@ -34,11 +37,11 @@ typedef struct {
 
 typedef struct {
   long events, lcp_solves, rhs_evals, steps, root_evals;
-  long events_by_kind[8];
+  long events_by_kind[NSED_EVENT_NKIND];
   double max_constraint_violation, max_lcp_residual, wall_seconds;
   double wall_rhs, wall_roots, wall_events;
   double work_external, work_contacts, work_joints, energy_initial;
-  nsed_law_margin law[7];
+  nsed_law_margin law[NSED_LAW_NCHECK];
   double wall_monitor;
   long onsets_off_circle;
 } nsed_stats;
@@ -64,11 +67,15 @@ typedef struct {
 
 typedef struct { char name[64]; } nsed_force_def;
 
+typedef void (*nsed_progress_fn)(void *ctx, double t, double t_end, long events,
+                                 double wall_seconds);
+
 typedef struct {
   const char *problem_path; const char *problem_text; size_t problem_len;
   const char *const *overrides; int noverrides;
-  void *progress; void *progress_ctx;
+  nsed_progress_fn progress; void *progress_ctx;
   volatile int *interrupt;
+  int format;
 } nsed_run_options;
 
 typedef struct {
@@ -107,6 +114,29 @@ const char *nsed_status_name(int status);
 void nsed_run_options_default(nsed_run_options *o);
 int nsed_run_problem(const nsed_model *m, const char *outdir, const nsed_run_options *opt,
                      nsed_run_result *result, nsed_error *err);
+
+typedef struct {
+  const char *problem_path; const char *problem_sha256;
+  const char *const *overrides; int noverrides;
+  int status; const char *message;
+} nsed_summary_info;
+int nsed_summary_json(const nsed_model *m, const nsed_data *d, const nsed_summary_info *info,
+                      char **text, nsed_error *err);
+void nsed_free(void *p);
+
+typedef struct nsed_recorder nsed_recorder;
+int nsed_recorder_create(const nsed_model *m, nsed_recorder **out, nsed_error *err);
+void nsed_recorder_free(nsed_recorder **r);
+void nsed_recorder_chain(nsed_recorder *r, nsed_progress_fn progress, void *ctx,
+                         volatile int *interrupt);
+const nsed_observer *nsed_recorder_observer(const nsed_recorder *r);
+int nsed_recorder_status(const nsed_recorder *r, nsed_error *err);
+long nsed_recorder_rows(const nsed_recorder *r);
+const double *nsed_recorder_trajectory(const nsed_recorder *r);
+const double *nsed_recorder_contacts(const nsed_recorder *r);
+const int *nsed_recorder_contact_modes(const nsed_recorder *r);
+long nsed_recorder_nevent(const nsed_recorder *r);
+const nsed_event *nsed_recorder_events(const nsed_recorder *r);
 """
 
 ffi = cffi.FFI()

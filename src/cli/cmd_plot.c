@@ -1,7 +1,11 @@
 /* nsed plot: figures of a result directory, drawn by python/nsed_plot.py
  * with Debian's python3 (numpy, matplotlib). The script is looked up next
  * to the sources when this nsed runs from its build tree, and in
- * DATADIR/nsed when installed (python/meson.build installs it there). */
+ * DATADIR/nsed when installed (python/meson.build installs it there). The
+ * script imports the package nsed: in the source tree it sits next to the
+ * script; installed, it is in python3's site directory for this prefix,
+ * which a python3 only searches when the prefix is its own, so the
+ * launcher adds it. */
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -36,15 +40,19 @@ static const char usage[] =
 
 /* The interpreter's side: check the imports first so that a missing
  * matplotlib gets nsed's one-sentence message (exit 97) instead of a
- * traceback, then run the script as __main__ with its own arguments. */
+ * traceback, then run the script as __main__ with its own arguments.
+ * argv[1] is the directory of the installed package ("" in the build tree). */
 static const char launcher[] =
     "import os, runpy, sys\n"
     "try:\n"
     "    import numpy, matplotlib\n"
     "except ImportError:\n"
     "    sys.exit(97)\n"
-    "sys.argv = sys.argv[1:]\n"
+    "package_dir = sys.argv[1]\n"
+    "sys.argv = sys.argv[2:]\n"
     "sys.path.insert(0, os.path.dirname(os.path.abspath(sys.argv[0])))\n"
+    "if package_dir:\n"
+    "    sys.path.insert(1, package_dir)\n"
     "runpy.run_path(sys.argv[0], run_name='__main__')\n";
 
 #define MISSING_MATPLOTLIB 97
@@ -67,15 +75,18 @@ static int exe_dir(char dir[PATH_MAX]) {
   return realpath(exe, dir) ? 0 : -1;
 }
 
-/* Find nsed_plot.py into path (PATH_MAX bytes). The build tree wins only
- * for the binary that lives in it, so an installed nsed never picks up a
- * source checkout that happens to exist. */
-static int find_script(char *path) {
+/* Find nsed_plot.py into path (PATH_MAX bytes); *installed says whether
+ * it is the installed one. The build tree wins only for the binary that
+ * lives in it, so an installed nsed never picks up a source checkout that
+ * happens to exist. */
+static int find_script(char *path, int *installed) {
   char dir[PATH_MAX], build[PATH_MAX];
+  *installed = 1;
   if (exe_dir(dir) == 0) {
     if (realpath(NSED_BUILD_CLI_DIR, build) && !strcmp(dir, build) &&
         is_file(NSED_SOURCE_PLOT_SCRIPT)) {
       snprintf(path, PATH_MAX, "%s", NSED_SOURCE_PLOT_SCRIPT);
+      *installed = 0;
       return 0;
     }
     /* Installed: BINDIR/../DATADIR/nsed relative to the executable, so a
@@ -134,7 +145,8 @@ int nsedi_plot_results(const char *result_dir, const char *out_dir, const char *
     return 2;
   }
   char script[PATH_MAX];
-  if (find_script(script) != 0) {
+  int installed;
+  if (find_script(script, &installed) != 0) {
     fprintf(stderr, "nsed plot: the plotting script nsed_plot.py is missing: `meson install` "
                     "puts it in %s/%s.\n",
             NSED_PREFIX, NSED_PLOT_DATADIR);
@@ -155,6 +167,7 @@ int nsedi_plot_results(const char *result_dir, const char *out_dir, const char *
   argv[n++] = (char *)python;
   argv[n++] = "-c";
   argv[n++] = (char *)launcher;
+  argv[n++] = installed ? NSED_PYTHON_DIR : "";
   argv[n++] = script;
   argv[n++] = (char *)result_dir;
   if (out_dir) {

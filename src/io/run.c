@@ -29,14 +29,6 @@ static void hash_problem(const nsed_run_options *o, char hex[65], int *have, cha
   }
 }
 
-/* The text of summary.json just written into dir (for the HDF5 metadata). */
-static int read_summary(const char *dir, char **text, nsed_error *err) {
-  char path[4096];
-  snprintf(path, sizeof path, "%s/summary.json", dir);
-  size_t len = 0;
-  return nsed_problem_read_file(path, text, &len, err);
-}
-
 /* Forward progress to the caller's callback (the observer's ctx is the writer). */
 typedef struct {
   nsedi_sink w;
@@ -121,29 +113,24 @@ int nsed_run_problem(const nsed_model *m, const char *outdir, const nsed_run_opt
   char *read_text;
   size_t read_len;
   hash_problem(opt, hex, &have_hash, &read_text, &read_len);
-  nsedi_summary s;
-  memset(&s, 0, sizeof s);
-  s.problem_path = opt->problem_path;
-  s.sha256 = have_hash ? hex : NULL;
-  s.overrides = opt->overrides;
-  s.noverrides = opt->noverrides;
-  s.status = sim_rc;
-  s.message = sim_rc == NSED_OK ? "" : sim_err.message;
-  s.t_reached = nsed_data_time(d);
-  s.energy_initial = nsed_data_stats(d)->energy_initial;
-  s.energy_final = nsed_data_energy(m, d);
-  s.stats = nsed_data_stats(d);
-  int io_rc = nsedi_summary_write(tmp, m, &s, &io_err);
-  nsed_data_free(&d);
+  nsed_summary_info info;
+  memset(&info, 0, sizeof info);
+  info.problem_path = opt->problem_path;
+  info.problem_sha256 = have_hash ? hex : NULL;
+  info.overrides = opt->overrides;
+  info.noverrides = opt->noverrides;
+  info.status = sim_rc;
+  info.message = sim_err.message;
   char *summary_text = NULL;
-  if (io_rc == NSED_OK && opt->format != NSED_FORMAT_CSV)
-    io_rc = read_summary(tmp, &summary_text, &io_err);
+  int io_rc = nsed_summary_json(m, d, &info, &summary_text, &io_err);
+  nsed_data_free(&d);
+  if (io_rc == NSED_OK) io_rc = nsedi_summary_write(tmp, summary_text, &io_err);
   nsedi_meta meta;
   memset(&meta, 0, sizeof meta);
   meta.problem_path = opt->problem_path;
   meta.problem_text = opt->problem_text ? opt->problem_text : read_text;
   meta.problem_len = opt->problem_text ? opt->problem_len : read_len;
-  meta.sha256 = s.sha256;
+  meta.sha256 = info.problem_sha256;
   meta.overrides = opt->overrides;
   meta.noverrides = opt->noverrides;
   meta.status = sim_rc;

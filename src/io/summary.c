@@ -1,8 +1,11 @@
 /* summary.json: what was run, how it ended, and with which versions, so a
- * result can be reproduced (problem hash, overrides, library versions). */
+ * result can be reproduced (problem hash, overrides, library versions).
+ * The text is built in memory by one function, which both the file written
+ * by nsed_run_problem and in-memory runs (the Python binding) use. */
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "nsed/version.h"
@@ -44,37 +47,49 @@ static const char *status_word(int status) {
   return "failed";
 }
 
-int nsedi_summary_write(const char *dir, const nsed_model *m, const nsedi_summary *s,
-                        nsed_error *err) {
-  char path[4096];
-  snprintf(path, sizeof path, "%s/summary.json", dir);
-  FILE *f = fopen(path, "w");
-  if (!f) return nsed_error_set(err, NSED_ERR_IO, "cannot create %s: %s", path, strerror(errno));
+void nsed_free(void *p) { free(p); }
+
+int nsed_summary_json(const nsed_model *m, const nsed_data *d, const nsed_summary_info *info,
+                      char **text, nsed_error *err) {
+  if (text) *text = NULL;
+  if (!m || !d || !text)
+    return nsed_error_set(err, NSED_ERR_INPUT, "nsed_summary_json: no model, data or text");
+  nsed_summary_info none;
+  if (!info) {
+    memset(&none, 0, sizeof none);
+    info = &none;
+  }
+  char *buf = NULL;
+  size_t len = 0;
+  FILE *f = open_memstream(&buf, &len);
+  if (!f) return nsed_error_set(err, NSED_ERR_NOMEM, "out of memory");
   const nsed_options *o = nsed_model_options(m);
-  const nsed_stats *st = s->stats;
+  const nsed_stats *st = nsed_data_stats(d);
+  double energy_initial = st->energy_initial;
+  double energy_final = nsed_data_energy(m, d);
   fputs("{\n  \"problem\": ", f);
-  if (s->problem_path) json_string(f, s->problem_path);
+  if (info->problem_path) json_string(f, info->problem_path);
   else fputs("null", f);
   key(f, "problem_sha256");
-  if (s->sha256) json_string(f, s->sha256);
+  if (info->problem_sha256) json_string(f, info->problem_sha256);
   else fputs("null", f);
   key(f, "overrides");
   fputc('[', f);
-  for (int i = 0; i < s->noverrides; i++) {
+  for (int i = 0; i < info->noverrides; i++) {
     if (i) fputs(", ", f);
-    json_string(f, s->overrides[i]);
+    json_string(f, info->overrides[i]);
   }
   fputc(']', f);
   key(f, "status");
-  json_string(f, status_word(s->status));
+  json_string(f, status_word(info->status));
   key(f, "status_code");
-  json_string(f, nsed_status_name(s->status));
+  json_string(f, nsed_status_name(info->status));
   key(f, "message");
-  json_string(f, s->message);
+  json_string(f, info->status == NSED_OK || !info->message ? "" : info->message);
   key(f, "t_end");
   json_number(f, o->t_end);
   key(f, "t_reached");
-  json_number(f, s->t_reached);
+  json_number(f, nsed_data_time(d));
   key(f, "bodies");
   fprintf(f, "%d", nsed_model_nbody(m));
   key(f, "body_names");
@@ -99,71 +114,70 @@ int nsedi_summary_write(const char *dir, const nsed_model *m, const nsedi_summar
   key(f, "friction_sides");
   fprintf(f, "%d", o->friction.sides);
   key(f, "events");
-  fprintf(f, "%ld", st ? st->events : 0L);
+  fprintf(f, "%ld", st->events);
   key(f, "events_by_kind");
   fputc('{', f);
   for (int k = 0; k < NSED_EVENT_NKIND; k++) {
     if (k) fputs(", ", f);
     json_string(f, nsed_event_kind_name((nsed_event_kind)k));
-    fprintf(f, ": %ld", st ? st->events_by_kind[k] : 0L);
+    fprintf(f, ": %ld", st->events_by_kind[k]);
   }
   fputc('}', f);
   key(f, "lcp_solves");
-  fprintf(f, "%ld", st ? st->lcp_solves : 0L);
+  fprintf(f, "%ld", st->lcp_solves);
   key(f, "rhs_evaluations");
-  fprintf(f, "%ld", st ? st->rhs_evals : 0L);
+  fprintf(f, "%ld", st->rhs_evals);
   key(f, "steps");
-  fprintf(f, "%ld", st ? st->steps : 0L);
+  fprintf(f, "%ld", st->steps);
   key(f, "wall_seconds");
-  json_number(f, st ? st->wall_seconds : 0.0);
+  json_number(f, st->wall_seconds);
   key(f, "max_constraint_violation");
-  json_number(f, st ? st->max_constraint_violation : 0.0);
+  json_number(f, st->max_constraint_violation);
   key(f, "max_lcp_residual");
-  json_number(f, st ? st->max_lcp_residual : 0.0);
+  json_number(f, st->max_lcp_residual);
   key(f, "energy_initial");
-  json_number(f, s->energy_initial);
+  json_number(f, energy_initial);
   key(f, "energy_final");
-  json_number(f, s->energy_final);
+  json_number(f, energy_final);
   /* The energy balance: the change of mechanical energy equals the work of
    * the non-conservative forces; its residual measures the integration. */
   key(f, "work_external");
-  json_number(f, st ? st->work_external : 0.0);
+  json_number(f, st->work_external);
   key(f, "work_contacts");
-  json_number(f, st ? st->work_contacts : 0.0);
+  json_number(f, st->work_contacts);
   key(f, "work_joints");
-  json_number(f, st ? st->work_joints : 0.0);
+  json_number(f, st->work_joints);
   key(f, "energy_balance_error");
-  json_number(f, st ? s->energy_final - s->energy_initial - st->work_external -
-                           st->work_contacts - st->work_joints
-                     : 0.0);
+  json_number(f, energy_final - energy_initial - st->work_external - st->work_contacts -
+                     st->work_joints);
   /* The law monitor: the worst margin of each check, with its tolerance
    * and where it was seen (docs/engine.md, "The law monitor"). */
   key(f, "law_monitor");
   fputc('{', f);
   for (int k = 0; k < NSED_LAW_NCHECK; k++) {
-    const nsed_law_margin *lm = st ? &st->law[k] : NULL;
+    const nsed_law_margin *lm = &st->law[k];
     fputs(k ? ",\n    " : "\n    ", f);
     json_string(f, nsed_law_check_name((nsed_law_check)k));
     fputs(": {\"worst\": ", f);
-    json_number(f, lm && lm->count ? lm->worst : NAN);
+    json_number(f, lm->count ? lm->worst : NAN);
     fputs(", \"tolerance\": ", f);
-    json_number(f, lm ? lm->tolerance : NAN);
+    json_number(f, lm->tolerance);
     fputs(", \"t\": ", f);
-    json_number(f, lm && lm->count ? lm->t : NAN);
+    json_number(f, lm->count ? lm->t : NAN);
     fputs(", \"where\": ", f);
     const char *where = NULL;
-    if (lm && lm->count && lm->where >= 0)
+    if (lm->count && lm->where >= 0)
       where = k == NSED_LAW_JOINT_DRIFT ? nsed_model_joint_name(m, lm->where)
                                         : nsed_model_contact_name(m, lm->where);
     if (where) json_string(f, where);
     else fputs("null", f);
-    fprintf(f, ", \"count\": %ld}", lm ? lm->count : 0L);
+    fprintf(f, ", \"count\": %ld}", lm->count);
   }
   fputs("\n  }", f);
   key(f, "onsets_off_circle");
-  fprintf(f, "%ld", st ? st->onsets_off_circle : 0L);
+  fprintf(f, "%ld", st->onsets_off_circle);
   key(f, "monitor_seconds");
-  json_number(f, st ? st->wall_monitor : 0.0);
+  json_number(f, st->wall_monitor);
   key(f, "nsed_version");
   json_string(f, NSED_VERSION_STRING);
   key(f, "sundials_version");
@@ -172,6 +186,22 @@ int nsedi_summary_write(const char *dir, const nsed_model *m, const nsedi_summar
   json_string(f, NSED_SICONOS_VERSION);
   fputs("\n}\n", f);
   int bad = ferror(f);
+  bad |= fclose(f) != 0;
+  if (bad) {
+    free(buf);
+    return nsed_error_set(err, NSED_ERR_NOMEM, "out of memory");
+  }
+  *text = buf;
+  return NSED_OK;
+}
+
+int nsedi_summary_write(const char *dir, const char *text, nsed_error *err) {
+  char path[4096];
+  snprintf(path, sizeof path, "%s/summary.json", dir);
+  FILE *f = fopen(path, "w");
+  if (!f) return nsed_error_set(err, NSED_ERR_IO, "cannot create %s: %s", path, strerror(errno));
+  int bad = fputs(text, f) < 0;
+  bad |= ferror(f);
   bad |= fclose(f) != 0;
   if (bad) return nsed_error_set(err, NSED_ERR_IO, "writing %s failed: %s", path, strerror(errno));
   return NSED_OK;

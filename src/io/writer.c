@@ -33,10 +33,8 @@ int nsedi_writer_open(nsedi_writer *w, const char *dir, const nsed_model *m, nse
   memset(w, 0, sizeof *w);
   w->nbody = nsed_model_nbody(m);
   w->ncontact = nsed_model_ncontact(m);
-  size_t n = 13 * (size_t)(w->nbody > 0 ? w->nbody : 1);
-  w->row = calloc(n, sizeof *w->row);
-  w->last_row = calloc(n, sizeof *w->last_row);
-  if (!w->row || !w->last_row) return nsed_error_set(err, NSED_ERR_NOMEM, "out of memory");
+  int rc = nsedi_rows_init(&w->kept, m, err);
+  if (rc != NSED_OK) return rc;
   if (!(w->traj = open_in(dir, "trajectory.csv", err))) return err ? err->status : NSED_ERR_IO;
   if (!(w->contacts = open_in(dir, "contacts.csv", err))) return err ? err->status : NSED_ERR_IO;
   if (!(w->events = open_in(dir, "events.csv", err))) return err ? err->status : NSED_ERR_IO;
@@ -55,17 +53,12 @@ int nsedi_writer_open(nsedi_writer *w, const char *dir, const nsed_model *m, nse
 
 int nsedi_writer_sample(void *ctx, const nsed_model *m, const nsed_data *d, nsed_sample_reason why) {
   nsedi_writer *w = ctx;
-  double t = nsed_data_time(d);
-  for (int b = 0; b < w->nbody; b++) nsed_data_body_state(d, b, w->row + 13 * b);
-  size_t n = 13 * (size_t)w->nbody;
-  /* An output instant that coincides with an event (or the final sample
-   * with the last output) would repeat the same row: keep one. A velocity
-   * jump at the same t is a different row and is kept. */
-  if (w->have_last && t == w->last_t && !memcmp(w->row, w->last_row, n * sizeof *w->row))
-    return 0;
   (void)why;
+  if (!nsedi_rows_take(&w->kept, d)) return 0;
+  const double *row = w->kept.row;
+  double t = row[0];
   int bad = fprintf(w->traj, "%.17g", t) < 0;
-  for (size_t k = 0; k < n; k++) bad |= fprintf(w->traj, ",%.17g", w->row[k]) < 0;
+  for (size_t k = 1; k < w->kept.width; k++) bad |= fprintf(w->traj, ",%.17g", row[k]) < 0;
   bad |= fputc('\n', w->traj) < 0;
   note(w, bad, "trajectory.csv");
   bad = 0;
@@ -77,9 +70,6 @@ int nsedi_writer_sample(void *ctx, const nsed_model *m, const nsed_data *d, nsed
                    ci.lambda[1], ci.lambda[2], ci.slip_speed) < 0;
   }
   note(w, bad, "contacts.csv");
-  memcpy(w->last_row, w->row, n * sizeof *w->row);
-  w->last_t = t;
-  w->have_last = 1;
   w->rows++;
   return w->io_errno ? 1 : 0;
 }
@@ -109,9 +99,7 @@ int nsedi_writer_close(nsedi_writer *w, nsed_error *err) {
   close_one(w, &w->traj, "trajectory.csv");
   close_one(w, &w->contacts, "contacts.csv");
   close_one(w, &w->events, "events.csv");
-  free(w->row);
-  free(w->last_row);
-  w->row = w->last_row = NULL;
+  nsedi_rows_free(&w->kept);
   if (w->io_errno)
     return nsed_error_set(err, NSED_ERR_IO, "writing %s failed: %s", w->io_file,
                           strerror(w->io_errno));

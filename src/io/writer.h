@@ -11,6 +11,7 @@
 
 #include "nsed/io.h"
 #include "nsed/simulate.h"
+#include "row_rule.h"
 
 /* The 13 per-body columns (BODY.x ... BODY.wz), in the order of
  * nsed_data_body_state: the CSV header and the HDF5 `columns` attribute
@@ -60,9 +61,7 @@ const char *nsedi_hdf5_version(char *buf, size_t size);
 typedef struct {
   FILE *traj, *contacts, *events;
   int nbody, ncontact;
-  double *row, *last_row; /* 13 * nbody: the current and the last written state */
-  double last_t;
-  int have_last;
+  nsedi_rows kept;        /* which samples are rows (row_rule.h) */
   long rows;
   int io_errno;           /* first write error (0: none) */
   const char *io_file;    /* the file it happened in */
@@ -79,20 +78,7 @@ int nsedi_writer_event(void *ctx, const nsed_model *m, const nsed_data *d, const
  * to call on a partially opened writer. */
 int nsedi_writer_close(nsedi_writer *w, nsed_error *err);
 
-/* Write summary.json (see nsed_run_problem for the fields). */
-typedef struct {
-  const char *problem_path;
-  const char *sha256;           /* hex, or NULL */
-  const char *const *overrides;
-  int noverrides;
-  int status;                   /* the simulation's status */
-  const char *message;          /* its error message ("" on success) */
-  double t_reached;
-  double energy_initial, energy_final;
-  const nsed_stats *stats;      /* may be NULL (no data object) */
-} nsedi_summary;
-
-int nsedi_summary_write(const char *dir, const nsed_model *m, const nsedi_summary *s,
-                        nsed_error *err);
+/* Write text (nsed_summary_json's) as dir/summary.json. */
+int nsedi_summary_write(const char *dir, const char *text, nsed_error *err);
 
 #endif

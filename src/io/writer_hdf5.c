@@ -68,9 +68,7 @@ struct nsedi_h5writer {
   hsize_t traj_rows;
   double *tbuf;            /* H5_BUF_ROWS/...: traj_cap rows of ncols */
   size_t tbuf_rows, traj_cap;
-  double *row, *last_row;  /* 13 * nbody, as in writer.c */
-  double last_t;
-  int have_last;
+  nsedi_rows kept;         /* which samples are rows (row_rule.h) */
   table contacts, events;
   const char *failed;      /* first failed operation (NULL: none) */
 };
@@ -226,8 +224,7 @@ static void release(nsedi_h5writer *w) {
   if (w->str_type >= 0) H5Tclose(w->str_type);
   w->traj = w->str_type = -1;
   free(w->tbuf);
-  free(w->row);
-  free(w->last_row);
+  nsedi_rows_free(&w->kept);
 }
 
 static int open_datasets(nsedi_h5writer *w, const char *dir, const nsed_model *m) {
@@ -298,16 +295,15 @@ int nsedi_h5writer_open(nsedi_h5writer **out, const char *dir, const nsed_model 
   w->nbody = nsed_model_nbody(m);
   w->ncontact = nsed_model_ncontact(m);
   w->ncols = 1 + 13 * (size_t)w->nbody;
-  size_t n = 13 * (size_t)(w->nbody > 0 ? w->nbody : 1);
-  w->row = calloc(n, sizeof *w->row);
-  w->last_row = calloc(n, sizeof *w->last_row);
-  int rc = w->row && w->last_row ? open_datasets(w, dir, m) : -1;
-  if (rc < 0) {
+  int rc = nsedi_rows_init(&w->kept, m, err);
+  if (rc == NSED_OK && open_datasets(w, dir, m) < 0)
+    rc = nsed_error_set(err, NSED_ERR_IO, "cannot create %s/results.h5 (HDF5 error)", dir);
+  if (rc != NSED_OK) {
     release(w);
     if (w->file >= 0) H5Fclose(w->file);
     H5Eset_auto2(H5E_DEFAULT, w->old_func, w->old_data);
     free(w);
-    return nsed_error_set(err, NSED_ERR_IO, "cannot create %s/results.h5 (HDF5 error)", dir);
+    return rc;
   }
   *out = w;
   return NSED_OK;
@@ -316,16 +312,9 @@ int nsedi_h5writer_open(nsedi_h5writer **out, const char *dir, const nsed_model 
 int nsedi_h5writer_sample(void *self, const nsed_model *m, const nsed_data *d, nsed_sample_reason why) {
   nsedi_h5writer *w = self;
   (void)why;
-    double t = nsed_data_time(d);
-  for (int b = 0; b < w->nbody; b++) nsed_data_body_state(d, b, w->row + 13 * b);
-  size_t n = 13 * (size_t)w->nbody;
-  /* The same rule as writer.c, so that the rows match trajectory.csv's:
-   * an unchanged row at the same instant is written once. */
-  if (w->have_last && t == w->last_t && !memcmp(w->row, w->last_row, n * sizeof *w->row))
-    return 0;
-  double *r = w->tbuf + w->tbuf_rows * w->ncols;
-  r[0] = t;
-  memcpy(r + 1, w->row, n * sizeof *w->row);
+  if (!nsedi_rows_take(&w->kept, d)) return 0;
+  double t = w->kept.row[0];
+  memcpy(w->tbuf + w->tbuf_rows * w->ncols, w->kept.row, w->ncols * sizeof *w->tbuf);
   if (++w->tbuf_rows == w->traj_cap && traj_flush(w) < 0) fail(w, "appending to /trajectory");
   table *c = &w->contacts;
   for (int k = 0; k < w->ncontact; k++) {
@@ -342,9 +331,6 @@ int nsedi_h5writer_sample(void *self, const nsed_model *m, const nsed_data *d, n
     c->f64[7][i] = ci.slip_speed;
     if (++c->nbuf == H5_BUF_ROWS && table_flush(w, c) < 0) fail(w, "appending to /contacts");
   }
-  memcpy(w->last_row, w->row, n * sizeof *w->row);
-  w->last_t = t;
-  w->have_last = 1;
   return w->failed ? 1 : 0;
 }
 

@@ -53,7 +53,7 @@
 #include "nsed_test.h"
 #include "roller.h"
 #include "roller_shape.h"
-#include "rows.h"
+#include "row_rule.h"
 
 #define MAXB 8
 #define MAXR 64

@@ -1,11 +1,13 @@
 #!/usr/bin/python3
-"""`nsed run --format hdf5`: results.h5 read back with h5py equals the CSV
-files of the same run bit for bit (every double, every name), and its
-/metadata holds the problem text, hash, overrides, versions, status and
-summary.json's text. Also: an interrupted HDF5 run, a 200 kB problem text
-(beyond HDF5's 64 kB header-attribute limit), the --plot/--format clash.
-Without HDF5 in the build: --format hdf5 is refused with exit 2 and nothing
-is created. Skips (77) if python3-h5py is not installed.
+"""`nsed run --format hdf5`: results.h5 has the layout docs/cli.md
+describes (checked with h5py: groups, `columns` attributes, dataset types)
+and holds the CSV files of the same run bit for bit (every double, every
+name: both directories read by the package's one reader, nsed.read_result),
+and its /metadata holds the problem text, hash, overrides, versions, status
+and summary.json's text. Also: an interrupted HDF5 run, a 200 kB problem
+text (beyond HDF5's 64 kB header-attribute limit), the --plot/--format
+clash. Without HDF5 in the build: --format hdf5 is refused with exit 2 and
+nothing is created. Skips (77) if python3-h5py is not installed.
 
 Usage: test_hdf5.py NSED SOURCE_ROOT HAVE_HDF5(true|false)
 """
@@ -13,11 +15,14 @@ import hashlib
 import json
 import os
 import signal
-import struct
 import subprocess
 import sys
 import tempfile
 import time
+
+sys.dont_write_bytecode = True
+sys.path.insert(0, os.path.join(sys.argv[2], "python"))
+from nsed.results import read_result  # noqa: E402  (numpy only: no libnsed needed)
 
 failures = []
 
@@ -32,45 +37,35 @@ def run(nsed, args, cwd):
     return subprocess.run([nsed, "run"] + args, capture_output=True, text=True, cwd=cwd)
 
 
-def bits(x):
-    """The 64 bits of a double: equal bits is the claim (NaN and -0 included)."""
-    return struct.pack("<d", x)
-
-
-def read_csv(path):
-    with open(path) as f:
-        lines = f.read().split("\n")
-    assert lines[-1] == ""
-    header = lines[0].split(",")
-    return header, [line.split(",") for line in lines[1:-1]]
-
-
-def compare_table(h5, name, csv_path, kinds):
-    """Columns of group /name against the CSV; kinds[col] in f (float), i, s."""
-    header, rows = read_csv(csv_path)
+def compare_table(h5, name, csv_table, kinds):
+    """Group /name's layout (columns attribute, datasets in order, types),
+    against the columns of the CSV table as the reader gives them."""
+    header = list(csv_table.dtype.names)
     g = h5[name]
     check(list(g.attrs["columns"]) == header, "%s columns %s vs %s" % (name, list(g.attrs["columns"]), header))
     check(list(g) == header, "%s datasets listed as %s" % (name, list(g)))
-    for c, col in enumerate(header):
+    for col in header:
         ds = g[col]
-        check(ds.shape == (len(rows),), "%s/%s shape %s, csv rows %d" % (name, col, ds.shape, len(rows)))
-        if ds.shape != (len(rows),):
-            continue
-        k = kinds[col]
-        if k == "s":
-            vals = list(ds.asstr()[:])
-            want = [r[c] for r in rows]
-        elif k == "i":
-            check(ds.dtype == "int32", "%s/%s dtype %s" % (name, col, ds.dtype))
-            vals = [int(v) for v in ds[:]]
-            want = [int(r[c]) for r in rows]
+        check(ds.shape == (len(csv_table),), "%s/%s shape %s, csv rows %d" % (name, col, ds.shape, len(csv_table)))
+        want = {"i": "int32", "f": "float64"}.get(kinds[col])
+        if want:
+            check(ds.dtype == want, "%s/%s dtype %s" % (name, col, ds.dtype))
+
+
+def same_table(tag, name, a, b):
+    """Every column equal: numbers bit for bit (NaN and -0 included), names exactly."""
+    check(a.dtype.names == b.dtype.names and len(a) == len(b),
+          "%s %s: columns %s vs %s, rows %d vs %d" % (tag, name, a.dtype.names, b.dtype.names, len(a), len(b)))
+    if a.dtype.names != b.dtype.names or len(a) != len(b):
+        return
+    for col in a.dtype.names:
+        x, y = a[col], b[col]
+        if x.dtype.kind in "fi":
+            differ = [i for i in range(len(x)) if x[i:i + 1].tobytes() != y[i:i + 1].tobytes()]
         else:
-            check(ds.dtype == "float64", "%s/%s dtype %s" % (name, col, ds.dtype))
-            vals = [bits(float(v)) for v in ds[:]]
-            want = [bits(float(r[c])) for r in rows]
-        bad = [i for i in range(len(rows)) if vals[i] != want[i]]
-        check(not bad, "%s/%s differs from the CSV in %d rows, first row %s" %
-              (name, col, len(bad), bad[:1]))
+            differ = [i for i in range(len(x)) if x[i] != y[i]]
+        check(not differ, "%s %s/%s differs from the CSV in %d rows, first row %s" %
+              (tag, name, col, len(differ), differ[:1]))
 
 
 CONTACT_KINDS = {"t": "f", "contact": "s", "mode": "s", "gap": "f", "lambda_n": "f",
@@ -94,20 +89,21 @@ def compare(h5py, nsed, problem, overrides, work, tag):
         return
     check(sorted(os.listdir(h5_dir)) == ["results.h5", "summary.json"],
           "%s: hdf5 outdir holds %s" % (tag, sorted(os.listdir(h5_dir))))
+    from_csv = read_result(csv_dir)
+    from_h5 = read_result(h5_dir)
+    check(from_csv.files["trajectory"].endswith("trajectory.csv")
+          and from_h5.files["trajectory"].endswith("results.h5"), "%s: read %s, %s" % (tag, from_csv.files, from_h5.files))
+    for name in ("trajectory", "contacts", "events"):
+        same_table(tag, name, getattr(from_csv, name), getattr(from_h5, name))
     with h5py.File(os.path.join(h5_dir, "results.h5"), "r") as f:
         check(sorted(f) == ["contacts", "events", "metadata", "trajectory"], "%s groups %s" % (tag, list(f)))
-        header, rows = read_csv(os.path.join(csv_dir, "trajectory.csv"))
+        header = list(from_csv.trajectory.dtype.names)
         traj = f["trajectory"]
         check(list(traj.attrs["columns"]) == header, "%s trajectory columns" % tag)
-        check(traj.dtype == "float64" and traj.shape == (len(rows), len(header)),
-              "%s trajectory %s %s vs %d x %d" % (tag, traj.dtype, traj.shape, len(rows), len(header)))
-        if traj.shape == (len(rows), len(header)):
-            data = traj[:]
-            bad = sum(1 for i, r in enumerate(rows) for j, v in enumerate(r)
-                      if bits(float(v)) != bits(float(data[i, j])))
-            check(bad == 0, "%s trajectory: %d values differ from the CSV" % (tag, bad))
-        compare_table(f, "contacts", os.path.join(csv_dir, "contacts.csv"), CONTACT_KINDS)
-        compare_table(f, "events", os.path.join(csv_dir, "events.csv"), EVENT_KINDS)
+        check(traj.dtype == "float64" and traj.shape == (len(from_csv.trajectory), len(header)),
+              "%s trajectory %s %s vs %d x %d" % (tag, traj.dtype, traj.shape, len(from_csv.trajectory), len(header)))
+        compare_table(f, "contacts", from_csv.contacts, CONTACT_KINDS)
+        compare_table(f, "events", from_csv.events, EVENT_KINDS)
 
         meta = f["metadata"].attrs
         with open(problem, "rb") as pf:

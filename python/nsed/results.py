@@ -1,0 +1,357 @@
+"""The arrays of a run, and the one reader of result directories.
+
+A result directory written by `nsed run -o DIR` (or nsed.run(outdir=DIR))
+holds trajectory.csv, contacts.csv, events.csv and summary.json, or
+results.h5 and summary.json (--format hdf5, read with h5py). read_result
+turns either into a Result whose arrays are those of an in-memory run
+(nsed.run without outdir), field for field and bit for bit.
+
+This module needs numpy only (h5py for results.h5): the plotting scripts
+use it without loading libnsed.
+"""
+
+import csv
+import json
+import os
+
+import numpy as np
+
+BODY_FIELDS = ("x", "y", "z", "q0", "q1", "q2", "q3",
+               "vx", "vy", "vz", "wx", "wy", "wz")
+CONTACT_COLUMNS = ("t", "contact", "mode", "gap", "lambda_n", "lambda_t1",
+                   "lambda_t2", "slip_speed")
+EVENT_COLUMNS = ("t", "kind", "contact", "from", "to", "lcp_size", "pivots",
+                 "residual", "path")
+MODE_NAMES = ("open", "stick", "slip")
+
+# events.csv columns a reader cannot do without; the others default to
+# "" / 0 / NaN when a hand-made file lacks them.
+_EVENT_REQUIRED = ("t", "kind", "contact")
+_EVENT_DEFAULTS = {"from": "", "to": "", "lcp_size": 0, "pivots": 0,
+                   "residual": float("nan"), "path": ""}
+_EVENT_INTS = ("lcp_size", "pivots")
+_EVENT_FLOATS = ("t", "residual")
+
+
+class ResultError(Exception):
+    """Unusable result files; the message names the file (and the line)."""
+
+
+class Result:
+    """A run's arrays and summary.
+
+    trajectory: structured array with fields "t" and "BODY.x" ... "BODY.wz"
+        (the columns of trajectory.csv), one row per output instant and event.
+    contacts: structured array with the columns of contacts.csv (contact and
+        mode as strings), one row per contact per trajectory row.
+    events: structured array with the columns of events.csv.
+    summary: dict with the keys of summary.json.
+    outdir: the directory read (None for an in-memory run).
+    files: {"trajectory", "contacts", "events", "summary": path read or None}.
+    """
+
+    def __init__(self, trajectory, contacts, events, summary, outdir=None, files=None):
+        self.trajectory = trajectory
+        self.contacts = contacts
+        self.events = events
+        self.summary = summary
+        self.outdir = outdir
+        self.files = files or {k: None for k in ("trajectory", "contacts", "events", "summary")}
+
+    @property
+    def body_names(self):
+        """The bodies, in the order of the trajectory's columns."""
+        names = []
+        for column in self.trajectory.dtype.names[1:]:
+            body = column.rpartition(".")[0]    # body names may contain dots
+            if body not in names:
+                names.append(body)
+        return tuple(names)
+
+    @property
+    def contact_names(self):
+        """The contacts, in the order they first appear in contacts."""
+        names, first = np.unique(self.contacts["contact"], return_index=True)
+        return tuple(str(n) for n in names[np.argsort(first)])
+
+    def body(self, name):
+        """{field: array} of one body's 13 columns plus "t"."""
+        out = {"t": self.trajectory["t"]}
+        for f in BODY_FIELDS:
+            out[f] = self.trajectory[f"{name}.{f}"]
+        return out
+
+    def contact(self, name):
+        """The rows of contacts for one contact."""
+        return self.contacts[self.contacts["contact"] == name]
+
+    def __repr__(self):
+        return (f"<nsed.Result status={self.summary.get('status')!r} "
+                f"rows={len(self.trajectory)} events={len(self.events)}>")
+
+
+# ---------------------------------------------------------------------------
+# Building the arrays (also used by in-memory runs, nsed._core)
+# ---------------------------------------------------------------------------
+
+def _str_dtype(values, minimum=1):
+    """The narrowest numpy string type that holds every value."""
+    values = np.asarray(values, dtype=str)
+    longest = int(np.char.str_len(values).max()) if values.size else 0
+    return f"U{max(minimum, longest)}"
+
+
+def trajectory_array(matrix, names):
+    """A (rows, len(names)) float array as the structured trajectory array."""
+    dt = np.dtype([(c, "f8") for c in names])
+    data = np.ascontiguousarray(matrix, dtype=float).reshape(-1, len(names))
+    if not len(data):
+        return np.zeros(0, dtype=dt)
+    return data.view(dt).reshape(len(data))
+
+
+def contacts_array(t, names, mode, numbers):
+    """The contacts array from its columns; numbers: (rows, 5) floats of
+    gap, lambda_n, lambda_t1, lambda_t2, slip_speed."""
+    dt = [("t", "f8"), ("contact", _str_dtype(names)), ("mode", "U5"),
+          ("gap", "f8"), ("lambda_n", "f8"), ("lambda_t1", "f8"),
+          ("lambda_t2", "f8"), ("slip_speed", "f8")]
+    a = np.zeros(len(t), dtype=dt)
+    a["t"] = t
+    a["contact"] = names
+    a["mode"] = mode
+    numbers = np.asarray(numbers, dtype=float).reshape(len(t), 5)
+    for k, c in enumerate(CONTACT_COLUMNS[3:]):
+        a[c] = numbers[:, k]
+    return a
+
+
+def events_array(columns):
+    """The events array from {column: sequence} with every EVENT_COLUMNS key."""
+    n = len(columns["t"])
+    dt = [("t", "f8"), ("kind", _str_dtype(columns["kind"])),
+          ("contact", _str_dtype(columns["contact"])), ("from", "U5"), ("to", "U5"),
+          ("lcp_size", "i4"), ("pivots", "i4"), ("residual", "f8"),
+          ("path", _str_dtype(columns["path"]))]
+    a = np.zeros(n, dtype=dt)
+    for name in EVENT_COLUMNS:
+        a[name] = columns[name]
+    return a
+
+
+# ---------------------------------------------------------------------------
+# CSV
+# ---------------------------------------------------------------------------
+
+def _to_float(text, path, line, column):
+    """One CSV cell; an empty cell is a missing value (NaN), not an error."""
+    text = text.strip()
+    if text == "":
+        return float("nan")
+    try:
+        return float(text)   # also nan / inf as printf writes them
+    except ValueError:
+        raise ResultError(f"{path} line {line}, column '{column}': "
+                          f"cannot parse {text!r} as a number") from None
+
+
+def _to_int(text, path, line, column):
+    try:
+        return int(text.strip())
+    except ValueError:
+        raise ResultError(f"{path} line {line}, column '{column}': "
+                          f"cannot parse {text!r} as an integer") from None
+
+
+def _read_table(path, required, optional_file):
+    """(header, rows) with rows as (line number, fields), checking the header
+    and every row's length. The csv module (not genfromtxt) so that each
+    error names its line. An absent or empty optional file reads as a
+    header of the required columns and no rows."""
+    if not os.path.exists(path):
+        if optional_file:
+            return list(required), []
+        raise ResultError(f"{path}: file not found")
+    try:
+        with open(path, newline="", encoding="utf-8") as f:
+            lines = list(csv.reader(f))
+    except (OSError, UnicodeDecodeError, csv.Error) as e:
+        raise ResultError(f"{path}: cannot read: {e}") from None
+    if not lines:
+        if optional_file:
+            return list(required), []
+        raise ResultError(f"{path}: file is empty (no header line)")
+    header = [h.strip() for h in lines[0]]
+    missing = [c for c in required if c not in header]
+    if missing:
+        raise ResultError(f"{path} line 1: header lacks column(s) {', '.join(missing)}")
+    twice = sorted({c for c in header if header.count(c) > 1})
+    if twice:
+        raise ResultError(f"{path} line 1: column(s) {', '.join(twice)} appear more than once")
+    rows = []
+    for number, fields in enumerate(lines[1:], start=2):
+        if not fields or all(not f.strip() for f in fields):
+            continue   # blank lines, e.g. a trailing newline pair
+        if len(fields) != len(header):
+            raise ResultError(f"{path} line {number}: expected {len(header)} "
+                              f"fields, found {len(fields)}")
+        rows.append((number, fields))
+    return header, rows
+
+
+def _floats(path, header, rows, columns):
+    """The named columns as a (rows, len(columns)) float array."""
+    idx = [header.index(c) for c in columns]
+    try:
+        # Fast path; numpy parses each cell to the same double as float().
+        cells = np.array([[f[i] for i in idx] for _, f in rows], dtype=str)
+        return cells.reshape(len(rows), len(idx)).astype(float)
+    except ValueError:
+        pass   # an empty or malformed cell: find it and say where
+    return np.array([[_to_float(f[i], path, n, header[i]) for i in idx] for n, f in rows],
+                    dtype=float).reshape(len(rows), len(idx))
+
+
+def _strings(header, rows, column):
+    i = header.index(column)
+    return [f[i].strip() for _, f in rows]
+
+
+def check_trajectory_columns(names, path):
+    """The trajectory's columns must be t, then all 13 BODY.FIELD of each body."""
+    if not names or names[0] != "t":
+        raise ResultError(f"{path} line 1: first column must be 't'")
+    bodies = {}
+    for name in names[1:]:
+        body, _, field = name.rpartition(".")
+        if not body or field not in BODY_FIELDS:
+            raise ResultError(f"{path} line 1: column '{name}' is not BODY.FIELD "
+                              f"with FIELD one of {','.join(BODY_FIELDS)}")
+        bodies.setdefault(body, set()).add(field)
+    if not bodies:
+        raise ResultError(f"{path} line 1: no body columns")
+    for body, fields in bodies.items():
+        lacking = [f for f in BODY_FIELDS if f not in fields]
+        if lacking:
+            raise ResultError(f"{path} line 1: body '{body}' lacks column(s) "
+                              f"{', '.join(body + '.' + f for f in lacking)}")
+
+
+def _read_csv_result(outdir):
+    files = {k: os.path.join(outdir, f"{k}.csv") for k in ("trajectory", "contacts", "events")}
+    path = files["trajectory"]
+    header, rows = _read_table(path, ("t",), optional_file=False)
+    check_trajectory_columns(header, path)
+    trajectory = trajectory_array(_floats(path, header, rows, header), header)
+
+    path = files["contacts"]
+    header, rows = _read_table(path, CONTACT_COLUMNS, optional_file=True)
+    numbers = _floats(path, header, rows, ("t",) + CONTACT_COLUMNS[3:])
+    contacts = contacts_array(numbers[:, 0], _strings(header, rows, "contact"),
+                              _strings(header, rows, "mode"), numbers[:, 1:])
+
+    path = files["events"]
+    header, rows = _read_table(path, _EVENT_REQUIRED, optional_file=True)
+    cols = {}
+    for c in EVENT_COLUMNS:
+        if c not in header:
+            cols[c] = [_EVENT_DEFAULTS[c]] * len(rows)
+        elif c in _EVENT_FLOATS:
+            cols[c] = _floats(path, header, rows, (c,))[:, 0]
+        elif c in _EVENT_INTS:
+            i = header.index(c)
+            cols[c] = [_to_int(f[i], path, n, c) for n, f in rows]
+        else:
+            cols[c] = _strings(header, rows, c)
+    events = events_array(cols)
+    return trajectory, contacts, events, {k: p if os.path.exists(p) else None
+                                          for k, p in files.items()}
+
+
+# ---------------------------------------------------------------------------
+# HDF5 (docs/cli.md, "HDF5 output")
+# ---------------------------------------------------------------------------
+
+def _read_hdf5_result(path):
+    try:
+        import h5py
+    except ImportError:
+        raise ResultError(f"{path}: reading results.h5 needs h5py: install the Debian "
+                          "package python3-h5py") from None
+
+    def column(group, name, kind):
+        ds = group[name]
+        if kind == "s":
+            return [str(v) for v in ds.asstr()[()]]
+        return np.asarray(ds[()], dtype=kind)
+
+    try:
+        with h5py.File(path, "r") as f:
+            ds = f["trajectory"]
+            names = [str(c) for c in ds.attrs["columns"]]
+            check_trajectory_columns(names, path)
+            trajectory = trajectory_array(np.asarray(ds[()], dtype=float), names)
+            g = f["contacts"]
+            numbers = np.stack([column(g, c, "f8") for c in CONTACT_COLUMNS[3:]], axis=-1)
+            contacts = contacts_array(column(g, "t", "f8"), column(g, "contact", "s"),
+                                      column(g, "mode", "s"), numbers)
+            g = f["events"]
+            kinds = dict({c: "f8" for c in _EVENT_FLOATS}, **{c: "i4" for c in _EVENT_INTS})
+            events = events_array({c: column(g, c, kinds.get(c, "s")) for c in EVENT_COLUMNS})
+            text = f["metadata"].attrs.get("summary_json") if "metadata" in f else None
+    except (OSError, KeyError, ValueError) as e:
+        raise ResultError(f"{path}: not a readable nsed results.h5: {e}") from None
+    files = {k: path for k in ("trajectory", "contacts", "events")}
+    return trajectory, contacts, events, files, text
+
+
+# ---------------------------------------------------------------------------
+# The reader
+# ---------------------------------------------------------------------------
+
+def _parse_summary(text, path, strict):
+    try:
+        summary = json.loads(text)
+    except ValueError as e:
+        if strict:
+            raise ResultError(f"{path}: not JSON: {e}") from None
+        return {}
+    if not isinstance(summary, dict):
+        if strict:
+            raise ResultError(f"{path}: not a JSON object")
+        return {}
+    return summary
+
+
+def read_result(outdir, strict_summary=True):
+    """A Result from a directory written by `nsed run` (or nsed.run with
+    outdir): its CSV files, or results.h5 (needs h5py) when there is no
+    trajectory.csv. contacts.csv and events.csv may be absent (no rows);
+    summary.json may be absent (summary {}, or the copy inside results.h5).
+    Raises ResultError naming the file and line of anything malformed;
+    strict_summary=False reads an unreadable summary.json as {} instead."""
+    outdir = os.fspath(outdir)
+    if not os.path.isdir(outdir):
+        raise ResultError(f"{outdir}: result directory not found")
+    h5 = os.path.join(outdir, "results.h5")
+    text = None
+    if not os.path.exists(os.path.join(outdir, "trajectory.csv")) and os.path.exists(h5):
+        trajectory, contacts, events, files, text = _read_hdf5_result(h5)
+    else:
+        trajectory, contacts, events, files = _read_csv_result(outdir)
+    path = os.path.join(outdir, "summary.json")
+    files["summary"] = None
+    if os.path.exists(path):
+        try:
+            with open(path, encoding="utf-8") as f:
+                text = f.read()
+            files["summary"] = path
+        except (OSError, UnicodeDecodeError) as e:
+            if strict_summary:
+                raise ResultError(f"{path}: cannot read: {e}") from None
+            text = None
+    elif text is not None:
+        files["summary"] = h5
+        path = h5
+    summary = _parse_summary(text, path, strict_summary) if text is not None else {}
+    return Result(trajectory, contacts, events, summary, outdir=outdir, files=files)

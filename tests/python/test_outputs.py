@@ -1,0 +1,222 @@
+#!/usr/bin/python3
+"""One source of truth for a run's outputs, seen from Python.
+
+Usage: test_outputs.py SOURCE_ROOT LIBNSED_SO NSED_EXE [B_SANITIZE [HAVE_HDF5]]
+
+The same problem run in memory (nsed.run without outdir: libnsed's
+recorder and nsed_summary_json), by `nsed run -o DIR` (CSV) and by
+`nsed run --format hdf5` gives identical arrays, read by the one reader
+(nsed.read_result), and identical summaries but for the wall times, with
+the same keys in the same order. Neither the CSV nor the in-memory
+trajectory has a duplicated row (the same instant and state twice). A
+recording that outgrows its first buffers, a failed run, Ctrl-C during an
+in-memory run without a progress callback, and the reader's messages on
+malformed files are checked too. Exit 77 (skipped) for a sanitizer build.
+"""
+
+import os
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+
+sys.dont_write_bytecode = True
+ROOT, LIB, EXE = sys.argv[1], sys.argv[2], sys.argv[3]
+SANITIZE = sys.argv[4] if len(sys.argv) > 4 else "none"
+HAVE_HDF5 = (sys.argv[5] if len(sys.argv) > 5 else "false") == "true"
+if SANITIZE not in ("", "none"):
+    print(f"skipped: libnsed is built with sanitizers ({SANITIZE})")
+    sys.exit(77)
+os.environ["NSED_LIBRARY"] = LIB
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+sys.path.insert(0, os.path.join(ROOT, "python"))
+
+import numpy as np  # noqa: E402
+
+import nsed  # noqa: E402
+
+WALL = ("wall_seconds", "monitor_seconds")
+passed = failed = 0
+
+
+def check(cond, what):
+    global passed, failed
+    if cond:
+        passed += 1
+    else:
+        failed += 1
+        print(f"FAIL: {what}")
+
+
+def cli(problem, outdir, sets=(), fmt="csv"):
+    args = [EXE, "run", problem, "-o", outdir, "--quiet", "--format", fmt]
+    for s in sets:
+        args += ["--set", s]
+    return subprocess.run(args, capture_output=True, text=True)
+
+
+def same_array(a, b):
+    """Field names, row count and every value equal (numbers bit for bit)."""
+    if a.dtype.names != b.dtype.names or len(a) != len(b):
+        return False
+    for f in a.dtype.names:
+        x, y = a[f], b[f]
+        if x.dtype.kind in "fi":
+            if x.dtype != y.dtype or x.tobytes() != y.tobytes():
+                return False
+        elif list(x) != list(y):
+            return False
+    return True
+
+
+def duplicated_rows(trajectory):
+    """Consecutive rows with the same t and the same state, bit for bit."""
+    m = trajectory.view(np.float64).reshape(len(trajectory), -1)
+    if len(m) < 2:
+        return 0
+    same = (m[1:, 0] == m[:-1, 0]) & np.all(m[1:, 1:].view(np.uint64) == m[:-1, 1:].view(np.uint64),
+                                            axis=1)
+    return int(same.sum())
+
+
+def without_wall(summary):
+    return {k: v for k, v in summary.items() if k not in WALL}
+
+
+def compare(name, mem, disk):
+    for table in ("trajectory", "contacts", "events"):
+        check(same_array(getattr(mem, table), getattr(disk, table)),
+              f"{name}: {table} differs between the in-memory run and {disk.outdir}")
+    check(list(mem.summary) == list(disk.summary),
+          f"{name}: summary keys {list(mem.summary)} vs {list(disk.summary)}")
+    a, b = without_wall(mem.summary), without_wall(disk.summary)
+    check(a == b, f"{name}: summaries differ in "
+          + ", ".join(f"{k}: {a.get(k)!r} vs {b.get(k)!r}" for k in set(a) | set(b)
+                      if a.get(k) != b.get(k)))
+
+
+def test_runs(tmp):
+    problems = os.path.join(ROOT, "problems")
+    cases = [
+        ("sphere", "sphere_slide_roll.yaml", {}),
+        ("ball", "bouncing_ball.yaml", {}),                      # impacts, the Zeno guard
+        ("dos2", "disk_on_shaft_case2.yaml", {"solver.t_end": 3}),  # joints, stick-slip
+        ("belt", "block_on_belt.yaml", {}),                      # a moving floor, time laws
+        ("vehicle", "omni_vehicle_coast.yaml", {"solver.t_end": 0.5}),  # many contacts
+        # 100001 output instants: the recorder outgrows its first buffers
+        ("dense", "sphere_slide_roll.yaml", {"output.dt": 1e-5}),
+        # fails after three events: the partial run and the failure row
+        ("failed", "disk_on_shaft_case2.yaml", {"solver.max_events": 3}),
+    ]
+    for name, problem, over in cases:
+        path = os.path.join(problems, problem)
+        sets = nsed.override_strings(over)
+        out = os.path.join(tmp, name)
+        p = cli(path, out, sets)
+        check(p.returncode == (1 if name == "failed" else 0),
+              f"{name}: nsed run exit {p.returncode}: {p.stderr}")
+        disk = nsed.read_result(out)
+        mem = nsed.run(path, overrides=over, check=False)
+        check(mem.outdir is None and disk.outdir == out, f"{name}: outdir attributes")
+        compare(name, mem, disk)
+        check(duplicated_rows(disk.trajectory) == 0, f"{name}: trajectory.csv repeats a row")
+        check(duplicated_rows(mem.trajectory) == 0, f"{name}: the in-memory trajectory repeats a row")
+        check(len(mem.contacts) == len(mem.trajectory) * mem.summary["contacts"],
+              f"{name}: one contact row per contact per trajectory row")
+        if name == "dense":
+            check(len(mem.trajectory) > 100000, f"dense: {len(mem.trajectory)} rows")
+        if name == "failed":
+            check(mem.summary["status"] == "failed" and mem.events["kind"][-1] == "failure",
+                  f"failed: status {mem.summary['status']}, last event {mem.events['kind'][-1:]}")
+        if HAVE_HDF5 and name in ("ball", "dos2", "vehicle", "failed"):
+            h5 = os.path.join(tmp, name + "_h5")
+            p = cli(path, h5, sets, fmt="hdf5")
+            check(p.returncode == (1 if name == "failed" else 0),
+                  f"{name}: nsed run --format hdf5 exit {p.returncode}: {p.stderr}")
+            r = nsed.read_result(h5)
+            check(r.files["trajectory"] == os.path.join(h5, "results.h5"), f"{name}: read {r.files}")
+            compare(name + " (hdf5)", mem, r)
+
+
+def test_summary_text(tmp):
+    """The in-memory summary is summary.json's text: same keys, same order,
+    the versions included."""
+    path = os.path.join(ROOT, "problems", "sphere_slide_roll.yaml")
+    r = nsed.run(path)
+    for k in ("sundials_version", "siconos_version", "nsed_version", "law_monitor"):
+        check(k in r.summary, f"in-memory summary lacks {k}")
+    check(r.summary["problem"] == path and r.summary["overrides"] == [],
+          f"problem and overrides recorded: {r.summary['problem']} {r.summary['overrides']}")
+
+
+def test_interrupt(tmp):
+    """SIGINT during an in-memory run without a progress callback stops it
+    (Python runs the relay about ten times a second)."""
+    code = ("import sys; sys.dont_write_bytecode = True; sys.path.insert(0, %r)\n"
+            "import nsed\n"
+            "print('start', flush=True)\n"
+            "try:\n"
+            "    nsed.run(%r, overrides={'solver.t_end': 1e6, 'output.dt': 0.01})\n"
+            "except KeyboardInterrupt:\n"
+            "    print('interrupted', flush=True)\n"
+            % (os.path.join(ROOT, "python"), os.path.join(ROOT, "tests", "io", "good", "sphere.yaml")))
+    proc = subprocess.Popen(["/usr/bin/python3", "-c", code], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True)
+    proc.stdout.readline()
+    time.sleep(1.0)
+    t0 = time.monotonic()
+    proc.send_signal(signal.SIGINT)
+    try:
+        out, err = proc.communicate(timeout=60)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        out, err = proc.communicate()
+    check("interrupted" in out and time.monotonic() - t0 < 10,
+          f"SIGINT: {proc.returncode} {out!r} {err[-500:]!r}")
+
+
+def test_reader_errors(tmp):
+    """The reader names the file and the line of what it cannot read."""
+    good = os.path.join(tmp, "good")
+    check(cli(os.path.join(ROOT, "problems", "sphere_slide_roll.yaml"), good).returncode == 0,
+          "sphere run")
+    for f, edit, expect in (
+            ("trajectory.csv", lambda lines: lines.__setitem__(3, lines[3].replace(",", ",x", 1)),
+             "trajectory.csv line 4, column 'ball.x': cannot parse"),
+            ("contacts.csv", lambda lines: lines.__setitem__(2, "0,ball_floor\n"),
+             "contacts.csv line 3: expected 8 fields, found 2"),
+            ("events.csv", lambda lines: lines.__setitem__(0, "t,kind\n"),
+             "events.csv line 1: header lacks column(s) contact"),
+            ("summary.json", lambda lines: lines.__setitem__(0, "{{\n"), "summary.json: not JSON")):
+        bad = os.path.join(tmp, "bad_" + f.split(".")[0])
+        subprocess.run(["cp", "-r", good, bad], check=True)
+        p = os.path.join(bad, f)
+        lines = open(p).readlines()
+        edit(lines)
+        open(p, "w").writelines(lines)
+        try:
+            nsed.read_result(bad)
+            check(False, f"{f}: malformed file read")
+        except nsed.ResultError as e:
+            check(p in str(e) and expect in str(e), f"{f}: message {e}")
+    # the lenient summary for figures, and a missing directory
+    r = nsed.read_result(os.path.join(tmp, "bad_summary"), strict_summary=False)
+    check(r.summary == {} and len(r.trajectory) > 10, "strict_summary=False")
+    try:
+        nsed.read_result(os.path.join(tmp, "nowhere"))
+        check(False, "missing directory read")
+    except nsed.ResultError as e:
+        check("result directory not found" in str(e), f"missing directory: {e}")
+
+
+def main():
+    for test in (test_runs, test_summary_text, test_interrupt, test_reader_errors):
+        with tempfile.TemporaryDirectory(prefix="nsed-outputs-") as tmp:
+            test(tmp)
+    print(f"{passed} passed, {failed} failed")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
