@@ -18,8 +18,8 @@ from .results import (BODY_FIELDS, CONTACT_COLUMNS, EVENT_COLUMNS, Result, Resul
                       read_result)
 
 # Loaded from ._core (which loads libnsed) on first use.
-_CORE = ("run", "load", "override_strings", "Model", "NsedError", "InputError",
-         "NsedIOError", "SimulationError", "LIBRARY_PATH")
+_CORE = ("run", "load", "load_string", "assemble", "ASSEMBLIES", "override_strings", "Model",
+         "NsedError", "InputError", "NsedIOError", "SimulationError", "LIBRARY_PATH")
 
 
 def __getattr__(name):
@@ -38,6 +38,6 @@ def version():
     return __version__
 
 
-__all__ = ["run", "load", "version", "read_result", "override_strings", "Model", "Result",
+__all__ = ["run", "load", "load_string", "assemble", "ASSEMBLIES", "version", "read_result", "override_strings", "Model", "Result",
            "NsedError", "InputError", "NsedIOError", "SimulationError", "ResultError",
            "BODY_FIELDS", "CONTACT_COLUMNS", "EVENT_COLUMNS", "LIBRARY_PATH", "__version__"]

@@ -124,16 +124,26 @@ def _free_model(p):
 
 class Model:
     """A loaded, validated problem (read-only: any number of runs, also from
-    several Python threads at once; each run has its own data object)."""
+    several Python threads at once; each run has its own data object).
 
-    def __init__(self, path, overrides=None):
-        self.path = os.fspath(path)
+    Model(path, overrides) reads a problem file; Model.from_text(text, ...)
+    a problem given as a string (nsed.load_string, nsed.assemble). .path is
+    the file's path (None for text), .name what messages call it."""
+
+    def __init__(self, path, overrides=None, *, text=None, name=None):
+        self.path = os.fspath(path) if path is not None else None
+        self.text = text
+        self.name = name if name is not None else self.path
         self.overrides = override_strings(overrides)
         err = ffi.new("nsed_error *")
         out = ffi.new("nsed_model **")
         keep = [ffi.new("char[]", o.encode()) for o in self.overrides]
         arr = ffi.new("const char *[]", keep) if keep else ffi.NULL
-        rc = lib.nsed_problem_load(self.path.encode(), arr, len(keep), out, err)
+        if text is None:
+            rc = lib.nsed_problem_load(self.path.encode(), arr, len(keep), out, err)
+        else:
+            rc = lib.nsed_problem_load_string(text, len(text), self.name.encode(), arr, len(keep),
+                                              out, err)
         if rc != NSED_OK:
             _raise(rc, _str(err.message))
         self._m = ffi.gc(out[0], _free_model)
@@ -154,8 +164,26 @@ class Model:
         self.friction_model = _str(lib.nsed_friction_model_name(o.friction.model))
         self.friction_sides = o.friction.sides
 
+    @classmethod
+    def from_text(cls, text, overrides=None, name="<string>"):
+        """A Model from a problem file's text (str or bytes); name is what
+        messages call it."""
+        if isinstance(text, str):
+            text = text.encode("utf-8")
+        return cls(None, overrides, text=bytes(text), name=name)
+
+    def problem_text(self):
+        """The problem's text as bytes (the file's, read now), or None."""
+        if self.text is not None:
+            return self.text
+        try:
+            with open(self.path, "rb") as f:
+                return f.read()
+        except OSError:
+            return None
+
     def __repr__(self):
-        return (f"<nsed.Model {self.path!r}: bodies {list(self.bodies)}, "
+        return (f"<nsed.Model {self.name!r}: bodies {list(self.bodies)}, "
                 f"contacts {list(self.contacts)}, t_end {self.t_end}>")
 
     def run(self, outdir=None, progress=None, check=True):
@@ -170,6 +198,38 @@ def load(path, overrides=None):
     "bodies.ball.velocity": [1, 0, 0]}); raises InputError with nsed's
     messages (file:line:column: key: problem)."""
     return Model(path, overrides)
+
+
+def load_string(text, overrides=None, name="<string>"):
+    """Load and validate a problem given as text (YAML, as a problem file);
+    name is what the messages call it."""
+    return Model.from_text(text, overrides, name)
+
+
+ASSEMBLIES = ("omni_vehicle", "omni_wheel_testbench", "disk_on_shaft")
+
+
+def _problem_text(doc):
+    """A problem file's text: one top-level key per line, values as YAML flow."""
+    return "".join(f"{k}: {_flow(v)}\n" for k, v in doc.items())
+
+
+def assemble(block, params=None, settings=None, overrides=None):
+    """A Model of one assembly (docs/problem-format.md, "Assembly blocks"):
+    block is "omni_vehicle", "omni_wheel_testbench" or "disk_on_shaft",
+    params its keys ({"wheels": 4, "suspension": {"stiffness": 1000}}),
+    settings the problem's other top-level keys ({"gravity": [0, 0, -1],
+    "solver": {"t_end": 5}}, also bodies, joints, forces, contacts naming
+    the generated parts). The library's assembly builder makes the parts
+    (include/nsed/assemblies.h), with the same checks and messages as a
+    problem file's block."""
+    if block not in ASSEMBLIES:
+        raise ValueError(f"unknown assembly {block!r}: expected one of {', '.join(ASSEMBLIES)}")
+    doc = dict(settings or {})
+    if block in doc:
+        raise ValueError(f"give the {block} keys as params, not in settings")
+    doc[block] = dict(params or {})
+    return Model.from_text(_problem_text(doc), overrides, f"<{block}>")
 
 
 def run(path, overrides=None, outdir=None, progress=None, check=True):
@@ -216,21 +276,14 @@ class _Progress:
             raise self.error
 
 
-def _file_sha256(path):
-    try:
-        with open(path, "rb") as f:
-            return hashlib.sha256(f.read()).hexdigest()
-    except OSError:
-        return None
-
-
 def _summary(model, d, rc, message):
     """summary.json's dict for data d at the end of a run, from the text
     nsed_run_problem would write (nsed_summary_json); message: the run's
     error message as nsed's bytes."""
     info, info_buf = new_padded("nsed_summary_info")
-    path = ffi.new("char[]", model.path.encode())
-    sha = _file_sha256(model.path)
+    path = ffi.new("char[]", model.path.encode()) if model.path is not None else ffi.NULL
+    text = model.problem_text()
+    sha = hashlib.sha256(text).hexdigest() if text is not None else None
     sha_c = ffi.new("char[]", sha.encode()) if sha is not None else ffi.NULL
     keep = [ffi.new("char[]", o.encode()) for o in model.overrides]
     arr = ffi.new("const char *[]", keep) if keep else ffi.NULL
@@ -349,13 +402,8 @@ def _run_to_dir(model, outdir, progress, check):
     relay = _Progress(progress)
     opt, opt_buf = new_padded("nsed_run_options")
     lib.nsed_run_options_default(opt)
-    path_c = ffi.new("char[]", model.path.encode())
-    text = None
-    try:
-        with open(model.path, "rb") as f:
-            text = f.read()
-    except OSError:
-        pass
+    path_c = ffi.new("char[]", model.path.encode()) if model.path is not None else ffi.NULL
+    text = model.problem_text()
     text_c = ffi.new("char[]", text) if text is not None else ffi.NULL
     keep = [ffi.new("char[]", o.encode()) for o in model.overrides]
     arr = ffi.new("const char *[]", keep) if keep else ffi.NULL

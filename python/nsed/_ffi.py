@@ -84,6 +84,9 @@ typedef struct {
 
 int nsed_problem_load(const char *path, const char *const *overrides, int noverrides,
                       nsed_model **out, nsed_error *err);
+int nsed_problem_load_string(const char *text, size_t len, const char *name,
+                             const char *const *overrides, int noverrides,
+                             nsed_model **out, nsed_error *err);
 void nsed_model_free(nsed_model **m);
 int nsed_model_nbody(const nsed_model *m);
 int nsed_model_njoint(const nsed_model *m);

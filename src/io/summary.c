@@ -47,6 +47,15 @@ static const char *status_word(int status) {
   return "failed";
 }
 
+const char *const nsedi_summary_keys[] = {
+    "problem", "problem_sha256", "overrides", "status", "status_code", "message", "t_end",
+    "t_reached", "bodies", "body_names", "joints", "contacts", "forces", "states", "integrator",
+    "friction_model", "friction_sides", "events", "events_by_kind", "lcp_solves",
+    "rhs_evaluations", "steps", "wall_seconds", "max_constraint_violation", "max_lcp_residual",
+    "energy_initial", "energy_final", "work_external", "work_contacts", "work_joints",
+    "energy_balance_error", "law_monitor", "onsets_off_circle", "monitor_seconds", "nsed_version",
+    "sundials_version", "siconos_version", NULL};
+
 void nsed_free(void *p) { free(p); }
 
 int nsed_summary_json(const nsed_model *m, const nsed_data *d, const nsed_summary_info *info,

@@ -10,18 +10,8 @@
 #include "nsed/simulate.h"
 #include "nsed/sweep.h"
 #include "yread.h"
+#include "writer.h"
 #include "ytree.h"
-
-/* Top-level keys of summary.json (src/io/summary.c writes them; keep the two
- * in step) that a sweep may tabulate; nested: events_by_kind.<kind>. */
-static const char *const summary_keys[] = {
-    "problem", "problem_sha256", "overrides", "status", "status_code", "message", "t_end",
-    "t_reached", "bodies", "body_names", "joints", "contacts", "forces", "states",
-    "integrator", "friction_model", "friction_sides", "events", "events_by_kind",
-    "lcp_solves", "rhs_evaluations", "steps", "wall_seconds", "max_constraint_violation",
-    "max_lcp_residual", "energy_initial", "energy_final", "work_external", "work_contacts",
-    "work_joints", "energy_balance_error", "nsed_version", "sundials_version",
-    "siconos_version", NULL};
 
 static const char *const default_metrics[] = {"events", "t_reached", "energy_balance_error",
                                               "wall_seconds"};
@@ -213,12 +203,24 @@ static int read_list(nsed_sweep_spec *s, const nsedi_ynode *l, const nsedi_ynode
   return 0;
 }
 
+/* A summary.json key: a top-level one, events_by_kind.KIND or
+ * law_monitor.CHECK.FIELD. */
 static int known_metric(const char *m) {
-  for (int i = 0; summary_keys[i]; i++)
-    if (!strcmp(m, summary_keys[i])) return 1;
+  for (int i = 0; nsedi_summary_keys[i]; i++)
+    if (!strcmp(m, nsedi_summary_keys[i])) return 1;
   if (!strncmp(m, "events_by_kind.", 15))
     for (int k = 0; k < NSED_EVENT_NKIND; k++)
       if (!strcmp(m + 15, nsed_event_kind_name((nsed_event_kind)k))) return 1;
+  if (!strncmp(m, "law_monitor.", 12)) {
+    static const char *const fields[] = {"worst", "tolerance", "t", "where", "count"};
+    for (int k = 0; k < NSED_LAW_NCHECK; k++) {
+      const char *name = nsed_law_check_name((nsed_law_check)k);
+      size_t n = strlen(name);
+      if (strncmp(m + 12, name, n) || m[12 + n] != '.') continue;
+      for (size_t f = 0; f < sizeof fields / sizeof fields[0]; f++)
+        if (!strcmp(m + 13 + n, fields[f])) return 1;
+    }
+  }
   return 0;
 }
 
@@ -240,7 +242,7 @@ static int read_metrics(nsed_sweep_spec *s, const nsedi_ynode *n, nsedi_diag *d)
       }
       m = n->items[i]->text;
       if (!known_metric(m)) {
-        const char *hint = nsedi_suggest(m, summary_keys);
+        const char *hint = nsedi_suggest(m, nsedi_summary_keys);
         if (hint)
           bad |= nsedi_diag_add(d, n->items[i], path,
                                 "'%s' is not a summary.json key (did you mean '%s'?)", m, hint);

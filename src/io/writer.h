@@ -78,6 +78,11 @@ int nsedi_writer_event(void *ctx, const nsed_model *m, const nsed_data *d, const
  * to call on a partially opened writer. */
 int nsedi_writer_close(nsedi_writer *w, nsed_error *err);
 
+/* summary.json's top-level keys in the order nsed_summary_json writes
+ * them, NULL-terminated (sweep files tabulate them; tests/io/test_recorder.c
+ * checks the two agree). */
+extern const char *const nsedi_summary_keys[];
+
 /* Write text (nsed_summary_json's) as dir/summary.json. */
 int nsedi_summary_write(const char *dir, const char *text, nsed_error *err);
 

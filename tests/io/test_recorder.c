@@ -204,6 +204,41 @@ static void check_summary(const char *file, const char *text) {
   CHECK(lines > 30 && !differ);
 }
 
+/* The top-level keys of summary.json's text, in order, are the list the
+ * sweep files check metrics against (nsedi_summary_keys). */
+static void check_summary_keys(const char *text) {
+  int depth = 0, k = 0, in_string = 0;
+  const char *start = NULL;
+  for (const char *p = text; *p; p++) {
+    if (in_string) {
+      if (*p == '\\') p++;
+      else if (*p == '"') {
+        in_string = 0;
+        const char *q = p + 1;
+        while (*q == ' ') q++;
+        if (depth == 1 && *q == ':') {
+          size_t n = (size_t)(p - start);
+          const char *want = nsedi_summary_keys[k];
+          CHECK_MSG(want && strlen(want) == n && !strncmp(start, want, n),
+                    "summary key %d: '%.*s', nsedi_summary_keys says '%s'", k, (int)n, start,
+                    want ? want : "(end)");
+          if (want) k++;
+        }
+      }
+      continue;
+    }
+    if (*p == '"') {
+      in_string = 1;
+      start = p + 1;
+    } else if (*p == '{' || *p == '[') {
+      depth++;
+    } else if (*p == '}' || *p == ']') {
+      depth--;
+    }
+  }
+  CHECK_MSG(nsedi_summary_keys[k] == NULL, "summary.json lacks '%s'", nsedi_summary_keys[k]);
+}
+
 static void progress(void *ctx, double t, double t_end, long events, double wall) {
   (void)t;
   (void)t_end;
@@ -264,6 +299,7 @@ int main(void) {
   char *file = slurp(out, "summary.json");
   CHECK(text && file);
   if (text && file) check_summary(file, text);
+  if (text) check_summary_keys(text);
   nsed_free(text);
   free(file);
   CHECK(nsed_summary_json(m, NULL, &info, &text, &err) == NSED_ERR_INPUT && text == NULL);

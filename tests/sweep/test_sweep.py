@@ -121,6 +121,11 @@ def resume(tmp):
     check(sweep("resume4.yaml", ref_dir, "--jobs", "2") == 0, "reference sweep")
     ref = table(ref_dir)
     check(ref.count(",ok,") == 4, f"reference table:\n{ref}")
+    # a nested metric of the law monitor: its worst margin, within tolerance
+    head, *rows = ref.strip().split("\n")
+    col = head.split(",").index("law_monitor.stick_friction.worst")
+    check(all(float(r.split(",")[col]) >= -1e-9 for r in rows),
+          f"law_monitor.stick_friction.worst tabulated:\n{ref}")
     interrupted_then_resumed(tmp, "killed", signal.SIGKILL, ref)
     interrupted_then_resumed(tmp, "sigint", signal.SIGINT, ref)
     # a result from other overrides is refused, not tabulated under new values
