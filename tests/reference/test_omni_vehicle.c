@@ -225,6 +225,26 @@ int main(int argc, char **argv) {
    * onset the circle does not admit (see TWELVE above). */
   const char *twelve[] = {"solver.t_end=0.95", "omni_vehicle.rollers=12"};
   run(root, "omni_vehicle_coast.yaml", twelve, 2, TWELVE);
+  /* The vertex form: its inscribed polygon saturates at t = 0.35724 at
+   * 0.924 of the circle, where the circle's kinetic friction would stop the
+   * onset: no mode holds, and the run must say so and why (not stall, not
+   * go on with a stick beyond its polygon). */
+  {
+    char path[4096];
+    snprintf(path, sizeof path, "%s/problems/omni_vehicle_coast.yaml", root);
+    const char *vertex[] = {"solver.t_end=0.5", "friction.form=vertex"};
+    nsed_model *m = NULL;
+    nsed_data *d = NULL;
+    nsed_error err;
+    int rc = nsed_problem_load(path, vertex, 2, &m, &err);
+    if (rc == NSED_OK) rc = nsed_data_create(m, &d, &err);
+    if (rc == NSED_OK) rc = nsed_simulate(m, d, NULL, &err);
+    printf("vertex form: %s\n", err.message);
+    CHECK(rc == NSED_ERR_EVENT && strstr(err.message, "inscribed polygon saturates inside the "
+                                                      "friction circle (0.924"));
+    nsed_data_free(&d);
+    nsed_model_free(&m);
+  }
   /* A 16-sided polygon: at t = 9.670-9.684 a roller lifts off near its
    * tip, the wheels rock and land three times within 1.4e-2 s; with the
    * full contact_tol margin per lift-off the gaps reached -2.06e-9. */

@@ -187,11 +187,9 @@ int main(int argc, char **argv) {
   CHECK(p_pos > 0.25 && p_pos < 0.45);
   CHECK(p_om > 0.5);
   CHECK(light.pos_err < 0.05);
-  /* Four sprung wheels converge the same way once the springs are stiff:
-   * soft ones let the platform roll and pitch under the friction forces,
-   * which the rigid reference cannot (sprung table: 0.0629 at k = 1e3,
-   * 0.0389 at 1e4, 0.0320 at 1e5 for the light rollers). At k = 1e5 the
-   * cube-root law of the rigid three-wheeler holds (measured 0.327). */
+  /* Four sprung wheels converge the same way: the cube-root law of the
+   * rigid three-wheeler (sprung table: 0.0218 for the light rollers at
+   * k = 1e3, 1e4 and 1e5 alike; docs/omni-vehicle.md). */
   compare_result sh = compare(root, 4, 1e5, 4, 2.5e-2, 2.0), sl = compare(root, 4, 1e5, 4, 2.5e-4, 2.0);
   CHECK(sh.ok && sl.ok);
   double p_sprung = log(sh.pos_err / sl.pos_err) / log(100.0);
