@@ -8,6 +8,8 @@ room to spare (see new_padded), so a library with more fields still gets
 zeros (defaults) in the ones this file does not know. nsed_options is only
 read through a pointer, by its leading fields. The enums of the C headers
 (nsed_event's kind and modes, nsed_output_format) are ints here.
+tests/python/test_ffi_layout.py holds every declared field to the offset
+the C compiler gives it.
 """
 
 import ctypes.util
