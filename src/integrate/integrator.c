@@ -3,12 +3,31 @@
 #include <arkode/arkode_erkstep.h>
 #include <cvode/cvode.h>
 #include <nvector/nvector_serial.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sundials/sundials_context.h>
 #include <sunlinsol/sunlinsol_dense.h>
 #include <sunmatrix/sunmatrix_dense.h>
 #include <sunnonlinsol/sunnonlinsol_fixedpoint.h>
+
+/* Steps allowed between two outputs before the integrator gives up: far above
+ * any smooth phase of the shipped problems (the longest takes ~20,000), so
+ * reaching it means a collapsed step size, not a long phase. */
+#define MAX_STEPS 1000000L
+/* Error-test failures allowed in one step (SUNDIALS' default is 7): a free
+ * 2D slip's direction is a stiff mode at low speed (rate ~ 1/|v|), and a
+ * step after a restart may need more shrinking (docs/engine.md, "Slip
+ * direction"). */
+#define MAX_ERR_TEST_FAILS 50
+
+/* The failure flags flag_meaning() names hold for both integrators. */
+_Static_assert(ARK_TOO_MUCH_WORK == CV_TOO_MUCH_WORK && ARK_TOO_MUCH_ACC == CV_TOO_MUCH_ACC &&
+                   ARK_ERR_FAILURE == CV_ERR_FAILURE && ARK_CONV_FAILURE == CV_CONV_FAILURE &&
+                   ARK_RHSFUNC_FAIL == CV_RHSFUNC_FAIL && ARK_FIRST_RHSFUNC_ERR == CV_FIRST_RHSFUNC_ERR &&
+                   ARK_REPTD_RHSFUNC_ERR == CV_REPTD_RHSFUNC_ERR &&
+                   ARK_UNREC_RHSFUNC_ERR == CV_UNREC_RHSFUNC_ERR && ARK_RTFUNC_FAIL == CV_RTFUNC_FAIL,
+               "ARKODE and CVODE failure flags differ");
 
 struct nsedi_integrator {
   nsedi_ode_method kind;
@@ -184,8 +203,8 @@ int nsedi_integrator_create(const nsedi_integrator_settings *o, int n, int n_qua
       }
       SUN_TRY(CVodeSetNonlinearSolver(it->mem, it->nls), "CVodeSetNonlinearSolver");
     }
-    SUN_TRY(CVodeSetMaxNumSteps(it->mem, 1000000), "CVodeSetMaxNumSteps");
-    SUN_TRY(CVodeSetMaxErrTestFails(it->mem, 50), "CVodeSetMaxErrTestFails"); /* see ERK below */
+    SUN_TRY(CVodeSetMaxNumSteps(it->mem, MAX_STEPS), "CVodeSetMaxNumSteps");
+    SUN_TRY(CVodeSetMaxErrTestFails(it->mem, MAX_ERR_TEST_FAILS), "CVodeSetMaxErrTestFails");
     if (o->max_step > 0) SUN_TRY(CVodeSetMaxStep(it->mem, o->max_step), "CVodeSetMaxStep");
     if (nroot > 0) {
       SUN_TRY(CVodeRootInit(it->mem, nroot, root_tramp), "CVodeRootInit");
@@ -205,12 +224,8 @@ int nsedi_integrator_create(const nsedi_integrator_settings *o, int n, int n_qua
                                             : ARKODE_DORMAND_PRINCE_7_4_5),
             "ERKStepSetTableNum");
     SUN_TRY(ERKStepSVtolerances(it->mem, o->rtol, atol), "ERKStepSVtolerances");
-    SUN_TRY(ERKStepSetMaxNumSteps(it->mem, 1000000), "ERKStepSetMaxNumSteps");
-    /* A free 2D slip's direction is a stiff mode at low speed (rate
-     * ~ 1/|v|): a step after a restart may need more shrinking than the
-     * default 7 error-test failures allow (docs/engine.md, "Slip
-     * direction"). */
-    SUN_TRY(ERKStepSetMaxErrTestFails(it->mem, 50), "ERKStepSetMaxErrTestFails");
+    SUN_TRY(ERKStepSetMaxNumSteps(it->mem, MAX_STEPS), "ERKStepSetMaxNumSteps");
+    SUN_TRY(ERKStepSetMaxErrTestFails(it->mem, MAX_ERR_TEST_FAILS), "ERKStepSetMaxErrTestFails");
     if (o->max_step > 0) SUN_TRY(ERKStepSetMaxStep(it->mem, o->max_step), "ERKStepSetMaxStep");
     if (nroot > 0) {
       SUN_TRY(ERKStepRootInit(it->mem, nroot, root_tramp), "ERKStepRootInit");
@@ -258,6 +273,44 @@ int nsedi_integrator_reinit(nsedi_integrator *it, double t, const double *y, nse
   return NSED_OK;
 }
 
+/* What a failure flag means for the user, and what to change; written to buf. */
+static const char *flag_meaning(int flag, char *buf, size_t size) {
+  switch (flag) {
+  case CV_TOO_MUCH_WORK:
+    snprintf(buf, size,
+             "%ld steps without reaching the next output: solver.max_step too small for "
+             "output.dt, or the step size collapsed, usually on a nonsmooth right-hand side "
+             "(a transition the events did not resolve) or a stiff force law (solver.integrator: "
+             "cvode_bdf)", MAX_STEPS);
+    break;
+  case CV_TOO_MUCH_ACC:
+    snprintf(buf, size, "the tolerances ask for more than double precision can give: raise solver.rtol / "
+                        "solver.atol");
+    break;
+  case CV_ERR_FAILURE:
+    snprintf(buf, size,
+             "the error test failed %d times in one step or at the smallest step: the right-hand side is "
+             "not smooth there, or the tolerances are too tight for it", MAX_ERR_TEST_FAILS);
+    break;
+  case CV_CONV_FAILURE:
+    snprintf(buf, size, "the implicit solver's Newton iteration did not converge (a stiff law: tighter "
+                        "tolerances or a smaller solver.max_step)");
+    break;
+  case CV_RHSFUNC_FAIL:
+  case CV_FIRST_RHSFUNC_ERR:
+  case CV_REPTD_RHSFUNC_ERR:
+  case CV_UNREC_RHSFUNC_ERR:
+    snprintf(buf, size, "the equations of motion could not be evaluated");
+    break;
+  case CV_RTFUNC_FAIL:
+    snprintf(buf, size, "an event indicator could not be evaluated");
+    break;
+  default:
+    snprintf(buf, size, "see the SUNDIALS documentation of this flag");
+  }
+  return buf;
+}
+
 int nsedi_integrator_advance(nsedi_integrator *it, double tout, double t_stop, double *y,
                              double *t, nsedi_step_result *result, nsed_error *err) {
   int flag;
@@ -276,8 +329,9 @@ int nsedi_integrator_advance(nsedi_integrator *it, double tout, double t_stop, d
   *t = tret;
   if (flag < 0) {
     char *name = is_cvode(it) ? CVodeGetReturnFlagName(flag) : ERKStepGetReturnFlagName(flag);
-    nsed_error_set(err, NSED_ERR_INTEGRATOR, "the integrator failed at t = %.17g: %s (flag %d)",
-                   tret, name ? name : "?", flag);
+    char meaning[256];
+    nsed_error_set(err, NSED_ERR_INTEGRATOR, "the integrator failed at t = %.17g: %s (flag %d): %s",
+                   tret, name ? name : "?", flag, flag_meaning(flag, meaning, sizeof meaning));
     free(name);
     return NSED_ERR_INTEGRATOR;
   }

@@ -11,8 +11,8 @@ Usage: resources.py NSED SOURCE_ROOT CASE
                          EFBIG: exit 1, "writing trajectory.csv failed: File
                          too large", no output directory, no temporary
   fsize_default_signal   the same limit as a shell's `ulimit -f` sets it
-                         (SIGXFSZ at its default): nsed should report it as
-                         above; EXPECTED TO FAIL (killed by SIGXFSZ, no message)
+                         (SIGXFSZ at its default): nsed ignores the signal and
+                         reports it as above
   unwritable_outdir      -o inside a directory without write permission
   outdir_is_file         -o below a regular file
   readonly_problem_dir   the problem in a read-only directory: -o elsewhere
