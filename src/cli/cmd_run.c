@@ -31,7 +31,9 @@ static const char usage[] =
     "\n"
     "On a terminal, runs longer than a second show a progress bar on stderr.\n"
     "Exit status: 0 success, 1 the simulation failed or was interrupted (the\n"
-    "files up to that instant are written), 2 bad problem file or usage.\n";
+    "files up to that instant are written), 2 bad problem file, usage or an\n"
+    "OUTDIR holding files nsed did not write, 3 the results could not be written\n"
+    "(permissions, a full disk).\n";
 
 /* The one piece of global mutable state: a signal handler can only reach
  * static storage. The run polls it through the observer. */
@@ -192,19 +194,30 @@ int nsedi_cmd_run(int argc, char **argv) {
     }
     code = a.plot ? nsedi_plot_results(outdir, NULL, NULL, NULL, a.quiet) : 0;
   } else if (res.written) {
-    fprintf(stderr, "nsed run: %s: %s at t = %.17g s: %s\n", a.problem,
-            rc == NSED_ERR_INTERRUPTED ? "interrupted" : "simulation failed", res.t_reached,
-            err.message);
+    if (rc == NSED_ERR_INTERRUPTED) /* the library's message says only that */
+      fprintf(stderr, "nsed run: %s: interrupted at t = %.17g s\n", a.problem, res.t_reached);
+    else
+      fprintf(stderr, "nsed run: %s: simulation failed at t = %.17g s: %s\n", a.problem,
+              res.t_reached, err.message);
     fprintf(stderr, "nsed run: results up to t = %.17g s are in %s (summary.json status \"%s\")\n",
             res.t_reached, outdir, rc == NSED_ERR_INTERRUPTED ? "interrupted" : "failed");
     code = 1;
   } else {
     fprintf(stderr, "nsed run: %s\n", err.message);
-    code = rc == NSED_ERR_INPUT ? 2 : 1;
+    code = nsedi_exit_status(rc);
   }
   free(outdir);
   free(text);
   nsed_model_free(&m);
   nsedi_problem_args_free(&a);
+  if (rc == NSED_ERR_IO && opt.format == NSED_FORMAT_HDF5) {
+    /* A write that failed inside HDF5 1.10 (a full disk) leaves a file id
+     * whose object HDF5 has freed, and HDF5's exit handler then crashes on
+     * it (HDFGroup/hdf5 #2257, fixed in 1.14): the message is out, the
+     * temporary directory removed, so leave without the exit handlers. */
+    fflush(stdout);
+    fflush(stderr);
+    _exit(code);
+  }
   return code;
 }

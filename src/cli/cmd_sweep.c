@@ -38,7 +38,8 @@ static const char usage[] =
     "  -h, --help        this help\n"
     "\n"
     "Exit status: 0 every point ok, 1 some point failed or was interrupted,\n"
-    "2 bad sweep file, bad point or usage (nothing is run).\n";
+    "2 bad sweep file, bad point or usage (nothing is run), 3 the table could\n"
+    "not be written.\n";
 
 /* A signal handler can only reach static storage; the runs poll it. */
 static volatile sig_atomic_t interrupted = 0;
@@ -389,10 +390,8 @@ static int sweep(nsedi_sweep_run *r, const sweep_args *a, const char *token) {
 
   int code = 0;
   if (r->write_table) {
-    if (nsedi_sweep_table(r, 1, &err) != NSED_OK) {
-      fprintf(stderr, "nsed sweep: %s\n", err.message);
-      code = 1;
-    }
+    int table_rc = nsedi_sweep_table(r, 1, &err);
+    if (table_rc != NSED_OK) fprintf(stderr, "nsed sweep: %s\n", err.message);
     int ok = 0;
     for (int i = 0; i < r->spec.npoints; i++) {
       int good = r->state[i] == NSEDI_PT_DONE && !strncmp(r->row[i], "ok,", 3);
@@ -400,6 +399,7 @@ static int sweep(nsedi_sweep_run *r, const sweep_args *a, const char *token) {
       ok += good;
     }
     if (ok < r->spec.npoints) code = 1;
+    if (table_rc != NSED_OK) code = nsedi_exit_status(table_rc);
     if (!r->quiet || code)
       printf("nsed sweep: %d of %d points ok; table %s/sweep.csv%s\n", ok, r->spec.npoints,
              r->outdir, *r->interrupt ? " (interrupted: rerun the same command to resume)" : "");

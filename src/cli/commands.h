@@ -1,8 +1,12 @@
 /* Subcommands of the nsed program; each returns the process exit status
- * (0 success, 1 failed computation, 2 bad input or usage). argv[0] is the
- * subcommand's name. */
+ * (0 success, 1 failed computation, 2 bad input or usage, 3 the output
+ * could not be written). argv[0] is the subcommand's name. */
 #ifndef NSED_CLI_COMMANDS_H
 #define NSED_CLI_COMMANDS_H
+
+/* The exit status for a library status code that ends a command:
+ * NSED_ERR_INPUT 2, NSED_ERR_IO 3, any other failure 1, NSED_OK 0. */
+int nsedi_exit_status(int status);
 
 /* nsed lcp FILE...: solve LCPs in Siconos' text format and report each. */
 int nsedi_cmd_lcp(int argc, char **argv);

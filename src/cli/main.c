@@ -1,6 +1,6 @@
 /* nsed: the command-line door to the library. Dispatches to one file per
  * subcommand (src/cli/cmd_*.c). Exit status: 0 success, 1 a computation
- * failed, 2 bad input or usage. */
+ * failed, 2 bad input or usage, 3 the output could not be written. */
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -203,8 +203,12 @@ int nsedi_write_atomic(const char *path, const char *text, size_t len, nsed_erro
     return nsed_error_set(err, NSED_ERR_IO, "cannot create a file next to %s: %s", path,
                           strerror(e));
   }
-  /* mkstemp makes the file 0600; a table is as readable as any result file. */
-  int e = fchmod(fd, 0644) != 0 ? errno : 0;
+  /* mkstemp makes the file 0600; a table gets the mode of any file the user
+   * creates (0666 less the umask). The CLI is single-threaded, so reading
+   * the umask by setting it back is safe here. */
+  mode_t mask = umask(0);
+  umask(mask);
+  int e = fchmod(fd, 0666 & ~mask) != 0 ? errno : 0;
   size_t done = 0;
   while (done < len) {
     ssize_t w = write(fd, text + done, len - done);

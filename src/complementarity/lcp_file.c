@@ -12,6 +12,7 @@
  * line instead of Siconos' fscanf on garbage; a file without the "size0 size1"
  * line is accepted when the count of numbers says so. */
 #include "cp_internal.h"
+#include "files.h"
 
 #include <errno.h>
 #include <math.h>
@@ -210,11 +211,8 @@ fail:
 /* Written to a temporary sibling and renamed into place, so that path holds
  * either the old file or the whole new one. */
 int nsed_lcp_write_file(const char *path, int n, const double *M, const double *q, nsed_error *err) {
-  size_t len = strlen(path) + 16;
-  char *tmp = malloc(len);
-  if (!tmp) return nsed_error_set(err, NSED_ERR_NOMEM, "%s: out of memory", path);
-  snprintf(tmp, len, "%s.tmp-XXXXXX", path);
-  int fd = mkstemp(tmp);
+  char *tmp = NULL;
+  int fd = nsedi_make_unique_file(path, "tmp", &tmp);
   FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
   if (!f) {
     int rc = nsed_error_set(err, NSED_ERR_IO, "%s: cannot create: %s", path, strerror(errno));

@@ -1,5 +1,6 @@
 #include "outdir.h"
 
+#include "files.h"
 #include "nsed/io.h"
 
 #include <dirent.h>
@@ -52,8 +53,49 @@ static int make_parents(const char *path, nsed_error *err) {
   return rc;
 }
 
-/* 1 if dir is empty or holds summary.json (an nsed result), else 0. */
-static int replaceable(const char *dir) {
+/* The entries an nsed result directory holds: what nsed_run_problem writes
+ * and the figures directory that `nsed run --plot` / `nsed plot` fill. */
+static const char *const result_files[] = {"summary.json", "trajectory.csv", "contacts.csv",
+                                           "events.csv", "results.h5"};
+static const char *const figures_dir = "plots";
+static const char *const figure_suffixes[] = {".png", ".pdf", ".svg"};
+
+static int has_suffix(const char *name, const char *suffix) {
+  size_t n = strlen(name), k = strlen(suffix);
+  return n > k && !strcmp(name + n - k, suffix);
+}
+
+/* 1 if every entry of the figures directory is a regular file with a figure
+ * suffix; *foreign receives the first that is not. */
+static int figures_only(const char *dir, char *foreign, size_t size) {
+  DIR *d = opendir(dir);
+  if (!d) return 0;
+  int ok = 1;
+  struct dirent *e;
+  while (ok && (e = readdir(d))) {
+    if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, "..")) continue;
+    int figure = 0;
+    for (size_t i = 0; i < sizeof figure_suffixes / sizeof *figure_suffixes; i++)
+      figure = figure || has_suffix(e->d_name, figure_suffixes[i]);
+    size_t l = strlen(dir) + strlen(e->d_name) + 2;
+    char *path = malloc(l);
+    struct stat st;
+    if (path) snprintf(path, l, "%s/%s", dir, e->d_name);
+    if (!figure || !path || lstat(path, &st) != 0 || !S_ISREG(st.st_mode)) {
+      snprintf(foreign, size, "%s/%s", figures_dir, e->d_name);
+      ok = 0;
+    }
+    free(path);
+  }
+  closedir(d);
+  return ok;
+}
+
+/* 1 if dir may be replaced: empty, or an nsed result (summary.json) holding
+ * nothing nsed did not write. Otherwise 0, with *foreign naming the first
+ * entry that is not nsed's, left "" when the directory has no summary.json. */
+static int replaceable(const char *dir, char *foreign, size_t size) {
+  foreign[0] = '\0';
   DIR *d = opendir(dir);
   if (!d) return 0;
   int entries = 0, summary = 0;
@@ -62,9 +104,27 @@ static int replaceable(const char *dir) {
     if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, "..")) continue;
     entries++;
     if (!strcmp(e->d_name, "summary.json")) summary = 1;
+    if (foreign[0]) continue; /* the first foreign entry is named; look on for summary.json */
+    int known = 0;
+    for (size_t i = 0; i < sizeof result_files / sizeof *result_files; i++)
+      known = known || !strcmp(e->d_name, result_files[i]);
+    if (!known && !strcmp(e->d_name, figures_dir)) {
+      size_t l = strlen(dir) + strlen(figures_dir) + 2;
+      char *plots = malloc(l);
+      known = plots != NULL;
+      if (plots) {
+        snprintf(plots, l, "%s/%s", dir, figures_dir);
+        known = figures_only(plots, foreign, size);
+        free(plots);
+      }
+      if (!known && !foreign[0]) snprintf(foreign, size, "%s", figures_dir);
+      continue;
+    }
+    if (!known) snprintf(foreign, size, "%s", e->d_name);
   }
   closedir(d);
-  return entries == 0 || summary;
+  if (!summary) foreign[0] = '\0';
+  return entries == 0 || (summary && !foreign[0]);
 }
 
 int nsedi_outdir_begin(const char *outdir, char **tmpdir, nsed_error *err) {
@@ -74,22 +134,25 @@ int nsedi_outdir_begin(const char *outdir, char **tmpdir, nsed_error *err) {
   if (stat(outdir, &st) == 0) {
     if (!S_ISDIR(st.st_mode))
       return nsed_error_set(err, NSED_ERR_INPUT, "%s exists and is not a directory", outdir);
-    if (!replaceable(outdir))
+    char foreign[512];
+    if (!replaceable(outdir, foreign, sizeof foreign)) {
+      if (foreign[0])
+        return nsed_error_set(err, NSED_ERR_INPUT,
+                              "%s holds %s, which nsed did not write: refusing to replace the "
+                              "directory (a rerun replaces a result only when it holds nothing "
+                              "else); move your files out or choose another -o",
+                              outdir, foreign);
       return nsed_error_set(err, NSED_ERR_INPUT,
                             "%s exists and is not an nsed result directory (no summary.json): "
                             "refusing to replace it; remove it or choose another -o", outdir);
+    }
   }
   int rc = make_parents(outdir, err);
   if (rc) return rc;
-  size_t l = strlen(outdir) + 16;
-  char *t = malloc(l);
-  if (!t) return nsed_error_set(err, NSED_ERR_NOMEM, "out of memory");
-  snprintf(t, l, "%s.tmp-XXXXXX", outdir);
-  if (!mkdtemp(t)) {
-    rc = nsed_error_set(err, NSED_ERR_IO, "cannot create %s: %s", t, strerror(errno));
-    free(t);
-    return rc;
-  }
+  char *t = NULL;
+  if (nsedi_make_unique_dir(outdir, "tmp", &t) != 0)
+    return nsed_error_set(err, errno == ENOMEM ? NSED_ERR_NOMEM : NSED_ERR_IO,
+                          "cannot create %s.tmp-XXXXXX: %s", outdir, strerror(errno));
   *tmpdir = t;
   return NSED_OK;
 }
@@ -98,17 +161,11 @@ int nsedi_outdir_commit(const char *outdir, const char *tmpdir, nsed_error *err)
   struct stat st;
   char *old = NULL;
   if (stat(outdir, &st) == 0) {
-    size_t l = strlen(outdir) + 16;
-    old = malloc(l);
-    if (!old) return nsed_error_set(err, NSED_ERR_NOMEM, "out of memory");
-    /* mkdtemp reserves a unique name; rename() then replaces that empty
-     * directory with the old result in one step. */
-    snprintf(old, l, "%s.old-XXXXXX", outdir);
-    if (!mkdtemp(old)) {
-      int rc = nsed_error_set(err, NSED_ERR_IO, "cannot create %s: %s", old, strerror(errno));
-      free(old);
-      return rc;
-    }
+    /* A new empty directory reserves a unique name; rename() then replaces
+     * it with the old result in one step. */
+    if (nsedi_make_unique_dir(outdir, "old", &old) != 0)
+      return nsed_error_set(err, errno == ENOMEM ? NSED_ERR_NOMEM : NSED_ERR_IO,
+                            "cannot create %s.old-XXXXXX: %s", outdir, strerror(errno));
     if (rename(outdir, old) != 0) {
       int rc = nsed_error_set(err, NSED_ERR_IO, "cannot move the old %s aside: %s", outdir,
                               strerror(errno));
@@ -132,7 +189,7 @@ int nsedi_outdir_commit(const char *outdir, const char *tmpdir, nsed_error *err)
 }
 
 /* 1 if the last component of path is NAME.tmp-XXXXXX or NAME.old-XXXXXX
- * (mkdtemp's six characters) with a non-empty NAME. */
+ * (six random characters) with a non-empty NAME. */
 static int leftover_name(const char *path) {
   const char *base = strrchr(path, '/');
   base = base ? base + 1 : path;

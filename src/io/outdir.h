@@ -7,9 +7,11 @@
 #include "nsed/status.h"
 
 /* Check that outdir can be (re)placed, create its parent directories and the
- * temporary directory; *tmpdir (malloc'd) receives its path. An existing
- * outdir is only ever replaced if it is an nsed result (it holds
- * summary.json) or empty, so `-o ~` cannot wipe a home directory. */
+ * temporary directory (mode 0777 less the umask); *tmpdir (malloc'd)
+ * receives its path. An existing outdir is only ever replaced if it is empty
+ * or an nsed result holding nothing else (summary.json, the files a run
+ * writes, a plots/ directory of figures), so a rerun never deletes a file
+ * the user put there and `-o ~` cannot wipe a home directory. */
 int nsedi_outdir_begin(const char *outdir, char **tmpdir, nsed_error *err);
 
 /* Rename tmpdir to outdir; an existing outdir is moved aside first and

@@ -95,8 +95,9 @@ int nsedi_event_record(const nsed_model *m, nsed_data *d, const nsed_observer *o
     int rc = zeno_guard(m, d, obs, c, err);
     if (rc) return rc;
     if (d->stats.events >= m->opt.max_events)
-      return nsed_error_set(err, NSED_ERR_EVENT, "t = %.17g: more than %d events (solver.max_events)",
-                            d->t, m->opt.max_events);
+      return nsed_error_set(err, NSED_ERR_EVENT,
+                            "t = %.17g: the limit of %d event%s is reached (solver.max_events)", d->t,
+                            m->opt.max_events, m->opt.max_events == 1 ? "" : "s");
   }
   return NSED_OK;
 }

@@ -142,7 +142,7 @@ def main():
         nsed.run(dos, overrides=over)
         check(False, "max_events = 3 did not fail")
     except nsed.SimulationError as e:
-        check(e.status_name == "NSED_ERR_EVENT" and "more than 3 events" in e.message
+        check(e.status_name == "NSED_ERR_EVENT" and "the limit of 3 events is reached" in e.message
               and e.result.summary["status"] == "failed", f"simulation error: {e}")
         out = os.path.join(tmp, "failed")
         rc, _ = cli(dos, out, nsed.override_strings(over))

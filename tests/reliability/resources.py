@@ -8,16 +8,26 @@ Usage: resources.py NSED SOURCE_ROOT CASE
                          output directory in place, no temporary left
   fsize_ignored          RLIMIT_FSIZE of 20 kB with SIGXFSZ ignored (what a
                          Python or daemon parent gives): writes fail with
-                         EFBIG: exit 1, "writing trajectory.csv failed: File
+                         EFBIG: exit 3, "writing trajectory.csv failed: File
                          too large", no output directory, no temporary
   fsize_default_signal   the same limit as a shell's `ulimit -f` sets it
                          (SIGXFSZ at its default): nsed ignores the signal and
                          reports it as above
+  fsize_hdf5             the same with --format hdf5: HDF5 1.10 crashed at exit
+                         on the file whose close had failed (segfault, exit
+                         139); now exit 3 with the message
   unwritable_outdir      -o inside a directory without write permission
   outdir_is_file         -o below a regular file
   readonly_problem_dir   the problem in a read-only directory: -o elsewhere
                          works; the default results/ under a read-only cwd is
                          a clear error
+  (the three above: exit 3, the output could not be written)
+  foreign_files_kept     a rerun into a result directory that holds a file
+                         nsed did not write (at the top or in plots/) is
+                         refused (exit 2, the file named); the user's file and
+                         the old result stay as they were
+  outdir_mode            the result directory gets 0777 less the umask (022
+                         and 027), its files 0666 less the umask
 
 As root, permission bits do not bind: the permission cases then run nsed as
 user nobody (65534); where that is impossible they are skipped (77).
@@ -36,6 +46,9 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from reltest import Failures, no_leftovers, result_complete, run  # noqa: E402
 
 NOBODY = 65534
+
+
+ROOT_DIR = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 
 def drop_root():
@@ -92,7 +105,7 @@ def signal_case(nsed, root, sig, f):
             f.check(0 < s.get("t_reached", 0) < 1000, f"t_reached {s.get('t_reached')} not inside (0, 1000)")
 
 
-def fsize_case(nsed, root, ignore_sigxfsz, f):
+def fsize_case(nsed, root, ignore_sigxfsz, f, fmt="csv"):
     def limit():
         resource.setrlimit(resource.RLIMIT_FSIZE, (20000, 20000))
     with tempfile.TemporaryDirectory() as work:
@@ -100,11 +113,13 @@ def fsize_case(nsed, root, ignore_sigxfsz, f):
         problem = os.path.join(root, "problems", "disk_on_shaft_case2.yaml")
         # restore_signals=False keeps Python's SIG_IGN for SIGXFSZ in the child;
         # True resets it to the default, as a shell does.
-        p = run([nsed, "run", problem, "--set", "solver.t_end=3", "-o", out, "--quiet"],
+        p = run([nsed, "run", problem, "--set", "solver.t_end=3", "-o", out, "--quiet", "--format", fmt],
                 preexec_fn=limit, restore_signals=not ignore_sigxfsz)
         print(p.err.strip())
-        f.check(p.returncode == 1, f"exit status {p.returncode}, expected 1 (negative: killed by signal {-p.returncode})")
-        f.check("writing trajectory.csv failed: File too large" in p.err, "no clear message about the file size")
+        f.check(p.returncode == 3, f"exit status {p.returncode}, expected 3 (output not written; negative: killed by signal {-p.returncode})")
+        expect = ("writing trajectory.csv failed: File too large" if fmt == "csv"
+                  else "writing results.h5 failed")
+        f.check(expect in p.err, f"no clear message about the file size ({expect!r})")
         f.check(not os.path.exists(out), "an output directory was claimed complete")
         no_leftovers(work, "out", f)
 
@@ -149,7 +164,7 @@ def io_error_case(nsed, f, outdir_of, expect, cwd_of=None):
             f.check(p.returncode == 0, f"exit status {p.returncode}, expected 0")
             result_complete(out, f)
         else:
-            f.check(p.returncode == 1, f"exit status {p.returncode}, expected 1")
+            f.check(p.returncode == 3, f"exit status {p.returncode}, expected 3 (output not written)")
             f.check(expect in p.err, f"stderr lacks {expect!r}")
             if out:
                 f.check(not os.path.exists(out), "an output directory appeared")
@@ -158,6 +173,48 @@ def io_error_case(nsed, f, outdir_of, expect, cwd_of=None):
                 no_leftovers(d, "out", f)
         os.chmod(prob_dir, 0o755)
         os.chmod(locked, 0o755)
+
+
+def foreign_files_case(nsed, f):
+    problem = os.path.join(ROOT_DIR, "tests", "io", "good", "sphere.yaml")
+    with tempfile.TemporaryDirectory() as work:
+        out = os.path.join(work, "res")
+        p = run([nsed, "run", problem, "-o", out, "--quiet"])
+        f.check(p.returncode == 0, f"first run: exit status {p.returncode}")
+        # nsed's own result (with an empty plots/ of figures) is replaced ...
+        os.mkdir(os.path.join(out, "plots"))
+        open(os.path.join(out, "plots", "events.png"), "wb").close()
+        p = run([nsed, "run", problem, "-o", out, "--quiet", "--set", "solver.t_end=0.5"])
+        f.check(p.returncode == 0, f"rerun over nsed's own files: exit status {p.returncode}: {p.err}")
+        for where in ("my_analysis.txt", os.path.join("plots", "notes.txt")):
+            if where.startswith("plots"):
+                os.makedirs(os.path.join(out, "plots"), exist_ok=True)
+            mine = os.path.join(out, where)
+            with open(mine, "w") as fh:
+                fh.write("mine\n")
+            before = open(os.path.join(out, "summary.json")).read()
+            p = run([nsed, "run", problem, "-o", out, "--quiet"])
+            print(p.err.strip())
+            f.check(p.returncode == 2, f"{where}: exit status {p.returncode}, expected 2")
+            f.check(f"holds {where}, which nsed did not write" in p.err, f"{where}: the message does not name it")
+            f.check(os.path.isfile(mine) and open(mine).read() == "mine\n", f"{where} was lost")
+            f.check(open(os.path.join(out, "summary.json")).read() == before, "the old result changed")
+            os.unlink(mine)
+        no_leftovers(work, "res", f)
+
+
+def outdir_mode_case(nsed, f):
+    problem = os.path.join(ROOT_DIR, "tests", "io", "good", "sphere.yaml")
+    for mask in (0o022, 0o027):
+        with tempfile.TemporaryDirectory() as work:
+            out = os.path.join(work, "res")
+            p = run([nsed, "run", problem, "-o", out, "--quiet"], preexec_fn=lambda: os.umask(mask))
+            f.check(p.returncode == 0, f"umask {mask:03o}: exit status {p.returncode}")
+            mode = os.stat(out).st_mode & 0o777
+            f.check(mode == 0o777 & ~mask, f"umask {mask:03o}: directory mode {mode:03o}, expected {0o777 & ~mask:03o}")
+            for name in ("trajectory.csv", "summary.json"):
+                fmode = os.stat(os.path.join(out, name)).st_mode & 0o777
+                f.check(fmode == 0o666 & ~mask, f"umask {mask:03o}: {name} mode {fmode:03o}")
 
 
 def main():
@@ -171,6 +228,11 @@ def main():
         fsize_case(nsed, root, True, f)
     elif case == "fsize_default_signal":
         fsize_case(nsed, root, False, f)
+    elif case == "fsize_hdf5":
+        if len(sys.argv) > 4 and sys.argv[4] == "false":
+            print("built without HDF5: skipped")
+            return 77
+        fsize_case(nsed, root, False, f, fmt="hdf5")
     elif case == "unwritable_outdir":
         io_error_case(nsed, f, lambda w: os.path.join(w, "locked", "out"), "Permission denied")
     elif case == "outdir_is_file":
@@ -181,6 +243,10 @@ def main():
         # ... and the default results/ under a read-only cwd is a clear error.
         io_error_case(nsed, f, lambda w: None, "cannot create directory results: Permission denied",
                       cwd_of=lambda w: os.path.join(w, "prob"))
+    elif case == "foreign_files_kept":
+        foreign_files_case(nsed, f)
+    elif case == "outdir_mode":
+        outdir_mode_case(nsed, f)
     else:
         print(f"unknown case {case}", file=sys.stderr)
         return 2
