@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""Figures of an omni-vehicle run (Kosenko 2013, seed 001 section 4, Figs. 7-8).
+"""Figures of an omni-vehicle run (Kosenko and Gerasimov, "Implementation of the omni vehicle dynamics on Modelica", §4, Figs. 7-8).
 
 Usage as a script:
     /usr/bin/python3 python/omni_vehicle_figures.py RESULTDIR [--out DIR]

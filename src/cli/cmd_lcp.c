@@ -16,7 +16,21 @@
 
 static void usage(FILE *f) {
   fprintf(f, "usage: nsed lcp [--path auto|siconos|nsed|enum] FILE...\n"
-             "Solve LCPs w = Mz + q, 0 <= z _|_ w >= 0 in Siconos' text format.\n");
+             "Solve LCPs w = Mz + q, 0 <= z _|_ w >= 0 stored in Siconos' text format\n"
+             "(n, 0, n, n, \"n n\", then M column by column, then q) and print one line per\n"
+             "file: FILE n=N solved|infeasible|failed residual=R pivots=P us=T path=PATH,\n"
+             "then `solved S of N`. Every answer is verified (residual of the\n"
+             "complementarity conditions); docs/complementarity.md.\n"
+             "\n"
+             "  --path P     the LCP path: auto (default: Siconos' Lemke, then nsed's\n"
+             "               Lemke, the regularised Lemke, the exhaustive enumeration for\n"
+             "               n <= 16, until one answer verifies), or only siconos, nsed or\n"
+             "               enum (the enumeration proves infeasibility)\n"
+             "  -h, --help   this help\n"
+             "\n"
+             "Example: nsed lcp --path nsed tests/data/lcp/*.dat\n"
+             "Exit status: 0 every problem solved, 1 some not solved or infeasible, 2 bad\n"
+             "usage or an unreadable or malformed file.\n");
 }
 
 static double now_us(void) {
