@@ -2,8 +2,9 @@
 # Paper figures of the disk on a shaft (Xu, Wang & Wang 2017, Figs. 10-22):
 # builds nsed in ./build if needed, runs cases 1, 2, 3 and case 3 without
 # stabilisation into results/disk_on_shaft/<case>/, plots each run into
-# results/disk_on_shaft/<case>/plots/ and copies case 2's figures and the
-# case-3 drift figure into docs/img/ for the README.
+# results/disk_on_shaft/<case>/plots/ and, without an OUTDIR argument only,
+# copies case 2's figures and the case-3 drift figure into docs/img/ for the
+# README (with an OUTDIR, everything stays under it).
 #
 # Usage: scripts/disk_on_shaft_figures.sh [OUTDIR]   (default results/disk_on_shaft)
 # NSED=/path/to/nsed uses that binary instead of building ./build.
@@ -13,6 +14,7 @@ set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 build="$root/build"
 out="${1:-$root/results/disk_on_shaft}"
+update_docs=$([ $# -eq 0 ] && echo 1 || echo 0)
 py=/usr/bin/python3
 export OPENBLAS_NUM_THREADS=1
 
@@ -47,6 +49,11 @@ if [ ${#failed[@]} -gt 0 ]; then
     echo "nsed: simulation failed for: ${failed[*]} (see $out/<case>/summary.json);" \
          "docs/img left unchanged" >&2
     exit 1
+fi
+
+if [ "$update_docs" = 0 ]; then
+    echo "figures in $out/<case>/plots (docs/img left unchanged: an OUTDIR was given)"
+    exit 0
 fi
 
 # README figures: case 2 (the main job) and the case-3 drift comparison.
