@@ -161,6 +161,14 @@ int nsedi_outdir_commit(const char *outdir, const char *tmpdir, nsed_error *err)
   struct stat st;
   char *old = NULL;
   if (stat(outdir, &st) == 0) {
+    /* The check of nsedi_outdir_begin again: a file put there during the
+     * run would be deleted with the old result. */
+    char foreign[512];
+    if (!replaceable(outdir, foreign, sizeof foreign))
+      return nsed_error_set(err, NSED_ERR_INPUT,
+                            "%s changed during the run and holds %s, which nsed did not write: "
+                            "the new result was not put in its place; move your files out and "
+                            "run again", outdir, foreign[0] ? foreign : "files but no summary.json");
     /* A new empty directory reserves a unique name; rename() then replaces
      * it with the old result in one step. */
     if (nsedi_make_unique_dir(outdir, "old", &old) != 0)

@@ -26,6 +26,10 @@ Usage: resources.py NSED SOURCE_ROOT CASE
                          nsed did not write (at the top or in plots/) is
                          refused (exit 2, the file named); the user's file and
                          the old result stay as they were
+  foreign_file_during_run  a file put into the old result directory while the
+                         rerun is going: the new result is not put in place
+                         (exit 2, "changed during the run"), the file and the
+                         old result kept
   outdir_mode            the result directory gets 0777 less the umask (022
                          and 027), its files 0666 less the umask
 
@@ -203,6 +207,31 @@ def foreign_files_case(nsed, f):
         no_leftovers(work, "res", f)
 
 
+def foreign_during_run_case(nsed, root, f):
+    problem = os.path.join(root, "problems", "disk_on_shaft_case2.yaml")
+    with tempfile.TemporaryDirectory() as work:
+        out = os.path.join(work, "res")
+        p = run([nsed, "run", problem, "-o", out, "--quiet", "--set", "solver.t_end=0.5"])
+        f.check(p.returncode == 0, f"first run: exit status {p.returncode}")
+        before = open(os.path.join(out, "summary.json")).read()
+        proc = subprocess.Popen([nsed, "run", problem, "-o", out, "--quiet", "--set", "solver.t_end=100"],
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        # The rerun has checked the directory once it has created its temporary sibling.
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline and not [e for e in os.listdir(work) if ".tmp-" in e]:
+            time.sleep(0.01)
+        mine = os.path.join(out, "my_analysis.txt")
+        with open(mine, "w") as fh:
+            fh.write("mine\n")
+        _, err = proc.communicate(timeout=300)
+        print(err.strip())
+        f.check(proc.returncode == 2, f"exit status {proc.returncode}, expected 2")
+        f.check("changed during the run and holds my_analysis.txt" in err, "the message does not say it")
+        f.check(os.path.isfile(mine) and open(mine).read() == "mine\n", "my_analysis.txt was lost")
+        f.check(open(os.path.join(out, "summary.json")).read() == before, "the old result changed")
+        no_leftovers(work, "res", f)
+
+
 def outdir_mode_case(nsed, f):
     problem = os.path.join(ROOT_DIR, "tests", "io", "good", "sphere.yaml")
     for mask in (0o022, 0o027):
@@ -245,6 +274,8 @@ def main():
                       cwd_of=lambda w: os.path.join(w, "prob"))
     elif case == "foreign_files_kept":
         foreign_files_case(nsed, f)
+    elif case == "foreign_file_during_run":
+        foreign_during_run_case(nsed, root, f)
     elif case == "outdir_mode":
         outdir_mode_case(nsed, f)
     else:
