@@ -156,8 +156,9 @@ NSED_API void nsed_free(void *p);
 typedef struct nsed_recorder nsed_recorder;
 
 /* Columns of a recorded contact row, in the order of contacts.csv's numbers:
- * gap, lambda_n, lambda_t1, lambda_t2, slip_speed. */
-#define NSED_RECORDER_CONTACT_COLUMNS 5
+ * gap, lambda_n, lambda_t1, lambda_t2, slip_speed, point_x, point_y, point_z
+ * (the contact point on the body, world). */
+#define NSED_RECORDER_CONTACT_COLUMNS 8
 
 /* Create a recorder for runs of m into *out (free it with
  * nsed_recorder_free). NSED_ERR_INPUT if m is NULL, NSED_ERR_NOMEM. */

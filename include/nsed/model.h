@@ -283,6 +283,13 @@ NSED_API const char *nsed_integrator_name(nsed_integrator i);
 NSED_API const char *nsed_friction_model_name(nsed_friction_model f);
 NSED_API const char *nsed_contact_tracking_name(nsed_contact_tracking t);
 NSED_API const char *nsed_shape_type_name(nsed_shape_type t);
+NSED_API const char *nsed_contact_law_name(nsed_contact_law law); /* coulomb, regularized, compliant */
+
+/* The parameters contact i sets that its law does not use (mu0 of a
+ * regularized contact, stiffness of an exact Coulomb one, ...): returns
+ * their number (-1 for a bad index) and writes one sentence each,
+ * separated by "; ", into text (size bytes, truncated; may be NULL). */
+NSED_API int nsed_contact_ignored_parameters(const nsed_model *m, int i, char *text, size_t size);
 
 #ifdef __cplusplus
 }

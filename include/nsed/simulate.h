@@ -44,6 +44,9 @@ typedef struct {
   int lcp_size, pivots;
   double residual;
   const char *path;      /* LCP path that solved the event problem (static string) or "" */
+  double impulse[3];     /* the impact problem's impulse on the contact (n, t1, t2) in N s
+                            when one ran at this event (an impact here or elsewhere);
+                            0 otherwise */
 } nsed_event;
 
 /* Per-contact snapshot. */
@@ -106,7 +109,15 @@ typedef struct {
 NSED_API const char *nsed_law_check_name(nsed_law_check check);
 
 /* Why the sample callback is called. */
-typedef enum { NSED_SAMPLE_OUTPUT = 0, NSED_SAMPLE_EVENT = 1, NSED_SAMPLE_INITIAL = 2, NSED_SAMPLE_FINAL = 3 } nsed_sample_reason;
+typedef enum {
+  NSED_SAMPLE_OUTPUT = 0,
+  NSED_SAMPLE_EVENT = 1,     /* after an event: the new modes, forces and velocities */
+  NSED_SAMPLE_INITIAL = 2,
+  NSED_SAMPLE_FINAL = 3,
+  NSED_SAMPLE_PRE_EVENT = 4  /* at an event's time, before it is resolved: the old modes and
+                                forces, the pre-impact velocities (the law monitor checks
+                                the state after the event, not this one) */
+} nsed_sample_reason;
 
 /* Observer of a run; any callback may be NULL. A non-zero return from a
  * callback stops the run with NSED_ERR_IO (e.g. a write failed). */

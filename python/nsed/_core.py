@@ -14,7 +14,7 @@ import os
 import numpy as np
 
 from ._ffi import ffi, load_library, new_padded
-from .results import (BODY_FIELDS, MODE_NAMES, Result, contacts_array, events_array,
+from .results import (BODY_FIELDS, CONTACT_NUMBERS, MODE_NAMES, Result, contacts_array, events_array,
                       read_result, trajectory_array)
 
 lib, LIBRARY_PATH = load_library()
@@ -307,8 +307,9 @@ def _summary(model, d, rc, message):
 
 def _event_dtype():
     """numpy's view of the C struct nsed_event (layout from cffi)."""
-    names = ("t", "kind", "contact", "from", "to", "lcp_size", "pivots", "residual", "path")
-    formats = ("f8", "i4", "i4", "i4", "i4", "i4", "i4", "f8", np.uintp)
+    names = ("t", "kind", "contact", "from", "to", "lcp_size", "pivots", "residual", "path",
+             "impulse")
+    formats = ("f8", "i4", "i4", "i4", "i4", "i4", "i4", "f8", np.uintp, ("f8", 3))
     assert ffi.sizeof("int") == 4 and ffi.sizeof("char *") == np.dtype(np.uintp).itemsize
     return np.dtype({"names": list(names), "formats": list(formats),
                      "offsets": [ffi.offsetof("nsed_event", n) for n in names],
@@ -343,7 +344,12 @@ def _recorded(model, rec):
     trajectory = trajectory_array(traj.reshape(n, len(names)), names)
 
     k = n * nc
-    numbers = _copy(lib.nsed_recorder_contacts(rec), k * 5, "f8").reshape(k, 5)
+    width = lib.NSED_RECORDER_CONTACT_COLUMNS
+    if width != len(CONTACT_NUMBERS):
+        raise RuntimeError(f"{LIBRARY_PATH} records {width} contact columns, the package nsed "
+                           f"reads {len(CONTACT_NUMBERS)}: the library and the package are "
+                           "from different nsed versions")
+    numbers = _copy(lib.nsed_recorder_contacts(rec), k * width, "f8").reshape(k, width)
     modes = _copy(lib.nsed_recorder_contact_modes(rec), k, "i4")
     contact_names = np.array(model.contacts if nc else ["x"])
     contacts = contacts_array(np.repeat(trajectory["t"], nc),
@@ -360,6 +366,8 @@ def _recorded(model, rec):
     for c in ("from", "to"):
         cols[c] = np.where(has, _names(raw[c], lambda m: _str(lib.nsed_mode_name(m))), "")
     cols["path"] = _names(raw["path"], lambda p: _str(ffi.cast("const char *", p)))
+    for k, c in enumerate(("impulse_n", "impulse_t1", "impulse_t2")):
+        cols[c] = raw["impulse"][:, k]
     return trajectory, contacts, events_array(cols)
 
 

@@ -20,13 +20,14 @@ import cffi
 CDEF = """
 #define NSED_EVENT_NKIND 8
 #define NSED_LAW_NCHECK 7
+#define NSED_RECORDER_CONTACT_COLUMNS 8
 typedef struct { int status; char message[1024]; } nsed_error;
 typedef struct nsed_model nsed_model;
 typedef struct nsed_data nsed_data;
 
 typedef struct {
   double t; int kind; int contact; int from; int to; int lcp_size; int pivots;
-  double residual; const char *path;
+  double residual; const char *path; double impulse[3];
 } nsed_event;
 
 typedef struct {

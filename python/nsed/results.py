@@ -20,17 +20,22 @@ BODY_FIELDS = ("x", "y", "z", "q0", "q1", "q2", "q3",
                "vx", "vy", "vz", "wx", "wy", "wz")
 CONTACT_COLUMNS = ("t", "contact", "mode", "gap", "lambda_n", "lambda_t1",
                    "lambda_t2", "slip_speed")
+# The contact point on the body (world), written since nsed 0.2; a result
+# of an earlier nsed lacks these columns and reads them as NaN.
+CONTACT_POINT_COLUMNS = ("point_x", "point_y", "point_z")
+CONTACT_NUMBERS = CONTACT_COLUMNS[3:] + CONTACT_POINT_COLUMNS
 EVENT_COLUMNS = ("t", "kind", "contact", "from", "to", "lcp_size", "pivots",
-                 "residual", "path")
+                 "residual", "path", "impulse_n", "impulse_t1", "impulse_t2")
 MODE_NAMES = ("open", "stick", "slip")
 
 # events.csv columns a reader cannot do without; the others default to
 # "" / 0 / NaN when a hand-made file lacks them.
 _EVENT_REQUIRED = ("t", "kind", "contact")
 _EVENT_DEFAULTS = {"from": "", "to": "", "lcp_size": 0, "pivots": 0,
-                   "residual": float("nan"), "path": ""}
+                   "residual": float("nan"), "path": "", "impulse_n": float("nan"),
+                   "impulse_t1": float("nan"), "impulse_t2": float("nan")}
 _EVENT_INTS = ("lcp_size", "pivots")
-_EVENT_FLOATS = ("t", "residual")
+_EVENT_FLOATS = ("t", "residual", "impulse_n", "impulse_t1", "impulse_t2")
 
 
 class ResultError(Exception):
@@ -41,7 +46,8 @@ class Result:
     """A run's arrays and summary.
 
     trajectory: structured array with fields "t" and "BODY.x" ... "BODY.wz"
-        (the columns of trajectory.csv), one row per output instant and event.
+        (the columns of trajectory.csv), one row per output instant and two
+        per event (just before it and after it, at its time).
     contacts: structured array with the columns of contacts.csv (contact and
         mode as strings), one row per contact per trajectory row.
     events: structured array with the columns of events.csv.
@@ -111,17 +117,17 @@ def trajectory_array(matrix, names):
 
 
 def contacts_array(t, names, mode, numbers):
-    """The contacts array from its columns; numbers: (rows, 5) floats of
-    gap, lambda_n, lambda_t1, lambda_t2, slip_speed."""
-    dt = [("t", "f8"), ("contact", _str_dtype(names)), ("mode", "U5"),
-          ("gap", "f8"), ("lambda_n", "f8"), ("lambda_t1", "f8"),
-          ("lambda_t2", "f8"), ("slip_speed", "f8")]
+    """The contacts array from its columns; numbers: (rows, 8) floats of
+    CONTACT_NUMBERS (gap, lambda_n, lambda_t1, lambda_t2, slip_speed,
+    point_x, point_y, point_z)."""
+    dt = [("t", "f8"), ("contact", _str_dtype(names)), ("mode", "U5")] + \
+        [(c, "f8") for c in CONTACT_NUMBERS]
     a = np.zeros(len(t), dtype=dt)
     a["t"] = t
     a["contact"] = names
     a["mode"] = mode
-    numbers = np.asarray(numbers, dtype=float).reshape(len(t), 5)
-    for k, c in enumerate(CONTACT_COLUMNS[3:]):
+    numbers = np.asarray(numbers, dtype=float).reshape(len(t), len(CONTACT_NUMBERS))
+    for k, c in enumerate(CONTACT_NUMBERS):
         a[c] = numbers[:, k]
     return a
 
@@ -132,7 +138,8 @@ def events_array(columns):
     dt = [("t", "f8"), ("kind", _str_dtype(columns["kind"])),
           ("contact", _str_dtype(columns["contact"])), ("from", "U5"), ("to", "U5"),
           ("lcp_size", "i4"), ("pivots", "i4"), ("residual", "f8"),
-          ("path", _str_dtype(columns["path"]))]
+          ("path", _str_dtype(columns["path"])), ("impulse_n", "f8"), ("impulse_t1", "f8"),
+          ("impulse_t2", "f8")]
     a = np.zeros(n, dtype=dt)
     for name in EVENT_COLUMNS:
         a[name] = columns[name]
@@ -247,8 +254,12 @@ def _read_csv_result(outdir):
     path = files["contacts"]
     header, rows = _read_table(path, CONTACT_COLUMNS, optional_file=True)
     numbers = _floats(path, header, rows, ("t",) + CONTACT_COLUMNS[3:])
+    point = (_floats(path, header, rows, CONTACT_POINT_COLUMNS)
+             if all(c in header for c in CONTACT_POINT_COLUMNS)
+             else np.full((len(rows), 3), np.nan))
     contacts = contacts_array(numbers[:, 0], _strings(header, rows, "contact"),
-                              _strings(header, rows, "mode"), numbers[:, 1:])
+                              _strings(header, rows, "mode"),
+                              np.hstack([numbers[:, 1:], point]))
 
     path = files["events"]
     header, rows = _read_table(path, _EVENT_REQUIRED, optional_file=True)
@@ -292,12 +303,16 @@ def _read_hdf5_result(path):
             check_trajectory_columns(names, path)
             trajectory = trajectory_array(np.asarray(ds[()], dtype=float), names)
             g = f["contacts"]
-            numbers = np.stack([column(g, c, "f8") for c in CONTACT_COLUMNS[3:]], axis=-1)
-            contacts = contacts_array(column(g, "t", "f8"), column(g, "contact", "s"),
+            t = column(g, "t", "f8")
+            numbers = np.stack([column(g, c, "f8") if c in g else np.full(len(t), np.nan)
+                                for c in CONTACT_NUMBERS], axis=-1)
+            contacts = contacts_array(t, column(g, "contact", "s"),
                                       column(g, "mode", "s"), numbers)
             g = f["events"]
             kinds = dict({c: "f8" for c in _EVENT_FLOATS}, **{c: "i4" for c in _EVENT_INTS})
-            events = events_array({c: column(g, c, kinds.get(c, "s")) for c in EVENT_COLUMNS})
+            n = len(g["t"])
+            events = events_array({c: column(g, c, kinds.get(c, "s")) if c in g
+                                   else [_EVENT_DEFAULTS[c]] * n for c in EVENT_COLUMNS})
             text = f["metadata"].attrs.get("summary_json") if "metadata" in f else None
     except (OSError, KeyError, ValueError) as e:
         raise ResultError(f"{path}: not a readable nsed results.h5: {e}") from None

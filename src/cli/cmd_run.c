@@ -24,8 +24,10 @@ static const char usage[] =
     "                       --set bodies.ball.velocity=[1,0,0] (repeatable)\n"
     "  --format FMT         csv (default) or hdf5: one file results.h5 with the\n"
     "                       trajectory, contacts, events and the run's metadata\n"
-    "  --plot               draw the figures into OUTDIR/plots after a successful\n"
-    "                       run (as `nsed plot OUTDIR`; needs python3-matplotlib)\n"
+    "  --plot               draw the figures into OUTDIR/plots when the run ends,\n"
+    "                       also after a failed or interrupted one (as `nsed plot\n"
+    "                       OUTDIR`; needs python3-matplotlib; the exit status\n"
+    "                       stays the run's)\n"
     "  -q, --quiet          no progress bar and no report on success\n"
     "  -h, --help           this help\n"
     "\n"
@@ -201,6 +203,9 @@ int nsedi_cmd_run(int argc, char **argv) {
               res.t_reached, err.message);
     fprintf(stderr, "nsed run: results up to t = %.17g s are in %s (summary.json status \"%s\")\n",
             res.t_reached, outdir, rc == NSED_ERR_INTERRUPTED ? "interrupted" : "failed");
+    /* The figures of a failed run show where it went wrong; the exit status
+     * stays that of the run. */
+    if (a.plot) nsedi_plot_results(outdir, NULL, NULL, NULL, a.quiet);
     code = 1;
   } else {
     fprintf(stderr, "nsed run: %s\n", err.message);

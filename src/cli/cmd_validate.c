@@ -98,8 +98,21 @@ static void print_model(const char *path, const nsed_model *m) {
   printf("contacts (%d):\n", nsed_model_ncontact(m));
   for (int i = 0; i < nsed_model_ncontact(m); i++) {
     const nsed_contact_def *c = nsed_model_contact_def(m, i);
-    printf("  %s: %s with %s, mu %.10g, mu0 %.10g, restitution %.10g", c->name, c->body,
-           *c->other ? c->other : "floor", c->mu, c->mu0, c->restitution);
+    printf("  %s: %s with %s, law %s", c->name, c->body, *c->other ? c->other : "floor",
+           nsed_contact_law_name(c->law));
+    switch (c->law) {
+      case NSED_CONTACT_COULOMB:
+        printf(" (%s", nsed_friction_model_name(o->friction.model));
+        if (o->friction.model != NSED_FRICTION_EXACT_CONE) printf(", %d sides", o->friction.sides);
+        printf("), mu %.10g, mu0 %.10g, restitution %.10g", c->mu, c->mu0, c->restitution);
+        break;
+      case NSED_CONTACT_REGULARIZED:
+        printf(", mu %.10g, delta %.10g m/s, restitution %.10g", c->mu, c->delta, c->restitution);
+        break;
+      default:
+        printf(", stiffness %.10g N/m, damping %.10g N s/m, mu %.10g, delta %.10g m/s", c->stiffness,
+               c->damping, c->mu, c->delta);
+    }
     int b = nsed_model_find_body(m, c->body);
     if (b >= 0 && nsed_model_body_def(m, b)->shape.type == NSED_SHAPE_ROLLER)
       printf(", tracking %s", nsed_contact_tracking_name(c->tracking == NSED_TRACKING_INHERIT
@@ -108,9 +121,14 @@ static void print_model(const char *path, const nsed_model *m) {
     printf("\n");
   }
   printf("states: %d\n", nsed_model_nstate(m));
-  printf("friction: %s", nsed_friction_model_name(o->friction.model));
+  int coulomb = 0;
+  for (int i = 0; i < nsed_model_ncontact(m); i++)
+    coulomb += nsed_model_contact_def(m, i)->law == NSED_CONTACT_COULOMB;
+  printf("friction of the exact Coulomb contacts (%d of %d): %s", coulomb, nsed_model_ncontact(m),
+         nsed_friction_model_name(o->friction.model));
   if (o->friction.model != NSED_FRICTION_EXACT_CONE) printf(", %d sides", o->friction.sides);
-  printf(", LCP path %s, tolerance %.3g\n", lcp_path_names[o->friction.path], o->friction.tol);
+  printf(", LCP path %s, tolerance %.3g%s\n", lcp_path_names[o->friction.path], o->friction.tol,
+         coulomb ? "" : " (unused: no contact has the exact Coulomb law)");
   printf("solver: %s, rtol %.3g, atol %.3g, t_end %.10g s, max_step %.10g s%s\n",
          nsed_integrator_name(o->integrator), o->rtol, o->atol, o->t_end, o->max_step,
          o->max_step == 0 ? " (no limit)" : "");

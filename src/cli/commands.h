@@ -24,6 +24,9 @@ int nsedi_cmd_sweep(int argc, char **argv);
 /* nsed plot RESULTDIR [--out DIR] [--format png|svg|pdf]: figures via python/nsed_plot.py. */
 int nsedi_cmd_plot(int argc, char **argv);
 
+/* nsed view RESULTDIR [--out FILE] [--follow BODY]: a 3D page via python/nsed_view.py. */
+int nsedi_cmd_view(int argc, char **argv);
+
 /* nsed info: version, linked library versions, build options. */
 int nsedi_cmd_info(int argc, char **argv);
 

@@ -21,6 +21,7 @@ static const nsed_command commands[] = {
     {"lcp", nsedi_cmd_lcp, "solve LCP files (Siconos text format) and report each solve"},
     {"sweep", nsedi_cmd_sweep, "run a grid or list of overrides of a problem, tabulate metrics"},
     {"plot", nsedi_cmd_plot, "draw the figures of a result directory (python3, matplotlib)"},
+    {"view", nsedi_cmd_view, "write a 3D page that animates a result directory (three.js)"},
     {"info", nsedi_cmd_info, "version, linked libraries and build options"},
 };
 

@@ -75,8 +75,8 @@ static int reserve_row(nsed_recorder *r) {
 
 static int on_sample(void *ctx, const nsed_model *m, const nsed_data *d, nsed_sample_reason why) {
   nsed_recorder *r = ctx;
-  (void)m;
   (void)why;
+  (void)m;
   if (!nsedi_rows_take(&r->kept, d)) return 0;
   if (reserve_row(r)) return fail(r, d);
   memcpy(r->traj + (size_t)r->nrow * r->kept.width, r->kept.row,
@@ -91,6 +91,9 @@ static int on_sample(void *ctx, const nsed_model *m, const nsed_data *d, nsed_sa
     x[2] = ci.lambda[1];
     x[3] = ci.lambda[2];
     x[4] = ci.slip_speed;
+    x[5] = ci.point[0];
+    x[6] = ci.point[1];
+    x[7] = ci.point[2];
     r->mode[base + (size_t)c] = (int)ci.mode;
   }
   r->nrow++;

@@ -6,13 +6,15 @@
 
 #include <stddef.h>
 
+#include "nsed/io.h"
 #include "nsed/simulate.h"
 
 typedef struct {
-  int nbody;
+  int nbody, ncontact;
   size_t width;  /* 1 + 13 * nbody: t, then each body's nsed_data_body_state */
-  double *row;   /* the sample just taken (width doubles) */
-  double *last;  /* the last kept row */
+  double *row;   /* the sample just taken: width doubles, then per contact its
+                    mode and its NSED_RECORDER_CONTACT_COLUMNS numbers */
+  double *last;  /* the last kept row, likewise */
   int have_last;
 } nsedi_rows;
 
@@ -22,9 +24,12 @@ int nsedi_rows_init(nsedi_rows *r, const nsed_model *m, nsed_error *err);
 /* Release the buffers; safe on a zeroed or partly initialised r. */
 void nsedi_rows_free(nsedi_rows *r);
 
-/* Read d's time and body states into r->row. Returns 1 if it is a new row,
- * which then becomes the last kept one; 0 if it repeats the last kept row
- * at the same instant (drop it). */
+/* Read d's time and body states into r->row (and the contacts' modes and
+ * columns after them). Returns 1 if it is a new row, which then becomes the
+ * last kept one; 0 if it repeats the last kept row at the same instant,
+ * bodies and contacts alike (drop it): the row just before an event and
+ * the row after it share t and, but for an impact, the body states; their
+ * contacts differ. */
 int nsedi_rows_take(nsedi_rows *r, const nsed_data *d);
 
 #endif

@@ -10,34 +10,12 @@
 
 #include "nsed/version.h"
 #include "nsed_config.h"
+#include "json.h"
 #include "writer.h"
-
-static void json_string(FILE *f, const char *s) {
-  fputc('"', f);
-  for (const unsigned char *p = (const unsigned char *)(s ? s : ""); *p; p++) {
-    switch (*p) {
-      case '"': fputs("\\\"", f); break;
-      case '\\': fputs("\\\\", f); break;
-      case '\n': fputs("\\n", f); break;
-      case '\r': fputs("\\r", f); break;
-      case '\t': fputs("\\t", f); break;
-      default:
-        if (*p < 0x20) fprintf(f, "\\u%04x", *p);
-        else fputc(*p, f);
-    }
-  }
-  fputc('"', f);
-}
-
-/* JSON has no NaN or infinity: those become null. */
-static void json_number(FILE *f, double v) {
-  if (isfinite(v)) fprintf(f, "%.17g", v);
-  else fputs("null", f);
-}
 
 static void key(FILE *f, const char *k) {
   fputs(",\n  ", f);
-  json_string(f, k);
+  nsedi_json_string(f, k);
   fputs(": ", f);
 }
 
@@ -50,7 +28,7 @@ static const char *status_word(int status) {
 const char *const nsedi_summary_keys[] = {
     "problem", "problem_sha256", "overrides", "status", "status_code", "message", "t_end",
     "t_reached", "bodies", "body_names", "joints", "contacts", "forces", "states", "integrator",
-    "friction_model", "friction_sides", "events", "events_by_kind", "lcp_solves",
+    "friction_model", "friction_sides", "contact_laws", "geometry", "events", "events_by_kind", "lcp_solves",
     "rhs_evaluations", "steps", "wall_seconds", "max_constraint_violation", "max_lcp_residual",
     "energy_initial", "energy_final", "work_external", "work_contacts", "work_joints",
     "energy_balance_error", "law_monitor", "onsets_off_circle", "monitor_seconds", "nsed_version",
@@ -77,35 +55,35 @@ int nsed_summary_json(const nsed_model *m, const nsed_data *d, const nsed_summar
   double energy_initial = st->energy_initial;
   double energy_final = nsed_data_energy(m, d);
   fputs("{\n  \"problem\": ", f);
-  if (info->problem_path) json_string(f, info->problem_path);
+  if (info->problem_path) nsedi_json_string(f, info->problem_path);
   else fputs("null", f);
   key(f, "problem_sha256");
-  if (info->problem_sha256) json_string(f, info->problem_sha256);
+  if (info->problem_sha256) nsedi_json_string(f, info->problem_sha256);
   else fputs("null", f);
   key(f, "overrides");
   fputc('[', f);
   for (int i = 0; i < info->noverrides; i++) {
     if (i) fputs(", ", f);
-    json_string(f, info->overrides[i]);
+    nsedi_json_string(f, info->overrides[i]);
   }
   fputc(']', f);
   key(f, "status");
-  json_string(f, status_word(info->status));
+  nsedi_json_string(f, status_word(info->status));
   key(f, "status_code");
-  json_string(f, nsed_status_name(info->status));
+  nsedi_json_string(f, nsed_status_name(info->status));
   key(f, "message");
-  json_string(f, info->status == NSED_OK || !info->message ? "" : info->message);
+  nsedi_json_string(f, info->status == NSED_OK || !info->message ? "" : info->message);
   key(f, "t_end");
-  json_number(f, o->t_end);
+  nsedi_json_number(f, o->t_end);
   key(f, "t_reached");
-  json_number(f, nsed_data_time(d));
+  nsedi_json_number(f, nsed_data_time(d));
   key(f, "bodies");
   fprintf(f, "%d", nsed_model_nbody(m));
   key(f, "body_names");
   fputc('[', f);
   for (int i = 0; i < nsed_model_nbody(m); i++) {
     if (i) fputs(", ", f);
-    json_string(f, nsed_model_body_name(m, i));
+    nsedi_json_string(f, nsed_model_body_name(m, i));
   }
   fputc(']', f);
   key(f, "joints");
@@ -117,18 +95,22 @@ int nsed_summary_json(const nsed_model *m, const nsed_data *d, const nsed_summar
   key(f, "states");
   fprintf(f, "%d", nsed_model_nstate(m));
   key(f, "integrator");
-  json_string(f, nsed_integrator_name(o->integrator));
+  nsedi_json_string(f, nsed_integrator_name(o->integrator));
   key(f, "friction_model");
-  json_string(f, nsed_friction_model_name(o->friction.model));
+  nsedi_json_string(f, nsed_friction_model_name(o->friction.model));
   key(f, "friction_sides");
   fprintf(f, "%d", o->friction.sides);
+  key(f, "contact_laws");
+  nsedi_summary_contact_laws(f, m);
+  key(f, "geometry");
+  nsedi_summary_geometry(f, m);
   key(f, "events");
   fprintf(f, "%ld", st->events);
   key(f, "events_by_kind");
   fputc('{', f);
   for (int k = 0; k < NSED_EVENT_NKIND; k++) {
     if (k) fputs(", ", f);
-    json_string(f, nsed_event_kind_name((nsed_event_kind)k));
+    nsedi_json_string(f, nsed_event_kind_name((nsed_event_kind)k));
     fprintf(f, ": %ld", st->events_by_kind[k]);
   }
   fputc('}', f);
@@ -139,25 +121,25 @@ int nsed_summary_json(const nsed_model *m, const nsed_data *d, const nsed_summar
   key(f, "steps");
   fprintf(f, "%ld", st->steps);
   key(f, "wall_seconds");
-  json_number(f, st->wall_seconds);
+  nsedi_json_number(f, st->wall_seconds);
   key(f, "max_constraint_violation");
-  json_number(f, st->max_constraint_violation);
+  nsedi_json_number(f, st->max_constraint_violation);
   key(f, "max_lcp_residual");
-  json_number(f, st->max_lcp_residual);
+  nsedi_json_number(f, st->max_lcp_residual);
   key(f, "energy_initial");
-  json_number(f, energy_initial);
+  nsedi_json_number(f, energy_initial);
   key(f, "energy_final");
-  json_number(f, energy_final);
+  nsedi_json_number(f, energy_final);
   /* The energy balance: the change of mechanical energy equals the work of
    * the non-conservative forces; its residual measures the integration. */
   key(f, "work_external");
-  json_number(f, st->work_external);
+  nsedi_json_number(f, st->work_external);
   key(f, "work_contacts");
-  json_number(f, st->work_contacts);
+  nsedi_json_number(f, st->work_contacts);
   key(f, "work_joints");
-  json_number(f, st->work_joints);
+  nsedi_json_number(f, st->work_joints);
   key(f, "energy_balance_error");
-  json_number(f, energy_final - energy_initial - st->work_external - st->work_contacts -
+  nsedi_json_number(f, energy_final - energy_initial - st->work_external - st->work_contacts -
                      st->work_joints);
   /* The law monitor: the worst margin of each check, with its tolerance
    * and where it was seen (docs/engine.md, "The law monitor"). */
@@ -166,19 +148,19 @@ int nsed_summary_json(const nsed_model *m, const nsed_data *d, const nsed_summar
   for (int k = 0; k < NSED_LAW_NCHECK; k++) {
     const nsed_law_margin *lm = &st->law[k];
     fputs(k ? ",\n    " : "\n    ", f);
-    json_string(f, nsed_law_check_name((nsed_law_check)k));
+    nsedi_json_string(f, nsed_law_check_name((nsed_law_check)k));
     fputs(": {\"worst\": ", f);
-    json_number(f, lm->count ? lm->worst : NAN);
+    nsedi_json_number(f, lm->count ? lm->worst : NAN);
     fputs(", \"tolerance\": ", f);
-    json_number(f, lm->tolerance);
+    nsedi_json_number(f, lm->tolerance);
     fputs(", \"t\": ", f);
-    json_number(f, lm->count ? lm->t : NAN);
+    nsedi_json_number(f, lm->count ? lm->t : NAN);
     fputs(", \"where\": ", f);
     const char *where = NULL;
     if (lm->count && lm->where >= 0)
       where = k == NSED_LAW_JOINT_DRIFT ? nsed_model_joint_name(m, lm->where)
                                         : nsed_model_contact_name(m, lm->where);
-    if (where) json_string(f, where);
+    if (where) nsedi_json_string(f, where);
     else fputs("null", f);
     fprintf(f, ", \"count\": %ld}", lm->count);
   }
@@ -186,13 +168,13 @@ int nsed_summary_json(const nsed_model *m, const nsed_data *d, const nsed_summar
   key(f, "onsets_off_circle");
   fprintf(f, "%ld", st->onsets_off_circle);
   key(f, "monitor_seconds");
-  json_number(f, st->wall_monitor);
+  nsedi_json_number(f, st->wall_monitor);
   key(f, "nsed_version");
-  json_string(f, NSED_VERSION_STRING);
+  nsedi_json_string(f, NSED_VERSION_STRING);
   key(f, "sundials_version");
-  json_string(f, NSED_SUNDIALS_VERSION);
+  nsedi_json_string(f, NSED_SUNDIALS_VERSION);
   key(f, "siconos_version");
-  json_string(f, NSED_SICONOS_VERSION);
+  nsedi_json_string(f, NSED_SICONOS_VERSION);
   fputs("\n}\n", f);
   int bad = ferror(f);
   bad |= fclose(f) != 0;

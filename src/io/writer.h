@@ -83,6 +83,12 @@ int nsedi_writer_close(nsedi_writer *w, nsed_error *err);
  * checks the two agree). */
 extern const char *const nsedi_summary_keys[];
 
+/* summary.json's "contact_laws" (each contact's law, parameters and the
+ * parameters it ignores) and "geometry" (the floor and each body's shape,
+ * what `nsed view` draws) values of m. */
+void nsedi_summary_contact_laws(FILE *f, const nsed_model *m);
+void nsedi_summary_geometry(FILE *f, const nsed_model *m);
+
 /* Write text (nsed_summary_json's) as dir/summary.json. */
 int nsedi_summary_write(const char *dir, const char *text, nsed_error *err);
 

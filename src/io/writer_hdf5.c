@@ -28,7 +28,7 @@
 
 /* Rows buffered before a dataset is extended (and the 1-D chunk size). */
 #define H5_BUF_ROWS 4096
-#define MAX_COLS 9
+#define MAX_COLS 12
 
 typedef enum { COL_F64, COL_I32, COL_STR } col_kind;
 
@@ -40,11 +40,13 @@ typedef struct {
 static const col_spec contact_cols[] = {
     {"t", COL_F64},        {"contact", COL_STR},   {"mode", COL_STR},
     {"gap", COL_F64},      {"lambda_n", COL_F64},  {"lambda_t1", COL_F64},
-    {"lambda_t2", COL_F64}, {"slip_speed", COL_F64}};
+    {"lambda_t2", COL_F64}, {"slip_speed", COL_F64}, {"point_x", COL_F64},
+    {"point_y", COL_F64},  {"point_z", COL_F64}};
 static const col_spec event_cols[] = {
     {"t", COL_F64},        {"kind", COL_STR},   {"contact", COL_STR},
     {"from", COL_STR},     {"to", COL_STR},     {"lcp_size", COL_I32},
-    {"pivots", COL_I32},   {"residual", COL_F64}, {"path", COL_STR}};
+    {"pivots", COL_I32},   {"residual", COL_F64}, {"path", COL_STR},
+    {"impulse_n", COL_F64}, {"impulse_t1", COL_F64}, {"impulse_t2", COL_F64}};
 
 /* A table (group) of 1-D column datasets with a row buffer per column.
  * Strings point to names that outlive the run (model and static strings). */
@@ -329,6 +331,9 @@ int nsedi_h5writer_sample(void *self, const nsed_model *m, const nsed_data *d, n
     c->f64[5][i] = ci.lambda[1];
     c->f64[6][i] = ci.lambda[2];
     c->f64[7][i] = ci.slip_speed;
+    c->f64[8][i] = ci.point[0];
+    c->f64[9][i] = ci.point[1];
+    c->f64[10][i] = ci.point[2];
     if (++c->nbuf == H5_BUF_ROWS && table_flush(w, c) < 0) fail(w, "appending to /contacts");
   }
   return w->failed ? 1 : 0;
@@ -349,6 +354,7 @@ int nsedi_h5writer_event(void *self, const nsed_model *m, const nsed_data *d, co
   e->i32[6][i] = ev->pivots;
   e->f64[7][i] = ev->residual;
   e->str[8][i] = ev->path ? ev->path : "";
+  for (int k = 0; k < 3; k++) e->f64[9 + k][i] = ev->impulse[k];
   if (++e->nbuf == H5_BUF_ROWS && table_flush(w, e) < 0) fail(w, "appending to /events");
   return w->failed ? 1 : 0;
 }

@@ -56,7 +56,7 @@ static int alloc_event(nsedi_event_ws *e, const nsed_model *m) {
          ALLOC(e->prev_off_circle, nc) && ALLOC(e->prev_dir, 2 * nc) && ALLOC(e->prev_hold_mu, nc) &&
          ALLOC(e->trigger, nc) &&
          ALLOC(e->pre_force, 3 * nc) && ALLOC(e->pose_dir, 2 * nc) && ALLOC(e->accel_floor, nc) && ALLOC(e->cand, nc) && ALLOC(e->impacted, nc) &&
-         ALLOC(e->impact_speed, nc) && ALLOC(e->taking_over, nc) && ALLOC(e->W, 3 * nc) &&
+         ALLOC(e->impact_speed, nc) && ALLOC(e->impulse, 3 * nc) && ALLOC(e->taking_over, nc) && ALLOC(e->W, 3 * nc) &&
          ALLOC(e->G, 9 * nc * nc) && ALLOC(e->b, 3 * nc) && ALLOC(e->PWt, 3 * nc * nv) &&
          ALLOC(e->cl, 3 * nc) && ALLOC(e->ca, 3 * nc) && ALLOC(e->cdir, 2 * nc) &&
          ALLOC(e->cpc, nc) && ALLOC(e->cmode, nc) && ALLOC(e->settle_rows, 3 * nc) &&
@@ -68,7 +68,7 @@ static int alloc_event(nsedi_event_ws *e, const nsed_model *m) {
 static void free_event(nsedi_event_ws *e) {
   void *a[] = {e->prev_mode, e->prev_held, e->prev_slow, e->prev_off_circle, e->prev_dir,
                e->prev_hold_mu, e->trigger, e->pre_force, e->pose_dir, e->accel_floor, e->cand, e->impacted,
-               e->impact_speed, e->taking_over, e->W, e->G, e->b, e->PWt, e->cl, e->ca,
+               e->impact_speed, e->impulse, e->taking_over, e->W, e->G, e->b, e->PWt, e->cl, e->ca,
                e->cdir, e->cpc, e->cmode, e->settle_rows, e->settle_G, e->settle_rhs,
                e->settle_piv, e->du_imp, e->x_tmp};
   for (size_t i = 0; i < sizeof a / sizeof a[0]; i++) free(a[i]);

@@ -110,6 +110,8 @@ typedef struct {
   int impact;                /* the impact problem ran */
   int *impacted;             /* nc: took part in this event's impact */
   double *impact_speed;      /* nc: its approach speed before the impact (m/s) */
+  double *impulse;           /* 3 nc: the impact problem's impulse on it (n, t1, t2), N s;
+                                0 when none ran */
   int *taking_over;          /* nc: a roller taking the contact over from its neighbour */
   nsed_lcp_stats ist, ast;   /* what the impact and acceleration problems cost */
   /* The event problem for the candidates (complementarity layer's interface). */

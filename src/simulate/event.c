@@ -35,6 +35,7 @@ static int prepare(const nsed_model *m, nsed_data *d, const int *fired, nsed_err
   memcpy(ev->prev_hold_mu, d->ph.hold_mu, sizeof(double) * (size_t)nc);
   memset(ev->trigger, 0, sizeof(int) * (size_t)nc);
   memset(ev->impacted, 0, sizeof(int) * (size_t)nc);
+  memset(ev->impulse, 0, sizeof(double) * 3 * (size_t)nc);
   memset(ev->taking_over, 0, sizeof(int) * (size_t)nc);
   ev->impact = 0;
   ev->n = ev->na = 0;

@@ -124,6 +124,7 @@ int nsedi_event_impact(const nsed_model *m, nsed_data *d, nsed_error *err) {
     int c = ev->cand[i];
     ev->impacted[c] = ev->prev_mode[c] == NSED_MODE_OPEN && ev->b[3 * i] < -o->slip_tol;
     ev->impact_speed[c] = -ev->b[3 * i];
+    for (int k = 0; k < 3; k++) ev->impulse[3 * c + k] = ev->cl[3 * i + k];
   }
   ev->impact = 1;
   nsedi_refresh_geometry(m, d);

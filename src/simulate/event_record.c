@@ -12,6 +12,8 @@ int nsedi_event_emit(const nsed_model *m, nsed_data *d, const nsed_observer *obs
   nsed_event ev = {.t = d->t, .kind = kind, .contact = c, .from = from, .to = to,
                    .lcp_size = st ? st->lcp_size : 0, .pivots = st ? st->pivots : 0,
                    .residual = st ? st->residual : 0.0, .path = st && st->path ? st->path : ""};
+  if (c >= 0)
+    for (int k = 0; k < 3; k++) ev.impulse[k] = d->ev.impulse[3 * c + k];
   d->stats.events++;
   d->stats.events_by_kind[kind]++;
   if (obs && obs->event && obs->event(obs->ctx, m, d, &ev)) return NSED_ERR_IO;

@@ -60,7 +60,10 @@ static int sample(const nsed_model *m, nsed_data *d, const nsed_observer *obs,
                   nsed_sample_reason why, nsed_error *err) {
   int rc = nsedi_eval(m, d, d->t, d->x, NULL, err);
   if (rc == NSED_OK) rc = nsedi_track_check(m, d, err);
-  if (rc == NSED_OK) rc = monitor(m, d, err);
+  /* At an event the old modes' law is at its boundary by definition (the
+   * friction on the cone, a gap reaching zero) and the event decides anew:
+   * the monitor checks the state after it. */
+  if (rc == NSED_OK && why != NSED_SAMPLE_PRE_EVENT) rc = monitor(m, d, err);
   if (rc) return rc;
   d->stats.work_external = d->x[m->nstate];
   d->stats.work_contacts = d->x[m->nstate + 1];
@@ -210,6 +213,8 @@ int nsed_simulate(const nsed_model *m, nsed_data *d, const nsed_observer *obs, n
         rc = nsedi_locate_missed_stops(m, d, fired, t_from, err);
         if (rc) goto done;
       }
+      rc = sample(m, d, obs, NSED_SAMPLE_PRE_EVENT, err);
+      if (rc) goto done;
       rc = nsedi_resolve(m, d, fired, obs, err);
       d->stats.wall_events += wall_now() - we;
       t_event = d->t;

@@ -32,7 +32,7 @@ typedef struct {
 static int on_sample(void *ctx, const nsed_model *m, const nsed_data *d, nsed_sample_reason why) {
   (void)m;
   trace *tr = ctx;
-  if (why == NSED_SAMPLE_EVENT || tr->ns >= MAXS) return 0;
+  if (why == NSED_SAMPLE_EVENT || why == NSED_SAMPLE_PRE_EVENT || tr->ns >= MAXS) return 0;
   double s[13];
   nsed_data_body_state(d, tr->roller0, s);
   tr->t[tr->ns] = nsed_data_time(d);
@@ -165,7 +165,7 @@ typedef struct {
 /* The hub's speed and the load-carrying contact's slip and forces. */
 static int push_sample(void *ctx, const nsed_model *m, const nsed_data *d, nsed_sample_reason why) {
   push_rec *r = ctx;
-  if (why == NSED_SAMPLE_EVENT || r->n >= PUSH_N) return 0;
+  if (why == NSED_SAMPLE_EVENT || why == NSED_SAMPLE_PRE_EVENT || r->n >= PUSH_N) return 0;
   double s[13], best = 0, sl = 0, t1 = 0;
   nsed_data_body_state(d, r->hub, s);
   for (int c = 0; c < nsed_model_ncontact(m); c++) {

@@ -27,7 +27,8 @@ def main():
         p = subprocess.run([nsed, "validate", sphere], capture_output=True, text=True, cwd=work)
         check(p.returncode == 0, "validate: exit %d: %s" % (p.returncode, p.stderr))
         for s in ("valid", "ball: mass 1 kg", "inertia [0.004, 0.004, 0.004]", "states: 13",
-                  "ball_floor: ball with floor, mu 0.3, mu0 0.3", "polygon_face, 8 sides"):
+                  "ball_floor: ball with floor, law coulomb (polygon_face, 8 sides), mu 0.3, mu0 0.3",
+                  "friction of the exact Coulomb contacts (1 of 1): polygon_face, 8 sides"):
             check(s in p.stdout, "validate output lacks %r:\n%s" % (s, p.stdout))
         check(os.listdir(work) == [], "validate created %s" % os.listdir(work))
 
@@ -43,6 +44,49 @@ def main():
             if f.startswith("omni_"):
                 check("shape roller radius" in p.stdout and "tracking explicit" in p.stdout,
                       "validate %s does not describe its rollers:\n%s" % (f, p.stdout[:2000]))
+
+        # Each contact's law is named; a parameter its law ignores is a
+        # warning (validate and run still succeed), said once per parameter.
+        law_sets = ["--set", "contacts[0].law=regularized", "--set", "contacts[0].mu0=0.5",
+                    "--set", "contacts[0].stiffness=10"]
+        p = subprocess.run([nsed, "validate", sphere] + law_sets, capture_output=True, text=True,
+                           cwd=work)
+        check(p.returncode == 0 and "law regularized, mu 0.3, delta 1e-06 m/s" in p.stdout
+              and "(unused: no contact has the exact Coulomb law)" in p.stdout,
+              "validate of a regularized contact: %s" % p.stdout)
+        warnings = [ln for ln in p.stderr.splitlines() if ": warning: contact 'ball_floor': " in ln]
+        check(len(warnings) == 2 and "mu0 = 0.5 is ignored" in warnings[0]
+              and "stiffness and damping are ignored" in warnings[1],
+              "validate warnings: %r" % p.stderr)
+        check("note: contact 'ball_floor': regularized friction with delta = 1e-06 m/s is stiff"
+              in p.stderr and "cvode_bdf" in p.stderr, "no hint towards cvode_bdf: %r" % p.stderr)
+        p = subprocess.run([nsed, "validate", sphere, "--set", "contacts[0].law=compliant",
+                            "--set", "contacts[0].stiffness=1e6", "--set", "contacts[0].restitution=0.5",
+                            "--set", "contacts[0].delta=1e-3"], capture_output=True, text=True, cwd=work)
+        check(p.returncode == 0 and "law compliant, stiffness 1000000 N/m" in p.stdout
+              and "restitution = 0.5 is ignored: the compliant law has no impacts" in p.stderr
+              and "mu0" not in p.stderr and "note:" not in p.stderr,
+              "validate of a compliant contact: %s %s" % (p.stdout, p.stderr))
+        p = subprocess.run([nsed, "validate", sphere, "--set", "contacts[0].delta=1e-3"],
+                           capture_output=True, text=True, cwd=work)
+        check("delta = 0.001 is ignored: exact Coulomb friction is not regularised" in p.stderr,
+              "delta of a Coulomb contact: %s" % p.stderr)
+        p = subprocess.run([nsed, "validate", sphere] + law_sets +
+                           ["--set", "solver.integrator=cvode_bdf"], capture_output=True,
+                           text=True, cwd=work)
+        check("cvode_bdf takes" not in p.stderr, "cvode_bdf hint with cvode_bdf: %r" % p.stderr)
+        p = subprocess.run([nsed, "run", sphere, "-o", "reg", "--quiet", "--set", "solver.t_end=0.05"]
+                           + law_sets, capture_output=True, text=True, cwd=work)
+        check(p.returncode == 0 and "mu0 = 0.5 is ignored" in p.stderr, "run warnings: %r" % p.stderr)
+        if p.returncode == 0:
+            s = json.load(open(os.path.join(work, "reg", "summary.json")))
+            law = s["contact_laws"][0]
+            check(law["law"] == "regularized" and law["friction"] == "regularized"
+                  and "mu0" not in law and law["delta"] == 1e-6 and "mu0 = 0.5" in law["ignored"],
+                  "summary contact_laws: %s" % law)
+            g = s["geometry"]
+            check(g["floor"]["normal"] == [0, 0, 1] and g["bodies"][0]["shape"] == "sphere"
+                  and g["bodies"][0]["radius"] == 0.1, "summary geometry: %s" % g)
 
         p = subprocess.run([nsed, "validate", sphere, "--set", "bodies.ball.mass=2"],
                            capture_output=True, text=True, cwd=work)

@@ -69,9 +69,11 @@ def same_table(tag, name, a, b):
 
 
 CONTACT_KINDS = {"t": "f", "contact": "s", "mode": "s", "gap": "f", "lambda_n": "f",
-                 "lambda_t1": "f", "lambda_t2": "f", "slip_speed": "f"}
+                 "lambda_t1": "f", "lambda_t2": "f", "slip_speed": "f", "point_x": "f",
+                 "point_y": "f", "point_z": "f"}
 EVENT_KINDS = {"t": "f", "kind": "s", "contact": "s", "from": "s", "to": "s",
-               "lcp_size": "i", "pivots": "i", "residual": "f", "path": "s"}
+               "lcp_size": "i", "pivots": "i", "residual": "f", "path": "s", "impulse_n": "f",
+               "impulse_t1": "f", "impulse_t2": "f"}
 
 
 def compare(h5py, nsed, problem, overrides, work, tag):
@@ -178,8 +180,10 @@ def main():
             check(False, "interrupted HDF5 run left no results.h5")
         check(not [d for d in os.listdir(work) if ".tmp-" in d], "temporary directory left behind")
 
-        p = run(nsed, [sphere, "-o", "x", "--format", "hdf5", "--plot"], work)
-        check(p.returncode == 2 and "--plot reads the CSV files" in p.stderr, "--plot with hdf5: %s" % p.stderr)
+        p = run(nsed, [sphere, "-o", "hp", "--format", "hdf5", "--plot", "--quiet"], work)
+        check(p.returncode == 0 and os.path.getsize(os.path.join(work, "hp", "plots",
+                                                                 "trajectory.png")) > 10000,
+              "--plot with hdf5: %d %s" % (p.returncode, p.stderr))
         p = run(nsed, [sphere, "-o", "x", "--format", "xml"], work)
         check(p.returncode == 2 and "csv or hdf5" in p.stderr, "--format xml: %s" % p.stderr)
         check(not os.path.exists(os.path.join(work, "x")), "a refused run created its directory")

@@ -55,6 +55,23 @@ def main():
         check(p.returncode == 0 and all(os.path.getsize(os.path.join(work, "svg", f + ".svg")) > 5000
                                         for f in FIGURES), "plot --format svg: %s" % p.stderr)
 
+        # --plot after a failed run: the figures of what was written, the run's exit status.
+        p = nsed_cmd(nsed, ["run", sphere, "-o", "failed", "--set", "solver.max_events=1",
+                            "--plot", "--quiet"], work)
+        check(p.returncode == 1 and "simulation failed" in p.stderr,
+              "run --plot of a failing run: %d %s" % (p.returncode, p.stderr))
+        check_pngs(os.path.join(work, "failed", "plots"), "run --plot after a failure")
+
+        # An HDF5 result (no CSV files) gives the same figures, pixel for pixel.
+        p = nsed_cmd(nsed, ["run", sphere, "-o", "h", "--format", "hdf5", "--quiet"], work)
+        check(p.returncode == 0, "run --format hdf5: %d %s" % (p.returncode, p.stderr))
+        p = nsed_cmd(nsed, ["plot", "h", "--quiet"], work)
+        check(p.returncode == 0, "plot of an HDF5 result: %d %s" % (p.returncode, p.stderr))
+        for name in FIGURES:
+            a, b = (os.path.join(work, d, name + ".png") for d in ("figs", "h/plots"))
+            check(os.path.exists(b) and np.array_equal(imread(a), imread(b)),
+                  "plot of an HDF5 result: %s differs from the CSV result's" % name)
+
         # Usage and input errors: exit 2.
         for args, msg in ((["plot"], "no result directory"),
                           (["plot", "r", "--format", "gif"], "png, svg or pdf"),

@@ -57,13 +57,21 @@ static int next_line(const char **p, char *line, size_t size) {
 }
 
 /* Feed one observer the sample sequence of the rule: a row, the same row
- * again (dropped), a velocity jump at the same t (kept), that row again
- * (dropped), a later instant (kept): three rows. */
+ * as an output and as a pre-event sample (dropped), the row after an event
+ * that changed the contact's mode (kept although the bodies' states are
+ * equal), the next event's pre-event sample (dropped), its row with a
+ * velocity jump at the same t (kept), that row again (dropped), a later
+ * instant (kept): four rows. */
 static void feed(int (*sample)(void *, const nsed_model *, const nsed_data *, nsed_sample_reason),
                  void *ctx, const nsed_model *m, nsed_data *d) {
   double t0 = d->t, vx0 = d->x[7];
+  nsed_mode mode0 = d->ph.mode[0];
   CHECK(sample(ctx, m, d, NSED_SAMPLE_INITIAL) == 0);
+  CHECK(sample(ctx, m, d, NSED_SAMPLE_OUTPUT) == 0);
+  CHECK(sample(ctx, m, d, NSED_SAMPLE_PRE_EVENT) == 0);
+  d->ph.mode[0] = mode0 == NSED_MODE_SLIP ? NSED_MODE_STICK : NSED_MODE_SLIP;
   CHECK(sample(ctx, m, d, NSED_SAMPLE_EVENT) == 0);
+  CHECK(sample(ctx, m, d, NSED_SAMPLE_PRE_EVENT) == 0);
   d->x[7] += 1.0; /* ball.vx jumps: an impact's row at the same instant */
   CHECK(sample(ctx, m, d, NSED_SAMPLE_EVENT) == 0);
   CHECK(sample(ctx, m, d, NSED_SAMPLE_OUTPUT) == 0);
@@ -71,6 +79,7 @@ static void feed(int (*sample)(void *, const nsed_model *, const nsed_data *, ns
   CHECK(sample(ctx, m, d, NSED_SAMPLE_FINAL) == 0);
   d->t = t0;
   d->x[7] = vx0;
+  d->ph.mode[0] = mode0;
 }
 
 static void check_row_rule(const nsed_model *m, const char *base) {
@@ -83,9 +92,10 @@ static void check_row_rule(const nsed_model *m, const char *base) {
   CHECK(nsed_recorder_create(m, &r, &err) == NSED_OK);
   const nsed_observer *obs = nsed_recorder_observer(r);
   feed(obs->sample, obs->ctx, m, d);
-  CHECK_MSG(nsed_recorder_rows(r) == 3, "recorder kept %ld rows", nsed_recorder_rows(r));
+  CHECK_MSG(nsed_recorder_rows(r) == 4, "recorder kept %ld rows", nsed_recorder_rows(r));
   const double *traj = nsed_recorder_trajectory(r);
-  CHECK(traj && traj[0] == traj[14] && traj[8] + 1.0 == traj[14 + 8] && traj[28] > traj[0]);
+  CHECK(traj && traj[0] == traj[14] && traj[8] == traj[14 + 8] && traj[0] == traj[28] &&
+        traj[8] + 1.0 == traj[28 + 8] && traj[42] > traj[0]);
   nsed_recorder_free(&r);
   CHECK(r == NULL);
 
@@ -105,10 +115,10 @@ static void check_row_rule(const nsed_model *m, const char *base) {
     CHECK_MSG(s.close(s.self, &meta, &err) == NSED_OK, "%s", err.message);
     if (f == NSED_FORMAT_CSV) {
       char *text = slurp(dir, "trajectory.csv");
-      CHECK_MSG(count_lines(text) == 4, "trajectory.csv: %d lines", count_lines(text));
+      CHECK_MSG(count_lines(text) == 5, "trajectory.csv: %d lines", count_lines(text));
       free(text);
       text = slurp(dir, "contacts.csv");
-      CHECK_MSG(count_lines(text) == 4, "contacts.csv: %d lines", count_lines(text));
+      CHECK_MSG(count_lines(text) == 5, "contacts.csv: %d lines", count_lines(text));
       free(text);
     }
 #ifdef NSED_HAVE_HDF5
@@ -120,7 +130,7 @@ static void check_row_rule(const nsed_model *m, const char *base) {
       hid_t sp = ds >= 0 ? H5Dget_space(ds) : -1;
       hsize_t dims[2] = {0, 0};
       if (sp >= 0) H5Sget_simple_extent_dims(sp, dims, NULL);
-      CHECK_MSG(dims[0] == 3 && dims[1] == 14, "results.h5 trajectory %llu x %llu",
+      CHECK_MSG(dims[0] == 4 && dims[1] == 14, "results.h5 trajectory %llu x %llu",
                 (unsigned long long)dims[0], (unsigned long long)dims[1]);
       if (sp >= 0) H5Sclose(sp);
       if (ds >= 0) H5Dclose(ds);
@@ -159,8 +169,9 @@ static void check_against_files(const nsed_model *m, const nsed_recorder *r, con
   const int *mode = nsed_recorder_contact_modes(r);
   for (long k = 0; k < rows && !bad; k++) {
     const double *v = c + NSED_RECORDER_CONTACT_COLUMNS * k;
-    snprintf(want, sizeof want, "%.17g,c0,%s,%.17g,%.17g,%.17g,%.17g,%.17g", x[14 * k],
-             nsed_mode_name((nsed_mode)mode[k]), v[0], v[1], v[2], v[3], v[4]);
+    snprintf(want, sizeof want, "%.17g,c0,%s,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g",
+             x[14 * k], nsed_mode_name((nsed_mode)mode[k]), v[0], v[1], v[2], v[3], v[4], v[5],
+             v[6], v[7]);
     bad = !next_line(&p, line, sizeof line) || strcmp(line, want);
     CHECK_MSG(!bad, "contact row %ld: '%s' vs '%s'", k, line, want);
   }
@@ -171,10 +182,11 @@ static void check_against_files(const nsed_model *m, const nsed_recorder *r, con
   for (long k = 0; k < nev && !bad; k++) {
     const nsed_event *e = &ev[k];
     int has = e->contact >= 0;
-    snprintf(want, sizeof want, "%.17g,%s,%s,%s,%s,%d,%d,%.17g,%s", e->t,
+    snprintf(want, sizeof want, "%.17g,%s,%s,%s,%s,%d,%d,%.17g,%s,%.17g,%.17g,%.17g", e->t,
              nsed_event_kind_name(e->kind), has ? nsed_model_contact_name(m, e->contact) : "",
              has ? nsed_mode_name(e->from) : "", has ? nsed_mode_name(e->to) : "", e->lcp_size,
-             e->pivots, e->residual, e->path ? e->path : "");
+             e->pivots, e->residual, e->path ? e->path : "", e->impulse[0], e->impulse[1],
+             e->impulse[2]);
     bad = !next_line(&p, line, sizeof line) || strcmp(line, want);
     CHECK_MSG(!bad, "event %ld: '%s' vs '%s'", k, line, want);
   }

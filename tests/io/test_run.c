@@ -3,6 +3,7 @@
  * complete files with the right status when the run fails or is interrupted. */
 #include <signal.h>
 #include <stdlib.h>
+#include <math.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -42,6 +43,28 @@ static int count_lines(const char *text) {
   int n = 0;
   for (; text && *text; text++) n += *text == '\n';
   return n;
+}
+
+/* The rows of contacts.csv whose contact point (point_x, point_y, point_z)
+ * is the ball's lowest point (x, y, z - radius) of the trajectory row of the
+ * same index: a sphere on the floor z = 0 touches it there. */
+static int contact_points_touch_floor(const char *traj, const char *contacts, double radius) {
+  const char *a = traj ? strchr(traj, '\n') : NULL, *b = contacts ? strchr(contacts, '\n') : NULL;
+  int good = 0;
+  while (a && b && a[1] && b[1]) {
+    double t, x, y, z, tc, p[3];
+    const char *numbers = b + 1;
+    for (int comma = 0; comma < 3 && numbers; comma++) numbers = strchr(numbers + 1, ',');
+    if (sscanf(a + 1, "%lf,%lf,%lf,%lf", &t, &x, &y, &z) != 4 || sscanf(b + 1, "%lf", &tc) != 1 ||
+        !numbers ||
+        sscanf(numbers, ",%*f,%*f,%*f,%*f,%*f,%lf,%lf,%lf", &p[0], &p[1], &p[2]) != 3)
+      break;
+    good += tc == t && fabs(p[0] - x) <= 1e-12 && fabs(p[1] - y) <= 1e-12 &&
+            fabs(p[2] - (z - radius)) <= 1e-12;
+    a = strchr(a + 1, '\n');
+    b = strchr(b + 1, '\n');
+  }
+  return good;
 }
 
 static nsed_model *load(const char *text, const char *const *ov, int nov) {
@@ -92,10 +115,17 @@ int main(void) {
   CHECK(traj1 && summary && events && contacts);
   CHECK(traj1 && !strncmp(traj1, "t,ball.x,ball.y,ball.z,ball.q0,ball.q1,ball.q2,ball.q3,ball.vx,", 62));
   CHECK(count_lines(traj1) >= 12); /* header, 11 output instants, the event */
-  CHECK(events && !strncmp(events, "t,kind,contact,from,to,lcp_size,pivots,residual,path\n", 53));
+  CHECK(events && !strncmp(events,
+                           "t,kind,contact,from,to,lcp_size,pivots,residual,path,impulse_n,"
+                           "impulse_t1,impulse_t2\n",
+                           85));
   CHECK(events && strstr(events, ",stick,c0,slip,stick,"));
-  CHECK(contacts && !strncmp(contacts, "t,contact,mode,gap,lambda_n,lambda_t1,lambda_t2,slip_speed\n", 59));
+  CHECK(contacts && !strncmp(contacts,
+                             "t,contact,mode,gap,lambda_n,lambda_t1,lambda_t2,slip_speed,"
+                             "point_x,point_y,point_z\n",
+                             83));
   CHECK(count_lines(contacts) == count_lines(traj1));
+  CHECK(contact_points_touch_floor(traj1, contacts, 0.1) == count_lines(traj1) - 1);
   char hex[65], want[100];
   nsed_sha256_hex(ball, strlen(ball), hex);
   snprintf(want, sizeof want, "\"problem_sha256\": \"%s\"", hex);

@@ -23,6 +23,7 @@ int main(void) {
   FIELD(nsed_event, pivots);
   FIELD(nsed_event, residual);
   FIELD(nsed_event, path);
+  FIELD(nsed_event, impulse);
   SIZE(nsed_contact_info);
   FIELD(nsed_contact_info, mode);
   FIELD(nsed_contact_info, gap);
@@ -105,6 +106,7 @@ int main(void) {
   FIELD(nsed_summary_info, noverrides);
   FIELD(nsed_summary_info, status);
   FIELD(nsed_summary_info, message);
-  printf("NSED_EVENT_NKIND %d\nNSED_LAW_NCHECK %d\n", NSED_EVENT_NKIND, NSED_LAW_NCHECK);
+  printf("NSED_EVENT_NKIND %d\nNSED_LAW_NCHECK %d\nNSED_RECORDER_CONTACT_COLUMNS %d\n",
+         NSED_EVENT_NKIND, NSED_LAW_NCHECK, NSED_RECORDER_CONTACT_COLUMNS);
   return 0;
 }

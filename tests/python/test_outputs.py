@@ -14,6 +14,7 @@ in-memory run without a progress callback, and the reader's messages on
 malformed files are checked too. Exit 77 (skipped) for a sanitizer build.
 """
 
+import math
 import os
 import signal
 import subprocess
@@ -70,14 +71,95 @@ def same_array(a, b):
     return True
 
 
-def duplicated_rows(trajectory):
-    """Consecutive rows with the same t and the same state, bit for bit."""
+def duplicated_rows(result):
+    """Consecutive rows with the same t, the same state and the same contact
+    rows, bit for bit (a pre-event row and the row after a stick-slip event
+    share t and state but not their contacts' modes and forces)."""
+    trajectory = result.trajectory
     m = trajectory.view(np.float64).reshape(len(trajectory), -1)
     if len(m) < 2:
         return 0
     same = (m[1:, 0] == m[:-1, 0]) & np.all(m[1:, 1:].view(np.uint64) == m[:-1, 1:].view(np.uint64),
                                             axis=1)
+    nc = len(result.contact_names)
+    if nc:
+        c = result.contacts
+        numbers = np.stack([c[k] for k in ("gap", "lambda_n", "lambda_t1", "lambda_t2",
+                                           "slip_speed")], axis=-1).reshape(len(m), nc, 5)
+        modes = c["mode"].reshape(len(m), nc)
+        same &= np.all(modes[1:] == modes[:-1], axis=1)
+        same &= np.all(numbers[1:].view(np.uint64) == numbers[:-1].view(np.uint64), axis=(1, 2))
     return int(same.sum())
+
+
+def static_limit_ratio(row, law):
+    """How far lambda_t is along its way to the static friction set of
+    mu0 lambda_n: 1 on its boundary. The set is the polygon or circle of
+    docs/complementarity.md: face form, faces with outward normals at the
+    angles 2 pi j / m at distance mu0 lambda_n; vertex form, the inscribed
+    polygon with vertices there; cone, the circle."""
+    lt = (row["lambda_t1"], row["lambda_t2"])
+    limit = law["mu0"] * row["lambda_n"]
+    if law["friction"] == "exact_cone":
+        return math.hypot(*lt) / limit
+    m = law["sides"]
+    if law["friction"] == "polygon_face":
+        phases, reach = [2 * math.pi * j / m for j in range(m)], limit
+    else:
+        phases = [(2 * j + 1) * math.pi / m for j in range(m)]
+        reach = limit * math.cos(math.pi / m)
+    return max(lt[0] * math.cos(a) + lt[1] * math.sin(a) for a in phases) / reach
+
+
+def check_pre_event_rows(name, r, law=None):
+    """Every event has a row just before it at its time and one after it;
+    the modes change between them as the event says; at a stick-to-slip
+    onset the pre-event row's friction is on the static limit (the friction
+    model's polygon or circle of mu0 lambda_n). Returns (events checked, the
+    worst onset's |ratio - 1|)."""
+    t = r.trajectory["t"]
+    nc = len(r.contact_names)
+    c = r.contacts
+    names = c["contact"].reshape(len(t), nc)[0] if nc else []
+    checked, worst, impacts = 0, 0.0, [0]
+    failed_at = [f["t"] for f in r.events if f["kind"] == "failure"]
+    for e in r.events:
+        if e["kind"] in ("failure", "time", "zeno") or not e["contact"] or e["t"] in failed_at:
+            continue   # a failed event has no row after it
+        rows = np.nonzero(t == e["t"])[0]
+        if len(rows) < 2:
+            check(False, f"{name}: event {e['kind']} at t = {e['t']!r} has {len(rows)} row(s)")
+            continue
+        k = list(names).index(e["contact"])
+        before = c[rows[0] * nc + k]
+        after = c[rows[-1] * nc + k]
+        check(before["mode"] == e["from"] and after["mode"] == e["to"],
+              f"{name}: {e['kind']} at t = {e['t']!r}: rows say {before['mode']} -> "
+              f"{after['mode']}, events.csv {e['from']} -> {e['to']}")
+        if e["kind"] == "impact" and law and r.contact_names == ("ball_floor",):
+            # Newton's law on a sphere on z = 0: v_z+ = -e v_z-, the pre-impact
+            # velocity in the row before, the post-impact one in the row after.
+            # The impulse in events.csv is the momentum change m (v_z+ - v_z-).
+            vb, va = r.trajectory["ball.vz"][rows[0]], r.trajectory["ball.vz"][rows[-1]]
+            check(vb < 0 and abs(va + law["restitution"] * vb) <= 1e-12 * abs(vb) + 1e-15,
+                  f"{name}: impact at t = {e['t']!r}: v_z {vb!r} -> {va!r}, "
+                  f"e = {law['restitution']}")
+            mass = r.summary["geometry"]["bodies"][0]["mass"]
+            check(abs(e["impulse_n"] - mass * (va - vb)) <= 1e-12 * abs(vb) + 1e-15
+                  and e["impulse_t1"] == 0 and e["impulse_t2"] == 0,
+                  f"{name}: impact at t = {e['t']!r}: impulse {e['impulse_n']!r}, "
+                  f"m (v+ - v-) = {mass * (va - vb)!r}")
+            impacts[0] += 1
+        if e["kind"] == "slip" and e["from"] == "stick" and law:
+            ratio = static_limit_ratio(before, law)
+            check(abs(ratio - 1) <= 1e-6,
+                  f"{name}: onset at t = {e['t']!r}: friction / static limit = {ratio!r} "
+                  "before it (must be on the limit)")
+            worst = max(worst, abs(ratio - 1))
+        checked += 1
+    if impacts[0]:
+        print(f"{name}: {impacts[0]} impacts: v_z after = -e v_z before in their rows")
+    return checked, worst
 
 
 def without_wall(summary):
@@ -120,8 +202,12 @@ def test_runs(tmp):
         mem = nsed.run(path, overrides=over, check=False)
         check(mem.outdir is None and disk.outdir == out, f"{name}: outdir attributes")
         compare(name, mem, disk)
-        check(duplicated_rows(disk.trajectory) == 0, f"{name}: trajectory.csv repeats a row")
-        check(duplicated_rows(mem.trajectory) == 0, f"{name}: the in-memory trajectory repeats a row")
+        check(duplicated_rows(disk) == 0, f"{name}: trajectory.csv repeats a row")
+        check(duplicated_rows(mem) == 0, f"{name}: the in-memory trajectory repeats a row")
+        law = (disk.summary.get("contact_laws") or [None])[0]
+        n, worst = check_pre_event_rows(name, disk, law)
+        print(f"{name}: {n} events with their pre-event rows checked, worst onset "
+              f"|friction / static limit - 1| = {worst:.3g}")
         check(len(mem.contacts) == len(mem.trajectory) * mem.summary["contacts"],
               f"{name}: one contact row per contact per trajectory row")
         if name == "dense":
@@ -185,7 +271,7 @@ def test_reader_errors(tmp):
             ("trajectory.csv", lambda lines: lines.__setitem__(3, lines[3].replace(",", ",x", 1)),
              "trajectory.csv line 4, column 'ball.x': cannot parse"),
             ("contacts.csv", lambda lines: lines.__setitem__(2, "0,ball_floor\n"),
-             "contacts.csv line 3: expected 8 fields, found 2"),
+             "contacts.csv line 3: expected 11 fields, found 2"),
             ("events.csv", lambda lines: lines.__setitem__(0, "t,kind\n"),
              "events.csv line 1: header lacks column(s) contact"),
             ("summary.json", lambda lines: lines.__setitem__(0, "{{\n"), "summary.json: not JSON")):

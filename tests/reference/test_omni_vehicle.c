@@ -50,7 +50,7 @@ static int on_event(void *ctx, const nsed_model *m, const nsed_data *d, const ns
 static int on_sample(void *ctx, const nsed_model *m, const nsed_data *d, nsed_sample_reason why) {
   (void)m;
   vtrace *v = ctx;
-  if (why == NSED_SAMPLE_EVENT) return 0;
+  if (why == NSED_SAMPLE_EVENT || why == NSED_SAMPLE_PRE_EVENT) return 0;
   double t = nsed_data_time(d), s[13];
   nsed_data_body_state(d, v->P, s);
   if (fabs(t - 2) < 1e-9) {
