@@ -7,11 +7,14 @@ set -euo pipefail
 # Build tools and libraries (what `meson setup` needs) and the Python side
 # (plots, the cffi binding). libsundials-dev pulls in PETSc/OpenMPI/HDF5
 # (~160 packages, see docs/install.md); that weight is Debian's packaging.
+# libjs-three is embedded into `nsed view`'s page; chromium loads that page
+# headless in the test suite (tests/view).
 PACKAGES=(
   build-essential meson ninja-build pkg-config
   libsiconos-numerics-dev libopenblas-dev liblapacke-dev libsundials-dev libyaml-dev libhdf5-dev
   python3 python3-numpy python3-matplotlib python3-cffi python3-h5py
   openmpi-bin clang libclang-rt-14-dev valgrind time
+  libjs-three chromium
 )
 
 missing=()

@@ -5,10 +5,13 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 void nsedi_remove_tree(const char *path) {
@@ -53,10 +56,11 @@ static int make_parents(const char *path, nsed_error *err) {
   return rc;
 }
 
-/* The entries an nsed result directory holds: what nsed_run_problem writes
- * and the figures directory that `nsed run --plot` / `nsed plot` fill. */
+/* The entries an nsed result directory holds: what nsed_run_problem writes,
+ * the page `nsed view` writes, and the figures directory that
+ * `nsed run --plot` / `nsed plot` fill. */
 static const char *const result_files[] = {"summary.json", "trajectory.csv", "contacts.csv",
-                                           "events.csv", "results.h5"};
+                                           "events.csv", "results.h5", "view.html"};
 static const char *const figures_dir = "plots";
 static const char *const figure_suffixes[] = {".png", ".pdf", ".svg"};
 
@@ -94,10 +98,10 @@ static int figures_only(const char *dir, char *foreign, size_t size) {
 /* 1 if dir may be replaced: empty, or an nsed result (summary.json) holding
  * nothing nsed did not write. Otherwise 0, with *foreign naming the first
  * entry that is not nsed's, left "" when the directory has no summary.json. */
-static int replaceable(const char *dir, char *foreign, size_t size) {
+static int scan(const char *dir, char *foreign, size_t size, int *entries_out, int *summary_out) {
   foreign[0] = '\0';
   DIR *d = opendir(dir);
-  if (!d) return 0;
+  if (!d) return -1;
   int entries = 0, summary = 0;
   struct dirent *e;
   while ((e = readdir(d))) {
@@ -123,12 +127,73 @@ static int replaceable(const char *dir, char *foreign, size_t size) {
     if (!known) snprintf(foreign, size, "%s", e->d_name);
   }
   closedir(d);
+  *entries_out = entries;
+  *summary_out = summary;
+  return 0;
+}
+
+static int replaceable(const char *dir, char *foreign, size_t size) {
+  int entries, summary;
+  if (scan(dir, foreign, size, &entries, &summary) != 0) return 0;
   if (!summary) foreign[0] = '\0';
   return entries == 0 || (summary && !foreign[0]);
 }
 
-int nsedi_outdir_begin(const char *outdir, char **tmpdir, nsed_error *err) {
+/* A run holds an exclusive flock on its temporary directory until it ends
+ * (the kernel drops it when the process dies, also by SIGKILL), so a
+ * sibling OUTDIR.tmp-XXXXXX that nobody holds is what a killed run left. */
+static int lock_dir(const char *path) {
+  int fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (fd < 0) return -1;
+  if (flock(fd, LOCK_EX | LOCK_NB) != 0) {
+    close(fd);
+    return -1;
+  }
+  return fd;
+}
+
+/* Remove the OUTDIR.tmp-XXXXXX siblings of outdir that killed runs left:
+ * not locked by a live run, older than NSEDI_STALE_TMP_SECONDS (a run that
+ * has created its directory but not yet locked it is younger), and holding
+ * only files nsed writes, so nothing of the user's goes. */
+#define NSEDI_STALE_TMP_SECONDS 60
+static void remove_stale_tmpdirs(const char *outdir) {
+  char *copy = strdup(outdir);
+  if (!copy) return;
+  char *slash = strrchr(copy, '/');
+  const char *parent = slash ? (slash == copy ? "/" : copy) : ".";
+  const char *base = slash ? slash + 1 : copy;
+  if (slash) *slash = '\0';
+  size_t blen = strlen(base);
+  DIR *d = blen ? opendir(parent) : NULL;
+  struct dirent *e;
+  while (d && (e = readdir(d))) {
+    if (strlen(e->d_name) != blen + 11 || strncmp(e->d_name, base, blen) ||
+        strncmp(e->d_name + blen, ".tmp-", 5))
+      continue;
+    size_t l = strlen(parent) + strlen(e->d_name) + 2;
+    char *path = malloc(l);
+    if (!path) break;
+    snprintf(path, l, "%s/%s", parent, e->d_name);
+    struct stat st;
+    int fd = -1;
+    if (lstat(path, &st) == 0 && S_ISDIR(st.st_mode) &&
+        time(NULL) - st.st_mtime > NSEDI_STALE_TMP_SECONDS && (fd = lock_dir(path)) >= 0) {
+      char foreign[512];
+      int entries, summary;
+      if (scan(path, foreign, sizeof foreign, &entries, &summary) == 0 && !foreign[0])
+        nsedi_remove_tree(path);
+      close(fd);
+    }
+    free(path);
+  }
+  if (d) closedir(d);
+  free(copy);
+}
+
+int nsedi_outdir_begin(const char *outdir, char **tmpdir, int *lock, nsed_error *err) {
   *tmpdir = NULL;
+  *lock = -1;
   if (!outdir || !*outdir) return nsed_error_set(err, NSED_ERR_INPUT, "no output directory given");
   struct stat st;
   if (stat(outdir, &st) == 0) {
@@ -154,7 +219,13 @@ int nsedi_outdir_begin(const char *outdir, char **tmpdir, nsed_error *err) {
     return nsed_error_set(err, errno == ENOMEM ? NSED_ERR_NOMEM : NSED_ERR_IO,
                           "cannot create %s.tmp-XXXXXX: %s", outdir, strerror(errno));
   *tmpdir = t;
+  *lock = lock_dir(t); /* unlocked (-1 on a file system without flock): only younger is safe */
+  remove_stale_tmpdirs(outdir);
   return NSED_OK;
+}
+
+void nsedi_outdir_release(int lock) {
+  if (lock >= 0) close(lock);
 }
 
 int nsedi_outdir_commit(const char *outdir, const char *tmpdir, nsed_error *err) {

@@ -12,7 +12,13 @@
  * or an nsed result holding nothing else (summary.json, the files a run
  * writes, a plots/ directory of figures), so a rerun never deletes a file
  * the user put there and `-o ~` cannot wipe a home directory. */
-int nsedi_outdir_begin(const char *outdir, char **tmpdir, nsed_error *err);
+int nsedi_outdir_begin(const char *outdir, char **tmpdir, int *lock, nsed_error *err);
+
+/* Release the lock nsedi_outdir_begin took on the temporary directory (after
+ * the commit or the removal). Siblings OUTDIR.tmp-XXXXXX that no run holds,
+ * older than a minute and holding only nsed's files, are the leftovers of
+ * killed runs: nsedi_outdir_begin removes them. */
+void nsedi_outdir_release(int lock);
 
 /* Rename tmpdir to outdir; an existing outdir is moved aside first and
  * removed only after the new one is in place. */

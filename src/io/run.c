@@ -72,7 +72,8 @@ int nsed_run_problem(const nsed_model *m, const char *outdir, const nsed_run_opt
     return rc;
   }
   char *tmp = NULL;
-  rc = nsedi_outdir_begin(outdir, &tmp, err);
+  int lock = -1;
+  rc = nsedi_outdir_begin(outdir, &tmp, &lock, err);
   if (rc) {
     nsed_data_free(&d);
     return rc;
@@ -85,6 +86,7 @@ int nsed_run_problem(const nsed_model *m, const char *outdir, const nsed_run_opt
     nsed_data_free(&d);
     if (ctx.w.self) ctx.w.close(ctx.w.self, NULL, NULL);
     nsedi_remove_tree(tmp);
+    nsedi_outdir_release(lock);
     free(tmp);
     return rc;
   }
@@ -148,9 +150,11 @@ int nsed_run_problem(const nsed_model *m, const char *outdir, const nsed_run_opt
   if (io_rc != NSED_OK) {
     /* Without complete files there is no result: leave nothing behind. */
     nsedi_remove_tree(tmp);
+    nsedi_outdir_release(lock);
     free(tmp);
     return nsed_error_set(err, io_rc, "%s", io_err.message);
   }
+  nsedi_outdir_release(lock);
   free(tmp);
   result->written = 1;
   if (sim_rc != NSED_OK) return nsed_error_set(err, sim_rc, "%s", sim_err.message);

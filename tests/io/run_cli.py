@@ -6,6 +6,7 @@ Usage: run_cli.py NSED GOOD_DIR
 """
 import json
 import os
+import shutil
 import signal
 import subprocess
 import sys
@@ -87,6 +88,40 @@ def main():
             g = s["geometry"]
             check(g["floor"]["normal"] == [0, 0, 1] and g["bodies"][0]["shape"] == "sphere"
                   and g["bodies"][0]["radius"] == 0.1, "summary geometry: %s" % g)
+
+        # Leftovers of killed runs (OUTDIR.tmp-XXXXXX) are removed by the next
+        # run into OUTDIR when no live run holds them, they are older than a
+        # minute and hold only nsed's files; the others stay.
+        import fcntl
+        old = time.time() - 3600
+
+        def leftover(tag, files):
+            d = os.path.join(work, "lo.tmp-" + tag)
+            os.mkdir(d)
+            for f in files:
+                open(os.path.join(d, f), "w").close()
+            os.utime(d, (old, old))
+            return d
+        stale = leftover("AAAAAA", ["trajectory.csv", "contacts.csv"])
+        mine = leftover("BBBBBB", ["trajectory.csv", "notes.txt"])
+        live = leftover("CCCCCC", ["trajectory.csv"])
+        young = os.path.join(work, "lo.tmp-DDDDDD")
+        os.mkdir(young)
+        other = leftover("EEEEEE", [])
+        os.rename(other, os.path.join(work, "lox.tmp-EEEEEE"))   # another OUTDIR's
+        held = os.open(live, os.O_RDONLY)
+        fcntl.flock(held, fcntl.LOCK_EX)
+        p = subprocess.run([nsed, "run", sphere, "-o", "lo", "--quiet", "--set", "solver.t_end=0.05"],
+                           capture_output=True, text=True, cwd=work)
+        os.close(held)
+        check(p.returncode == 0, "run beside leftovers: %d %s" % (p.returncode, p.stderr))
+        check(not os.path.exists(stale), "a stale OUTDIR.tmp- directory was not removed")
+        check(os.path.exists(os.path.join(mine, "notes.txt")), "a leftover holding a user's file went")
+        check(os.path.exists(live), "a directory locked by a live run was removed")
+        check(os.path.exists(young), "a directory younger than a minute was removed")
+        check(os.path.exists(os.path.join(work, "lox.tmp-EEEEEE")), "another OUTDIR's leftover went")
+        for d in (mine, live, young, os.path.join(work, "lox.tmp-EEEEEE")):
+            shutil.rmtree(d, ignore_errors=True)
 
         p = subprocess.run([nsed, "validate", sphere, "--set", "bodies.ball.mass=2"],
                            capture_output=True, text=True, cwd=work)
