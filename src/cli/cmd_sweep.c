@@ -203,9 +203,11 @@ static void report(nsedi_sweep_run *r, int i, int rc, const nsed_run_result *res
     fprintf(stderr, "nsed sweep: point %d: no result written: %s\n", i, err->message);
     return;
   }
-  if (rc != NSED_OK)
-    fprintf(stderr, "nsed sweep: point %d %s at t = %.10g s: %s\n", i,
-            rc == NSED_ERR_INTERRUPTED ? "interrupted" : "failed", res->t_reached, err->message);
+  if (rc == NSED_ERR_INTERRUPTED) /* the library's message says only that */
+    fprintf(stderr, "nsed sweep: point %d interrupted at t = %.10g s\n", i, res->t_reached);
+  else if (rc != NSED_OK)
+    fprintf(stderr, "nsed sweep: point %d failed at t = %.10g s: %s\n", i, res->t_reached,
+            err->message);
   if (r->quiet) return;
   printf("nsed sweep: point %d %s: t = %.10g s, %ld events, %.3g s wall [%d of %d here]\n", i,
          rc == NSED_OK ? "ok" : rc == NSED_ERR_INTERRUPTED ? "interrupted" : "failed",
@@ -294,44 +296,76 @@ static int run_all(nsedi_sweep_run *r, long jobs) {
   return 0;
 }
 
+/* .ranks/<rank>.done (rank >= 0), or .ranks/table.done (rank < 0): rank 0
+ * has written the final table. */
 static char *marker_path(const nsedi_sweep_run *r, int rank) {
   size_t n = strlen(r->outdir) + 48;
   char *p = malloc(n);
-  if (p) snprintf(p, n, "%s/.ranks/%d.done", r->outdir, rank);
+  if (p && rank >= 0) snprintf(p, n, "%s/.ranks/%d.done", r->outdir, rank);
+  if (p && rank < 0) snprintf(p, n, "%s/.ranks/table.done", r->outdir);
   return p;
 }
 
-/* Rank 0 waits until every other rank has marked itself done (with this
- * launch's token), keeping the table current meanwhile. A rank that dies
- * makes mpirun end the whole job, so the wait cannot outlive the launch. */
-static void wait_ranks(nsedi_sweep_run *r, const char *token) {
-  for (int k = 1; k < r->size && !*r->interrupt; k++) {
-    char *path = marker_path(r, k);
-    while (path && !*r->interrupt) {
-      char *text = NULL;
-      size_t len = 0;
-      int done = access(path, F_OK) == 0 &&
-                 nsed_problem_read_file(path, &text, &len, NULL) == NSED_OK &&
-                 len == strlen(token) && !memcmp(text, token, len);
-      free(text);
-      if (done) break;
-      if (nsedi_sweep_now() - r->last_table >= 1.0) {
-        nsed_error e;
-        if (nsedi_sweep_table(r, 1, &e)) fprintf(stderr, "nsed sweep: %s\n", e.message);
-      }
-      struct timespec ts = {0, 50 * 1000 * 1000};
-      nanosleep(&ts, NULL);
+/* Once interrupted, every rank stops at its next step and writes its
+ * point within milliseconds; the ranks wait for each other at most this
+ * long (mpirun, told to stop, kills what is left one second after its
+ * SIGTERM, and at once when a rank exits: docs/sweeps.md). */
+#define SWEEP_STOP_WAIT_SECONDS 5.0
+
+/* Wait until path holds this launch's token. Without end while the sweep
+ * runs (a rank that dies makes mpirun end the whole job, so the wait
+ * cannot outlive the launch); once interrupted, SWEEP_STOP_WAIT_SECONDS at
+ * most. Rank 0 keeps the table current meanwhile. */
+static void wait_marker(nsedi_sweep_run *r, const char *path, const char *token,
+                        double *interrupted_at) {
+  for (;;) {
+    char *text = NULL;
+    size_t len = 0;
+    int done = access(path, F_OK) == 0 &&
+               nsed_problem_read_file(path, &text, &len, NULL) == NSED_OK &&
+               len == strlen(token) && !memcmp(text, token, len);
+    free(text);
+    if (done) return;
+    double now = nsedi_sweep_now();
+    if (*r->interrupt && *interrupted_at < 0) *interrupted_at = now;
+    if (*interrupted_at >= 0 && now - *interrupted_at > SWEEP_STOP_WAIT_SECONDS) return;
+    if (r->write_table && now - r->last_table >= 1.0) {
+      nsed_error e;
+      if (nsedi_sweep_table(r, 1, &e)) fprintf(stderr, "nsed sweep: %s\n", e.message);
     }
+    struct timespec ts = {0, 20 * 1000 * 1000};
+    nanosleep(&ts, NULL);
+  }
+}
+
+/* Rank 0 waits until every other rank has marked itself done (with this
+ * launch's token), also after an interruption, so that their interrupted
+ * points are in the table. */
+static void wait_ranks(nsedi_sweep_run *r, const char *token) {
+  double interrupted_at = -1;
+  for (int k = 1; k < r->size; k++) {
+    char *path = marker_path(r, k);
+    if (path) wait_marker(r, path, token, &interrupted_at);
     free(path);
   }
 }
 
-static void mark_done(const nsedi_sweep_run *r, const char *token) {
-  char *path = marker_path(r, r->rank);
+/* The other ranks exit only after rank 0 has written the table: a rank
+ * that exits with a non-zero status (a failed or interrupted point) makes
+ * mpirun kill the others at once, rank 0 with its table half done. */
+static void wait_table(nsedi_sweep_run *r, const char *token) {
+  double interrupted_at = -1;
+  char *path = marker_path(r, -1);
+  if (path) wait_marker(r, path, token, &interrupted_at);
+  free(path);
+}
+
+static void mark(const nsedi_sweep_run *r, int rank, const char *token) {
+  char *path = marker_path(r, rank);
   nsed_error e;
   if (!path || nsedi_write_atomic(path, token, strlen(token), &e))
-    fprintf(stderr, "nsed sweep: rank %d cannot write its done-marker%s%s\n", r->rank,
-            path ? ": " : "", path ? e.message : "");
+    fprintf(stderr, "nsed sweep: rank %d cannot write its %s-marker%s%s\n", r->rank,
+            rank < 0 ? "table" : "done", path ? ": " : "", path ? e.message : "");
   free(path);
 }
 
@@ -362,6 +396,11 @@ static int sweep(nsedi_sweep_run *r, const sweep_args *a, const char *token) {
   char *mine_marker = r->size > 1 ? marker_path(r, r->rank) : NULL;
   if (mine_marker) unlink(mine_marker); /* an old launch's; ignore ENOENT */
   free(mine_marker);
+  /* The table marker is an old launch's too (rank 0 removes it; the others
+   * compare its token). */
+  char *table_marker = r->size > 1 && r->rank == 0 ? marker_path(r, -1) : NULL;
+  if (table_marker) unlink(table_marker);
+  free(table_marker);
 
   /* Resume: what is already there (and made from this sweep) is not redone. */
   for (int i = 0; i < r->spec.npoints; i++)
@@ -383,8 +422,12 @@ static int sweep(nsedi_sweep_run *r, const sweep_args *a, const char *token) {
 
   install_handlers();
   run_all(r, a->jobs);
-  if (r->size > 1 && !a->shard_n && r->rank != 0) mark_done(r, token);
-  if (r->size > 1 && !a->shard_n && r->rank == 0) wait_ranks(r, token);
+  int ranked = r->size > 1 && !a->shard_n;
+  if (ranked && r->rank != 0) {
+    mark(r, r->rank, token);
+    wait_table(r, token);
+  }
+  if (ranked && r->rank == 0) wait_ranks(r, token);
   signal(SIGINT, SIG_DFL);
   signal(SIGTERM, SIG_DFL);
 
@@ -403,6 +446,8 @@ static int sweep(nsedi_sweep_run *r, const sweep_args *a, const char *token) {
     if (!r->quiet || code)
       printf("nsed sweep: %d of %d points ok; table %s/sweep.csv%s\n", ok, r->spec.npoints,
              r->outdir, *r->interrupt ? " (interrupted: rerun the same command to resume)" : "");
+    fflush(stdout);
+    if (ranked) mark(r, -1, token); /* now the other ranks may exit */
   } else if (r->failed || *r->interrupt) {
     code = 1;
   }

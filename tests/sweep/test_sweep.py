@@ -74,7 +74,50 @@ def mpi(tmp):
     # a second launch resumes: nothing to do, same table
     check(sweep("sweep4.yaml", ranked, prefix=prefix) == 0 and table(ranked) == t1,
           "mpirun rerun resumes to the same table")
+    mpi_interrupted(tmp, prefix)
     return 0
+
+
+def mpi_interrupted(tmp, prefix):
+    """Ctrl-C on mpirun: mpirun sends SIGTERM to every rank and kills what is
+    left when the first rank exits (or a second later). Every rank's running
+    point must still end up "interrupted" in the table (they stayed
+    "pending": the rank that exited first had the others killed), the final
+    line must be printed, and no temporary directory may be left."""
+    spec = os.path.join(tmp, "long2.yaml")
+    with open(spec, "w") as f:
+        f.write("problem: %s\n" % os.path.join(HERE, "..", "..", "problems",
+                                                "sphere_slide_roll.yaml")
+                + "grid: {contacts.ball_floor.mu: [0.1, 0.2]}\n"
+                + "set: {solver.t_end: 1.0e6, output.dt: 0.01}\n"
+                + "metrics: [events, t_reached]\n")
+    # The race is lost only sometimes (which rank exits first): three tries.
+    for k in range(3):
+        one_mpi_interrupt(os.path.join(tmp, "mpi_int%d" % k), spec, prefix)
+
+
+def one_mpi_interrupt(out, spec, prefix):
+    p = subprocess.Popen(list(prefix) + [EXE, "sweep", spec, "-o", out], env=ENV,
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    deadline = time.time() + 60
+    while time.time() < deadline and p.poll() is None:
+        names = os.listdir(os.path.join(out, "points")) if os.path.isdir(
+            os.path.join(out, "points")) else []
+        if all(any(n.startswith("%d.tmp-" % i) for n in names) for i in range(2)):
+            break
+        time.sleep(0.02)
+    time.sleep(0.5)   # both ranks integrating
+    p.send_signal(signal.SIGINT)
+    so, se = p.communicate(timeout=60)
+    check(p.returncode != 0, f"mpirun after Ctrl-C: exit status {p.returncode}")
+    t = table(out) if os.path.exists(os.path.join(out, "sweep.csv")) else ""
+    rows = t.strip().split("\n")[1:]
+    check(len(rows) == 2 and all(",interrupted," in r for r in rows),
+          f"mpirun Ctrl-C: both running points interrupted in the table:\n{t}\n{se}")
+    check("(interrupted: rerun the same command to resume)" in so,
+          f"mpirun Ctrl-C: the final line is missing:\n{so}\n{se}")
+    left = [e for e in os.listdir(os.path.join(out, "points")) if not e.isdigit()]
+    check(not left, f"mpirun Ctrl-C: leftovers in points/: {left}")
 
 
 def stamps(out):
