@@ -83,18 +83,11 @@ static int on_sample(void *ctx, const nsed_model *m, const nsed_data *d, nsed_sa
          r->kept.width * sizeof *r->traj);
   size_t base = (size_t)r->nrow * (size_t)r->ncontact;
   for (int c = 0; c < r->ncontact; c++) {
-    nsed_contact_info ci;
-    nsed_data_contact(d, c, &ci);
-    double *x = r->contact + (base + (size_t)c) * NSED_RECORDER_CONTACT_COLUMNS;
-    x[0] = ci.gap;
-    x[1] = ci.lambda[0];
-    x[2] = ci.lambda[1];
-    x[3] = ci.lambda[2];
-    x[4] = ci.slip_speed;
-    x[5] = ci.point[0];
-    x[6] = ci.point[1];
-    x[7] = ci.point[2];
-    r->mode[base + (size_t)c] = (int)ci.mode;
+    nsed_mode mode;
+    const double *k = nsedi_rows_contact(&r->kept, c, &mode);
+    memcpy(r->contact + (base + (size_t)c) * NSED_RECORDER_CONTACT_COLUMNS, k,
+           NSED_RECORDER_CONTACT_COLUMNS * sizeof *k);
+    r->mode[base + (size_t)c] = (int)mode;
   }
   r->nrow++;
   return 0;

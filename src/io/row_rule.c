@@ -28,6 +28,12 @@ void nsedi_rows_free(nsedi_rows *r) {
   r->have_last = 0;
 }
 
+const double *nsedi_rows_contact(const nsedi_rows *r, int c, nsed_mode *mode) {
+  const double *k = r->row + r->width + CONTACT_KEY * (size_t)c;
+  *mode = (nsed_mode)k[0];
+  return k + 1;
+}
+
 int nsedi_rows_take(nsedi_rows *r, const nsed_data *d) {
   double t = nsed_data_time(d);
   r->row[0] = t;
