@@ -23,4 +23,24 @@ int nsedi_lu_solve(int n, double *A, int *ipiv, int nrhs, double *B);
  * rank receives the effective rank. Returns LAPACK's info (0 success). */
 int nsedi_lstsq(int m, int n, double *A, int nrhs, double *B, double rcond, int *rank);
 
+/* Workspace of nsedi_lstsq_square, sized once for square systems of up to
+ * n unknowns and nrhs right-hand sides, so that a solve inside the RHS
+ * allocates nothing (dgelsd's sizes grow with n and nrhs, so the largest
+ * serves every smaller one). */
+typedef struct {
+  int n, nrhs, lwork;
+  double *s, *work;
+  int *iwork;
+} nsedi_lstsq_ws;
+
+/* Size ws for n x n systems with nrhs right-hand sides; 0, or -1 when out
+ * of memory (ws then holds nothing to free). */
+int nsedi_lstsq_ws_init(nsedi_lstsq_ws *ws, int n, int nrhs);
+void nsedi_lstsq_ws_free(nsedi_lstsq_ws *ws);
+
+/* nsedi_lstsq for a square A (n x n, n <= ws->n, nrhs <= ws->nrhs; B n x
+ * nrhs) in ws's memory. */
+int nsedi_lstsq_square(nsedi_lstsq_ws *ws, int n, double *A, int nrhs, double *B, double rcond,
+                       int *rank);
+
 #endif

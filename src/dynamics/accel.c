@@ -21,6 +21,7 @@ struct nsedi_dyn_ws {
   double *Jd;     /* dense maxr x nv */
   double *work;   /* 4*maxr */
   int *ipiv, *iwork;
+  nsedi_lstsq_ws lstsq; /* the rank-deficient path's SVD workspace */
   int *nz, *perm, *key, *count; /* maxr, maxr, maxr, maxr + 1: the LU's workspace, row order */
   int *bdeg;      /* nbody + 1: rows touching each body, then offsets into bent */
   int *bent;      /* 2 maxr: (permuted row index << 1 | side) grouped by body */
@@ -52,7 +53,8 @@ nsedi_dyn_ws *nsedi_dyn_ws_create(const nsed_model *m, int max_rows) {
   w->count = malloc(sizeof(int) * (size_t)(r + 1));
   w->bdeg = malloc(sizeof(int) * (size_t)(m->nbody + 1));
   w->bent = malloc(sizeof(int) * 2 * (size_t)r);
-  if (!w->minv || !w->A || !w->A2 || !w->rhs || !w->rhs2 || !w->X || !w->Wd || !w->Jd ||
+  int lstsq_bad = nsedi_lstsq_ws_init(&w->lstsq, r, nw);
+  if (lstsq_bad || !w->minv || !w->A || !w->A2 || !w->rhs || !w->rhs2 || !w->X || !w->Wd || !w->Jd ||
       !w->work || !w->ipiv || !w->iwork || !w->du || !w->nz || !w->perm || !w->key || !w->count ||
       !w->bdeg || !w->bent) {
     nsedi_dyn_ws_free(&w);
@@ -89,6 +91,7 @@ void nsedi_dyn_ws_free(nsedi_dyn_ws **pw) {
   free(w->bent);
   free(w->iwork);
   free(w->du);
+  nsedi_lstsq_ws_free(&w->lstsq);
   free(w);
   *pw = NULL;
 }
@@ -145,7 +148,7 @@ static int solve_schur(nsedi_dyn_ws *w, int n, int nrhs, double *B, int *deficie
   }
   *deficient = 1;
   int rank = 0;
-  int info = nsedi_lstsq(n, n, w->A2, nrhs, B, NSEDI_SCHUR_RANK_CUT, &rank);
+  int info = nsedi_lstsq_square(&w->lstsq, n, w->A2, nrhs, B, NSEDI_SCHUR_RANK_CUT, &rank);
   return info == 0 ? NSED_OK : NSED_ERR_SINGULAR;
 }
 
