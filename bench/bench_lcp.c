@@ -1,9 +1,11 @@
 /* Microseconds per contact solve (acceleration level, face form, random
  * Delassus matrices of full rank as in tests/complementarity/test_lcp_random.c)
  * for 1x4, 1x8, 4x4, 4x8, 12x4, 12x8 (contacts x edges): nsed's AUTO path
- * against Siconos' Lemke alone (NSED_LCP_PATH_SICONOS_LEMKE, still verified),
- * in one run. Reports how many of the problems each path solved and the
- * time ratio on the problems both solved. Not a timed assertion.
+ * against Siconos' Lemke alone (NSED_LCP_PATH_SICONOS_LEMKE) and nsed's
+ * Lemke alone (NSED_LCP_PATH_NSED_LEMKE), all verified, in one run. Reports
+ * how many of the problems each path solved, the time ratios on the
+ * problems all three solved, and AUTO's mean over every problem (the ones
+ * Siconos fails included: what a simulation pays). Not a timed assertion.
  *   usage: bench_lcp [problems per size (default 50)] [repetitions (default 20)] */
 #include <stdio.h>
 #include <stdlib.h>
@@ -54,19 +56,23 @@ int main(int argc, char **argv) {
   }
   static const int sizes[6][2] = {{1, 4}, {1, 8}, {4, 4}, {4, 8}, {12, 4}, {12, 8}};
   printf("contact solve, face form, mu0 = 0.3, %d random problems per size x %d repetitions\n", nprob, reps);
-  printf("%-8s %5s | %12s %8s | %12s %8s | %7s\n", "size", "LCP", "siconos us", "solved", "nsed-auto us",
-         "solved", "ratio");
+  printf("%-8s %5s | %11s %7s | %11s %7s | %11s %7s | %10s %10s | %11s\n", "size", "LCP",
+         "siconos us", "solved", "nsed-lemke", "solved", "auto us", "solved", "nsed/sic", "auto/sic",
+         "auto all us");
   cpt_rng rng = {0xbe4c11ull};
   for (int si = 0; si < 6; si++) {
     int nc = sizes[si][0], edges = sizes[si][1];
-    double t_sic = 0.0, t_auto = 0.0;
-    int ok_sic = 0, ok_auto = 0, both = 0, lcp = 0;
-    nsed_contact_solver *solv[2];
-    for (int v = 0; v < 2; v++) {
+    enum { NV = 3 };
+    static const nsed_lcp_path paths[NV] = {NSED_LCP_PATH_SICONOS_LEMKE, NSED_LCP_PATH_NSED_LEMKE,
+                                            NSED_LCP_PATH_AUTO};
+    double tsum[NV] = {0}, t_auto_all = 0.0;
+    int okn[NV] = {0}, all = 0, lcp = 0;
+    nsed_contact_solver *solv[NV];
+    for (int v = 0; v < NV; v++) {
       nsed_complementarity_settings set;
       nsed_complementarity_default_settings(&set);
       set.sides = edges;
-      set.path = v ? NSED_LCP_PATH_AUTO : NSED_LCP_PATH_SICONOS_LEMKE;
+      set.path = paths[v];
       nsed_error err;
       if (nsed_contact_solver_create(&set, nc, &solv[v], &err) != NSED_OK) {
         fprintf(stderr, "%s\n", err.message);
@@ -81,9 +87,9 @@ int main(int argc, char **argv) {
       problem pr;
       make(&rng, nc, &pr);
       nsed_contact_problem p = {.nc = nc, .G = pr.G, .b = pr.b, .contacts = pr.c};
-      double us[2];
-      int ok[2];
-      for (int v = 0; v < 2; v++) {
+      double us[NV];
+      int ok[NV];
+      for (int v = 0; v < NV; v++) {
         nsed_lcp_stats st;
         nsed_error err;
         ok[v] = nsed_contact_solve_accel(solv[v], &p, &sol, &st, &err) == NSED_OK;
@@ -92,24 +98,26 @@ int main(int argc, char **argv) {
         for (int r = 0; r < reps; r++) (void)nsed_contact_solve_accel(solv[v], &p, &sol, &st, &err);
         us[v] = (now_us() - t0) / reps;
       }
-      ok_sic += ok[0];
-      ok_auto += ok[1];
-      if (ok[0] && ok[1]) {
-        both++;
-        t_sic += us[0];
-        t_auto += us[1];
+      for (int v = 0; v < NV; v++) okn[v] += ok[v];
+      t_auto_all += us[2];
+      if (ok[0] && ok[1] && ok[2]) {
+        all++;
+        for (int v = 0; v < NV; v++) tsum[v] += us[v];
       }
       free(pr.G), free(pr.b);
     }
     char name[16];
     snprintf(name, sizeof name, "%dx%d", nc, edges);
-    printf("%-8s %5d | %12.2f %4d/%-3d | %12.2f %4d/%-3d | %7.2f\n", name, lcp, both ? t_sic / both : 0.0,
-           ok_sic, nprob, both ? t_auto / both : 0.0, ok_auto, nprob, t_sic > 0 ? t_auto / t_sic : 0.0);
+    double den = all ? (double)all : 1.0;
+    printf("%-8s %5d | %11.2f %3d/%-3d | %11.2f %3d/%-3d | %11.2f %3d/%-3d | %10.2f %10.2f | %11.2f\n",
+           name, lcp, tsum[0] / den, okn[0], nprob, tsum[1] / den, okn[1], nprob, tsum[2] / den,
+           okn[2], nprob, tsum[0] > 0 ? tsum[1] / tsum[0] : 0.0, tsum[0] > 0 ? tsum[2] / tsum[0] : 0.0,
+           t_auto_all / nprob);
     free(lam), free(a), free(sd), free(mode);
-    nsed_contact_solver_free(&solv[0]);
-    nsed_contact_solver_free(&solv[1]);
+    for (int v = 0; v < NV; v++) nsed_contact_solver_free(&solv[v]);
   }
-  printf("times: mean over the problems both paths solved; siconos = Siconos' Lemke alone plus nsed's\n"
-         "verification (its failures are reported, not timed); ratio = nsed-auto / siconos.\n");
+  printf("times: mean over the problems all three paths solved (each alone plus nsed's verification;\n"
+         "failures are reported, not timed); nsed/sic and auto/sic their ratios to Siconos' Lemke;\n"
+         "auto all: AUTO's mean over every problem, those Siconos fails included.\n");
   return 0;
 }
