@@ -6,9 +6,10 @@ figure scripts of python/ (docs/plotting.md).
 
 The five standard figures (trajectory, contact_forces, slip_speed, events,
 velocities) and the pieces the paper-figure scripts build on: reading a
-result for plotting, mode shading, legends, titles, empty panels and
-atomic saving. Results are read by nsed.results (CSV or results.h5). Needs
-numpy and matplotlib (Agg backend: no display), not libnsed.
+result for plotting, mode shading, legends, titles, empty panels, plain
+tick labels (no offset notation) and atomic saving. Results are read by
+nsed.results (CSV or results.h5). Needs numpy and matplotlib (Agg backend:
+no display), not libnsed.
 """
 
 import os
@@ -20,16 +21,19 @@ import numpy as np
 # does not change the backend of a caller that already uses pyplot.
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
+from matplotlib.lines import Line2D
 from matplotlib.patches import Patch
+from matplotlib.ticker import ScalarFormatter
+from matplotlib.transforms import offset_copy
 
 from .results import BODY_FIELDS, ResultError, read_result
 
 __all__ = ["ResultError", "plot_results", "read_for_plotting", "bodies_of", "contacts_of",
-           "event_tuples", "new_figure", "mode_runs", "point_style", "shade_modes",
-           "mode_legend", "empty_panel", "contact_axes", "run_title", "span_run", "event_rows",
-           "fig_trajectory", "fig_velocities", "fig_contact_forces", "fig_slip_speed",
-           "fig_events", "save_atomic", "save_figures", "MODE_COLOURS", "EVENT_STYLES",
-           "FORMATS", "DEFAULT_DPI"]
+           "event_tuples", "event_impulses", "new_figure", "mode_runs", "point_style",
+           "shade_modes", "mode_legend", "empty_panel", "contact_axes", "run_title",
+           "span_run", "event_rows", "plain_number_format", "fig_trajectory", "fig_velocities",
+           "fig_contact_forces", "fig_slip_speed", "fig_events", "save_atomic", "save_figures",
+           "MODE_COLOURS", "EVENT_STYLES", "IMPULSE_STYLES", "FORMATS", "DEFAULT_DPI"]
 
 # Background shading of contact modes; "open" (and anything unknown) stays white.
 MODE_COLOURS = {"stick": "#b8e0b0", "slip": "#fdcf9e"}
@@ -45,6 +49,9 @@ EVENT_STYLES = {
     "failure": ("x", "black"),
 }
 DEFAULT_EVENT = ("o", "black")
+# Impulses of events.csv on contact_forces.png (right axis, N s): marker, colour.
+IMPULSE_STYLES = {"impulse_n": ("o", "navy"), "|impulse_t|": ("s", "darkred")}
+RIGHT_AXIS_ROOM = 40   # points between a panel and its legend when it has a right axis
 GLOBAL_ROW = "(no contact)"   # events without a contact
 
 FORMATS = ("png", "svg", "pdf")
@@ -89,17 +96,22 @@ def shade_modes(ax, t, modes):
             ax.axvspan(t0, t1, color=colour, alpha=0.6, linewidth=0, zorder=0)
 
 
-def mode_legend(ax):
-    """Legend of the plotted lines plus the mode shading colours.
+def mode_legend(ax, extra=(), right_axis=False):
+    """Legend of the plotted lines (then the handles of extra) plus the mode
+    shading colours.
 
     Placed outside the axes: the curves often sit top right, where an inner
-    legend would hide them.
+    legend would hide them. right_axis: leave room for the tick labels and
+    label of a secondary y axis on the right (twinx).
     """
     shading = [Patch(color=c, alpha=0.6, label=m) for m, c in MODE_COLOURS.items()]
     shading.append(Patch(facecolor="white", edgecolor="0.6", label="open"))
-    handles = ax.get_legend_handles_labels()[0] + shading
+    handles = ax.get_legend_handles_labels()[0] + list(extra) + shading
+    anchor = ax.transAxes
+    if right_axis:
+        anchor = offset_copy(ax.transAxes, fig=ax.figure, x=RIGHT_AXIS_ROOM, units="points")
     ax.legend(handles=handles, loc="upper left", bbox_to_anchor=(1.01, 1),
-              fontsize="small")
+              bbox_transform=anchor, fontsize="small")
 
 
 def empty_panel(ax, message, xlabel="t [s]"):
@@ -121,6 +133,56 @@ def run_title(summary, what):
     status = summary.get("status")
     parts = [what] + [str(p) for p in (problem, status) if p not in (None, "")]
     return " - ".join(parts)
+
+
+# An axis whose autoscaled range is below this fraction of its values is a
+# quantity constant to round-off (0.1 +- 1e-13 m, 9.81 +- 2e-15 N): shown as
+# constant instead of magnifying the round-off.
+CONSTANT_RELATIVE = 1e-9
+
+
+def plain_number_format(fig):
+    """No offset notation ("1e-13+1e-1") on any linear axis of fig.
+
+    Every scalar tick formatter gets useOffset=False (a scale factor such as
+    "1e-8" for small values stays). An autoscaled axis whose values are
+    constant to round-off (range below CONSTANT_RELATIVE of their size) is
+    given the limits matplotlib gives an exactly constant value (+-5 %) and a
+    note "constant to round-off: VALUE (spread S)"; otherwise its tick labels
+    would need 13 digits. Call it when the figure is complete (save_figures
+    does, for every figure it writes); calling it again changes nothing (the
+    limits it sets turn autoscaling off).
+    """
+    for ax in fig.axes:
+        notes = []
+        for name in ("x", "y"):
+            axis = ax.xaxis if name == "x" else ax.yaxis
+            if axis.get_scale() != "linear":
+                continue
+            formatter = axis.get_major_formatter()
+            if not isinstance(formatter, ScalarFormatter):
+                continue
+            formatter.set_useOffset(False)
+            autoscaled = ax.get_autoscalex_on() if name == "x" else ax.get_autoscaley_on()
+            if not autoscaled:
+                continue
+            lo, hi = ax.get_xlim() if name == "x" else ax.get_ylim()
+            centre, width = 0.5 * (lo + hi), abs(hi - lo)
+            if not (np.isfinite(centre) and np.isfinite(width)) or width == 0 \
+                    or width > CONSTANT_RELATIVE * abs(centre):
+                continue
+            d_lo, d_hi = ax.dataLim.intervalx if name == "x" else ax.dataLim.intervaly
+            if not (np.isfinite(d_lo) and np.isfinite(d_hi) and d_hi >= d_lo):
+                d_lo = d_hi = centre
+            value = 0.5 * (d_lo + d_hi)
+            half = 0.05 * abs(value)
+            (ax.set_xlim if name == "x" else ax.set_ylim)(value - half, value + half)
+            notes.append(f"{name + ': ' if name == 'x' else ''}constant to round-off: "
+                         f"{value:.10g} (spread {d_hi - d_lo:.2g})")
+        if notes:
+            ax.text(0.01, 0.04, "\n".join(notes), transform=ax.transAxes,
+                    fontsize="small", color="0.3", va="bottom")
+    return fig
 
 
 # --------------------------------------------------------------------------
@@ -170,7 +232,17 @@ def fig_velocities(t, bodies, summary):
     return fig
 
 
-def fig_contact_forces(contacts, summary):
+def _impulse_stems(ax, t, values, key):
+    """Stems from 0 to each impulse with a marker on top (on ax, in N s)."""
+    marker, colour = IMPULSE_STYLES[key]
+    ax.vlines(t, 0, values, colors=colour, linewidth=1.2, zorder=3)
+    ax.plot(t, values, marker, color=colour, markersize=5, linestyle="none", zorder=4)
+
+
+def fig_contact_forces(contacts, summary, impulses=None):
+    """One panel per contact: lambda_n and |lambda_t|; impulses (from
+    event_impulses) as stems on a right axis in N s, where an event has one."""
+    impulses = impulses or {}
     fig = new_figure(10, 1.0 + 2.2 * max(len(contacts), 1),
                      run_title(summary, "Contact forces"))
     axes = contact_axes(fig, contacts)
@@ -178,6 +250,7 @@ def fig_contact_forces(contacts, summary):
         empty_panel(axes[0], "no contacts recorded")
         axes[0].set_ylabel("force [N]")
         return fig
+    drawn = set()
     for ax, (name, c) in zip(axes, contacts.items()):
         shade_modes(ax, c["t"], c["mode"])
         style = point_style(len(c["t"]))
@@ -186,8 +259,28 @@ def fig_contact_forces(contacts, summary):
                 color="tab:red", label="|lambda_t|", **style)
         ax.set_ylabel(f"{name}\nforce [N]")
         ax.grid(True, alpha=0.3)
+        imp = impulses.get(name)
+        if imp is not None and len(imp["t"]):
+            # An impact's force is an impulse: no force sample shows it.
+            twin = ax.twinx()
+            top = 0.0
+            for key in IMPULSE_STYLES:
+                values = imp[key]
+                show = np.isfinite(values) & (values != 0)
+                if show.any():
+                    _impulse_stems(twin, imp["t"][show], values[show], key)
+                    top = max(top, float(np.max(values[show])))
+                    drawn.add(key)
+            top = 1.15 * top if top > 0 else 1.0
+            # Put the impulses' 0 level with the forces' 0 when the force axis shows it.
+            lo, hi = ax.get_ylim()
+            below = -lo / (hi - lo) if lo < 0 < hi else 0.0
+            twin.set_ylim(-below / (1 - below) * top, top)
+            twin.set_ylabel("impulse [N s]")
     axes[-1].set_xlabel("t [s]")
-    mode_legend(axes[0])
+    extra = [Line2D([], [], marker=IMPULSE_STYLES[k][0], color=IMPULSE_STYLES[k][1],
+                    label=f"{k} [N s], right axis") for k in IMPULSE_STYLES if k in drawn]
+    mode_legend(axes[0], extra, right_axis=bool(drawn))
     return fig
 
 
@@ -289,11 +382,12 @@ def save_atomic(fig, path, fmt, dpi):
 def save_figures(figures, out_dir, fmt, dpi):
     """Build and save each (name, build) of figures as OUT_DIR/name.FMT,
     atomically, one at a time (a figure is built only when written, so a
-    failing one leaves the earlier ones in place); return the paths."""
+    failing one leaves the earlier ones in place); return the paths. Tick
+    labels are made plain first (plain_number_format)."""
     written = []
     for name, build in figures:
         path = os.path.join(out_dir, f"{name}.{fmt}")
-        save_atomic(build(), path, fmt, dpi)
+        save_atomic(plain_number_format(build()), path, fmt, dpi)
         written.append(path)
     return written
 
@@ -324,6 +418,28 @@ def event_tuples(result):
     return [(float(t), str(k), str(c)) for t, k, c in zip(e["t"], e["kind"], e["contact"])]
 
 
+def event_impulses(result):
+    """{contact: {"t", "impulse_n", "|impulse_t|": arrays}} of the events of
+    result that carry an impulse (events.csv impulse_n, impulse_t1,
+    impulse_t2 in N s: an impact problem ran there); contacts without one
+    are absent."""
+    e = result.events
+    if not len(e):
+        return {}
+    n = np.asarray(e["impulse_n"], dtype=float)
+    t_mag = np.hypot(np.asarray(e["impulse_t1"], dtype=float),
+                     np.asarray(e["impulse_t2"], dtype=float))
+    has = (np.isfinite(n) & (n != 0)) | (np.isfinite(t_mag) & (t_mag != 0))
+    out = {}
+    for name in dict.fromkeys(str(c) for c in e["contact"][has]):
+        if not name:
+            continue
+        rows = has & (e["contact"] == name)
+        out[name] = {"t": np.asarray(e["t"][rows], dtype=float),
+                     "impulse_n": n[rows], "|impulse_t|": t_mag[rows]}
+    return out
+
+
 def plot_results(result_dir, out_dir=None, fmt="png", dpi=DEFAULT_DPI):
     """Plot an nsed result directory; return the list of written file paths.
 
@@ -337,6 +453,7 @@ def plot_results(result_dir, out_dir=None, fmt="png", dpi=DEFAULT_DPI):
     bodies = bodies_of(result)
     contacts = contacts_of(result)
     events = event_tuples(result)
+    impulses = event_impulses(result)
     summary = result.summary
 
     out_dir = out_dir or os.path.join(result_dir, "plots")
@@ -347,7 +464,7 @@ def plot_results(result_dir, out_dir=None, fmt="png", dpi=DEFAULT_DPI):
 
     figures = [
         ("trajectory", lambda: fig_trajectory(t, bodies, summary)),
-        ("contact_forces", lambda: fig_contact_forces(contacts, summary)),
+        ("contact_forces", lambda: fig_contact_forces(contacts, summary, impulses)),
         ("slip_speed", lambda: fig_slip_speed(contacts, summary)),
         ("events", lambda: fig_events(contacts, events, t, summary)),
         ("velocities", lambda: fig_velocities(t, bodies, summary)),
