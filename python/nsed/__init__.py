@@ -5,6 +5,10 @@
                  overrides={"contacts.ball_floor.mu": 0.2, "solver.t_end": 0.5})
     r.trajectory["ball.vx"], r.contacts["slip_speed"], r.events["kind"], r.summary["events"]
 
+Problems may also come as Python data (nsed.from_dict, or a dict given to
+nsed.load and nsed.run) or be built without any file (nsed.ModelBuilder,
+over the C definition structs).
+
 The library is called in-process through cffi (ABI mode, nothing to
 compile); libnsed is found through $NSED_LIBRARY, else the repository's
 build/src/libnsed.so, else the system library path, when a name that needs
@@ -18,19 +22,26 @@ from .results import (BODY_FIELDS, CONTACT_COLUMNS, EVENT_COLUMNS, Result, Resul
                       read_result)
 
 # Loaded from ._core (which loads libnsed) on first use.
-_CORE = ("run", "load", "load_string", "assemble", "ASSEMBLIES", "override_strings", "Model",
-         "NsedError", "InputError", "NsedIOError", "SimulationError", "LIBRARY_PATH")
+_CORE = ("run", "load", "load_string", "from_dict", "dict_text", "assemble", "ASSEMBLIES",
+         "override_strings", "Model", "NsedError", "InputError", "NsedIOError",
+         "SimulationError", "LIBRARY_PATH")
+# Loaded from .builder (which loads libnsed) on first use.
+_BUILDER = ("ModelBuilder", "quat_from_axis_angle", "Shape", "Sphere", "Disk", "Cylinder",
+            "Box", "Point", "Roller", "Law", "Constant", "Sine", "Piecewise")
 
 
 def __getattr__(name):
     if name in _CORE:
         from . import _core
         return getattr(_core, name)
+    if name in _BUILDER:
+        from . import builder
+        return getattr(builder, name)
     raise AttributeError(f"module 'nsed' has no attribute {name!r}")
 
 
 def __dir__():
-    return sorted(set(globals()) | set(_CORE))
+    return sorted(set(globals()) | set(_CORE) | set(_BUILDER))
 
 
 def version():
@@ -38,6 +49,8 @@ def version():
     return __version__
 
 
-__all__ = ["run", "load", "load_string", "assemble", "ASSEMBLIES", "version", "read_result", "override_strings", "Model", "Result",
+__all__ = ["run", "load", "load_string", "from_dict", "dict_text", "assemble", "ASSEMBLIES",
+           "version", "read_result", "override_strings", "Model", "Result",
            "NsedError", "InputError", "NsedIOError", "SimulationError", "ResultError",
-           "BODY_FIELDS", "CONTACT_COLUMNS", "EVENT_COLUMNS", "LIBRARY_PATH", "__version__"]
+           "BODY_FIELDS", "CONTACT_COLUMNS", "EVENT_COLUMNS", "LIBRARY_PATH", "__version__",
+           *_BUILDER]

@@ -10,6 +10,7 @@ import hashlib
 import json
 import math
 import os
+import re
 
 import numpy as np
 
@@ -146,7 +147,23 @@ class Model:
                                               out, err)
         if rc != NSED_OK:
             _raise(rc, _str(err.message))
-        self._m = ffi.gc(out[0], _free_model)
+        self._adopt(out[0])
+
+    @classmethod
+    def _from_c(cls, m, name):
+        """A Model owning the finalized C model m (nsed.ModelBuilder.build):
+        no file, no text, no overrides."""
+        self = cls.__new__(cls)
+        self.path = None
+        self.text = None
+        self.name = name
+        self.overrides = []
+        self._adopt(m)
+        return self
+
+    def _adopt(self, m):
+        """Own the finalized C model m (freed with this object) and read its names."""
+        self._m = ffi.gc(m, _free_model)
         m = self._m
         self.bodies = tuple(_str(lib.nsed_model_body_name(m, i))
                             for i in range(lib.nsed_model_nbody(m)))
@@ -173,9 +190,12 @@ class Model:
         return cls(None, overrides, text=bytes(text), name=name)
 
     def problem_text(self):
-        """The problem's text as bytes (the file's, read now), or None."""
+        """The problem's text as bytes (the file's, read now), or None (a
+        built model has none)."""
         if self.text is not None:
             return self.text
+        if self.path is None:
+            return None
         try:
             with open(self.path, "rb") as f:
                 return f.read()
@@ -196,7 +216,10 @@ class Model:
 def load(path, overrides=None):
     """Load and validate a problem file with overrides ({"solver.t_end": 2,
     "bodies.ball.velocity": [1, 0, 0]}); raises InputError with nsed's
-    messages (file:line:column: key: problem)."""
+    messages (file:line:column: key: problem). path may also be a dict
+    holding the problem file's structure (nsed.from_dict)."""
+    if isinstance(path, dict):
+        return from_dict(path, overrides)
     return Model(path, overrides)
 
 
@@ -212,6 +235,89 @@ ASSEMBLIES = ("omni_vehicle", "omni_wheel_testbench", "disk_on_shaft")
 def _problem_text(doc):
     """A problem file's text: one top-level key per line, values as YAML flow."""
     return "".join(f"{k}: {_flow(v)}\n" for k, v in doc.items())
+
+
+# Strings written plain (unquoted) into a dict's YAML text: words, numbers
+# and names with single inner spaces, so that a string reads as it would in
+# a problem file ("1.0e-6" stays a number, as PyYAML leaves "1e-6" a
+# string). Anything else is quoted and is a string to nsed.
+_PLAIN = re.compile(r"[A-Za-z0-9_.+/()-]+(?: [A-Za-z0-9_.+/()-]+)*")
+_NULL_WORDS = ("~", "null", "Null", "NULL")
+
+
+def _data(v, where):
+    """A Python value of a problem dict as YAML flow text (where: its key
+    path, for messages)."""
+    if v is None:
+        return "null"
+    if isinstance(v, bool) or isinstance(v, np.bool_):
+        return "true" if v else "false"
+    if isinstance(v, (int, np.integer)):
+        return str(int(v))
+    if isinstance(v, (float, np.floating)):
+        # repr: the shortest text that reads back to the same double; nan
+        # and inf are left for nsed to refuse with the key's path.
+        return repr(float(v))
+    if isinstance(v, str):
+        if _PLAIN.fullmatch(v) and v not in _NULL_WORDS and v != "-":
+            return v
+        return json.dumps(v, ensure_ascii=False)   # a YAML double-quoted string
+    if isinstance(v, dict):
+        items = []
+        for k, x in v.items():
+            if not isinstance(k, str):
+                raise TypeError(f"{where or 'the problem'}: key {k!r}: keys must be strings")
+            sub = f"{where}.{k}" if where else k
+            items.append(f"{_data(k, sub)}: {_data(x, sub)}")
+        return "{" + ", ".join(items) + "}"
+    if isinstance(v, np.ndarray) and v.ndim == 0:
+        return _data(v.item(), where)
+    if isinstance(v, (list, tuple, np.ndarray)):
+        return "[" + ", ".join(_data(x, f"{where}[{i}]") for i, x in enumerate(v)) + "]"
+    raise TypeError(f"{where}: {type(v).__name__} value {v!r}: a problem holds numbers, "
+                    "strings, lists and dicts")
+
+
+def dict_text(doc):
+    """The problem file text nsed.from_dict loads for doc (one top-level
+    key per line, values as YAML flow)."""
+    if not isinstance(doc, dict):
+        raise TypeError(f"expected a dict of top-level keys, got {type(doc).__name__}")
+    lines = []
+    for k, v in doc.items():
+        if not isinstance(k, str):
+            raise TypeError(f"top-level key {k!r}: keys must be strings")
+        lines.append(f"{_data(k, k)}: {_data(v, k)}\n")
+    return "".join(lines)
+
+
+def _strip_positions(message, name):
+    """nsed's messages about a dict without the line:column of its generated
+    text ("<dict>:3:27: bodies[0].mass: ..." -> "<dict>: bodies[0].mass: ...")."""
+    lines = []
+    head = re.compile(re.escape(name) + r":\d+:\d+: ")
+    for line in message.split("\n"):
+        m = head.match(line)
+        if m:
+            line = name + ": " + re.sub(r" \(also (\S+), line \d+\)$", r" (also \1)",
+                                        line[m.end():])
+        lines.append(line)
+    return "\n".join(lines)
+
+
+def from_dict(doc, overrides=None, name="<dict>"):
+    """A Model from a problem given as Python data: a dict with the problem
+    file's structure ({"bodies": [{"name": "ball", "mass": 1, ...}],
+    "solver": {"t_end": 1}}, as yaml.safe_load reads a problem file).
+    Validated by nsed's problem loader, so messages name the key path as
+    for a file: "<dict>: bodies[0].mass: expected a positive number, got -1"
+    (name is what they call the dict). The summary of its runs has problem
+    null and problem_sha256 the hash of Model.text (dict_text(doc))."""
+    text = dict_text(doc)
+    try:
+        return Model.from_text(text, overrides, name)
+    except InputError as e:
+        raise InputError(e.status, _strip_positions(e.message, name)) from None
 
 
 def assemble(block, params=None, settings=None, overrides=None):
@@ -241,8 +347,11 @@ def run(path, overrides=None, outdir=None, progress=None, check=True):
     progress: called as progress(t, t_end, events, wall_seconds) about every
     0.1 s of wall time. check=True raises SimulationError (with .result) if
     the simulation fails; check=False returns the result, whose
-    summary["status"] says "failed" or "interrupted"."""
-    return Model(path, overrides).run(outdir=outdir, progress=progress, check=check)
+    summary["status"] says "failed". Ctrl-C (SIGINT) stops the run and
+    raises KeyboardInterrupt whatever check says; its .result holds the run
+    up to that instant (summary["status"] "interrupted"). path may also be a
+    dict holding the problem file's structure (nsed.from_dict)."""
+    return load(path, overrides).run(outdir=outdir, progress=progress, check=check)
 
 
 # ---------------------------------------------------------------------------
@@ -271,9 +380,21 @@ class _Progress:
             self.error = value
         self.interrupt[0] = 1
 
+    @property
+    def interrupted(self):
+        """Ctrl-C (a KeyboardInterrupt) stopped the run."""
+        return isinstance(self.error, KeyboardInterrupt)
+
     def raise_pending(self):
         if self.error is not None:
             raise self.error
+
+    def raise_interrupt(self, message, result):
+        """Raise the KeyboardInterrupt that stopped the run, carrying nsed's
+        message ("interrupted at t = ...") and the run up to then (.result)."""
+        e = KeyboardInterrupt(message or "interrupted")
+        e.result = result
+        raise e from None
 
 
 def _summary(model, d, rc, message):
@@ -393,7 +514,8 @@ def _run_in_memory(model, progress, check):
     try:
         rc = lib.nsed_simulate(model._m, dp[0], lib.nsed_recorder_observer(rec), err)
         message = ffi.string(err.message)
-        relay.raise_pending()
+        if not relay.interrupted:
+            relay.raise_pending()
         if lib.nsed_recorder_status(rec, err) != NSED_OK:
             _raise(err.status, _str(err.message))
         trajectory, contacts, events = _recorded(model, rec)
@@ -401,6 +523,8 @@ def _run_in_memory(model, progress, check):
     finally:
         lib.nsed_data_free(dp)
     result = Result(trajectory, contacts, events, summary)
+    if relay.interrupted:
+        relay.raise_interrupt(message.decode("utf-8", "replace"), result)
     if rc != NSED_OK and check:
         _raise(rc, message.decode("utf-8", "replace"), result)
     return result
@@ -425,10 +549,13 @@ def _run_to_dir(model, outdir, progress, check):
     res = ffi.new("nsed_run_result *")
     err = ffi.new("nsed_error *")
     rc = lib.nsed_run_problem(model._m, outdir.encode(), opt, res, err)
-    relay.raise_pending()
+    if not (relay.interrupted and res.written):
+        relay.raise_pending()
     if rc != NSED_OK and not res.written:
         _raise(rc, _str(err.message))
     result = read_result(outdir)
+    if relay.interrupted:
+        relay.raise_interrupt(_str(err.message), result)
     if rc != NSED_OK and check:
         _raise(rc, _str(err.message), result)
     return result

@@ -3,13 +3,17 @@
 cffi ABI mode: nothing is compiled when the package is installed; the
 declarations below must match include/nsed/*.h. Only what the binding calls
 is declared. Structs the caller allocates and that may gain fields at their
-end (nsed_observer, nsed_run_options, nsed_summary_info) are allocated with
-room to spare (see new_padded), so a library with more fields still gets
-zeros (defaults) in the ones this file does not know. nsed_options is only
-read through a pointer, by its leading fields. The enums of the C headers
-(nsed_event's kind and modes, nsed_output_format) are ints here.
-tests/python/test_ffi_layout.py holds every declared field to the offset
-the C compiler gives it.
+end (nsed_observer, nsed_run_options, nsed_summary_info, the definition
+structs and nsed_options of the model builder) are allocated with room to
+spare (see new_padded), and the definitions and options are filled by the
+library's own default functions first, so a library with more fields still
+gets its defaults in the ones this file does not know. The enums of
+include/nsed/model.h (and the friction model and LCP path of
+complementarity.h) are declared as enums, so their values are the
+library's; the others (nsed_event's kind and modes, nsed_output_format) are
+ints here. tests/python/test_ffi_layout.py holds every declared struct
+field to the offset the C compiler gives it, every declared struct to its
+size and every declared constant and enumerator to its value.
 """
 
 import ctypes.util
@@ -57,18 +61,101 @@ typedef struct {
   volatile int *interrupt;
 } nsed_observer;
 
+typedef enum {
+  NSED_FRICTION_POLYGON_FACE = 0, NSED_FRICTION_POLYGON_VERTEX = 1, NSED_FRICTION_EXACT_CONE = 2
+} nsed_friction_model;
+typedef enum {
+  NSED_LCP_PATH_AUTO = 0, NSED_LCP_PATH_SICONOS_LEMKE = 1, NSED_LCP_PATH_NSED_LEMKE = 2,
+  NSED_LCP_PATH_ENUM = 3
+} nsed_lcp_path;
 typedef struct {
-  int model; int sides; int path; double tol; int max_pivots; double cone_tol;
+  nsed_friction_model model; int sides; nsed_lcp_path path; double tol; int max_pivots;
+  double cone_tol;
 } nsed_complementarity_settings;
 
+/* include/nsed/model.h: the definition structs of the model builder */
+#define NSED_NAME_MAX 64
+#define NSED_LAW_MAX_POINTS 64
+typedef enum { NSED_LAW_CONSTANT = 0, NSED_LAW_SINE = 1, NSED_LAW_PIECEWISE = 2 } nsed_law_type;
+typedef struct {
+  nsed_law_type type;
+  double value;
+  double offset, amplitude, omega, phase;
+  int npoints;
+  double times[NSED_LAW_MAX_POINTS];
+  double values[NSED_LAW_MAX_POINTS];
+} nsed_law;
+typedef enum {
+  NSED_SHAPE_NONE = 0, NSED_SHAPE_SPHERE = 1, NSED_SHAPE_DISK = 2, NSED_SHAPE_CYLINDER = 3,
+  NSED_SHAPE_BOX = 4, NSED_SHAPE_POINT = 5, NSED_SHAPE_ROLLER = 6
+} nsed_shape_type;
+typedef struct {
+  nsed_shape_type type; double radius; double length; double half[3]; int rollers; double psi;
+} nsed_shape;
+typedef struct {
+  char name[NSED_NAME_MAX];
+  double mass; double inertia[3]; nsed_shape shape;
+  double position[3]; double quat[4]; double velocity[3]; double angular_velocity[3];
+} nsed_body_def;
+typedef enum {
+  NSED_JOINT_SPHERICAL = 0, NSED_JOINT_REVOLUTE = 1, NSED_JOINT_CYLINDRICAL = 2,
+  NSED_JOINT_PRISMATIC = 3, NSED_JOINT_UNIVERSAL = 4, NSED_JOINT_WELD = 5, NSED_JOINT_SERVO = 6,
+  NSED_JOINT_ALIGN = 7
+} nsed_joint_type;
+typedef struct {
+  char name[NSED_NAME_MAX];
+  nsed_joint_type type;
+  char body_a[NSED_NAME_MAX]; char body_b[NSED_NAME_MAX];
+  double anchor_a[3], anchor_b[3], axis_a[3], axis_b[3];
+  double spring_k, spring_c, rest_length;
+  int has_torque;
+  nsed_law torque;
+  nsed_law servo_angle;
+} nsed_joint_def;
+typedef enum {
+  NSED_FORCE_BODY_FORCE = 0, NSED_FORCE_BODY_TORQUE = 1, NSED_FORCE_SPRING = 2
+} nsed_force_type;
+typedef struct {
+  char name[NSED_NAME_MAX];
+  nsed_force_type type;
+  char body[NSED_NAME_MAX]; char body_b[NSED_NAME_MAX];
+  double direction[3]; int direction_in_body; double point[3]; double point_b[3];
+  nsed_law magnitude;
+  double k, c, rest_length;
+} nsed_force_def;
+typedef enum {
+  NSED_CONTACT_COULOMB = 0, NSED_CONTACT_REGULARIZED = 1, NSED_CONTACT_COMPLIANT = 2
+} nsed_contact_law;
+typedef enum {
+  NSED_TRACKING_INHERIT = -1, NSED_TRACKING_EXPLICIT = 0, NSED_TRACKING_IMPLICIT = 1,
+  NSED_TRACKING_DIFFERENTIAL = 2
+} nsed_contact_tracking;
+typedef struct {
+  char name[NSED_NAME_MAX]; char body[NSED_NAME_MAX]; char other[NSED_NAME_MAX];
+  double mu, mu0, restitution;
+  nsed_contact_law law;
+  double delta; double stiffness, damping;
+  nsed_contact_tracking tracking;
+  char wheel[NSED_NAME_MAX];
+} nsed_contact_def;
+typedef enum {
+  NSED_INTEGRATOR_ARKODE_DP5 = 0, NSED_INTEGRATOR_ARKODE_VERNER = 1,
+  NSED_INTEGRATOR_CVODE_ADAMS = 2, NSED_INTEGRATOR_CVODE_BDF = 3
+} nsed_integrator;
+typedef enum { NSED_RESOLVER_LCP = 0, NSED_RESOLVER_TRIAL = 1 } nsed_event_resolver;
 typedef struct {
   double gravity[3], floor_normal[3], floor_point[3], floor_velocity[3];
   nsed_complementarity_settings friction;
-  int integrator;
+  nsed_integrator integrator;
   double t_end, rtol, atol, max_step, output_dt;
+  double baumgarte_eta, baumgarte_xi, baumgarte_gamma;
+  double contact_tol, slip_tol, slip_stop_speed;
+  int zeno_events; double zeno_window; double zeno_velocity;
+  int max_events;
+  nsed_event_resolver event_resolver;
+  nsed_contact_tracking contact_tracking;
+  double drift_tol;
 } nsed_options;
-
-typedef struct { char name[64]; } nsed_force_def;
 
 typedef void (*nsed_progress_fn)(void *ctx, double t, double t_end, long events,
                                  double wall_seconds);
@@ -103,6 +190,29 @@ const nsed_force_def *nsed_model_force_def(const nsed_model *m, int i);
 const nsed_options *nsed_model_options(const nsed_model *m);
 const char *nsed_integrator_name(int i);
 const char *nsed_friction_model_name(int f);
+
+int nsed_model_create(nsed_model **out, nsed_error *err);
+void nsed_body_def_default(nsed_body_def *def);
+void nsed_joint_def_default(nsed_joint_def *def);
+void nsed_force_def_default(nsed_force_def *def);
+void nsed_contact_def_default(nsed_contact_def *def);
+void nsed_options_default(nsed_options *o);
+int nsed_model_add_body(nsed_model *m, const nsed_body_def *def, nsed_error *err);
+int nsed_model_add_joint(nsed_model *m, const nsed_joint_def *def, nsed_error *err);
+int nsed_model_add_force(nsed_model *m, const nsed_force_def *def, nsed_error *err);
+int nsed_model_add_contact(nsed_model *m, const nsed_contact_def *def, nsed_error *err);
+int nsed_model_set_options(nsed_model *m, const nsed_options *o, nsed_error *err);
+int nsed_model_finalize(nsed_model *m, nsed_error *err);
+const nsed_body_def *nsed_model_body_def(const nsed_model *m, int i);
+const nsed_joint_def *nsed_model_joint_def(const nsed_model *m, int i);
+const nsed_contact_def *nsed_model_contact_def(const nsed_model *m, int i);
+const char *nsed_joint_type_name(int t);
+const char *nsed_contact_tracking_name(int t);
+const char *nsed_shape_type_name(int t);
+const char *nsed_contact_law_name(int law);
+double nsed_law_eval(const nsed_law *law, double t);
+int nsed_data_check_initial_state(const nsed_model *m, const nsed_data *d, int *contact,
+                                  nsed_error *err);
 
 int nsed_data_create(const nsed_model *m, nsed_data **out, nsed_error *err);
 void nsed_data_free(nsed_data **d);
@@ -154,7 +264,7 @@ _PAD = 512
 
 def new_padded(ctype):
     """A zeroed `ctype *` with _PAD bytes behind it (see the module doc)."""
-    size = max(_PAD, ffi.sizeof(ctype))
+    size = ffi.sizeof(ctype) + _PAD
     buf = ffi.new("char[]", size)
     return ffi.cast(ctype + " *", buf), buf   # keep buf alive as long as the pointer
 

@@ -91,6 +91,28 @@ class Result:
         """The rows of contacts for one contact."""
         return self.contacts[self.contacts["contact"] == name]
 
+    def to_pandas(self):
+        """The three tables as pandas DataFrames: {"trajectory", "contacts",
+        "events"}, columns named and ordered as the arrays' fields (the CSV
+        columns; strings as object columns), one row per array row, a
+        default RangeIndex. Needs pandas (Debian: python3-pandas); raises
+        ImportError saying so when it cannot be imported."""
+        try:
+            import pandas
+        except ImportError as e:
+            raise ImportError("nsed.Result.to_pandas needs pandas, which cannot be imported "
+                              f"({e}); on Debian install python3-pandas "
+                              "(apt-get install python3-pandas)") from e
+        out = {}
+        for key in ("trajectory", "contacts", "events"):
+            a = getattr(self, key)
+            columns = {}
+            for name in a.dtype.names:
+                col = a[name]
+                columns[name] = col.astype(object) if col.dtype.kind == "U" else col.copy()
+            out[key] = pandas.DataFrame(columns, columns=list(a.dtype.names))
+        return out
+
     def __repr__(self):
         return (f"<nsed.Result status={self.summary.get('status')!r} "
                 f"rows={len(self.trajectory)} events={len(self.events)}>")

@@ -1,6 +1,7 @@
 /* The layout of the public structs the Python binding declares by hand
- * (python/nsed/_ffi.py): "STRUCT sizeof N" and "STRUCT FIELD OFFSET" lines,
- * which test_ffi_layout.py compares with cffi's reading of the CDEF. */
+ * (python/nsed/_ffi.py): "TYPE sizeof N", "STRUCT FIELD OFFSET" and
+ * "CONSTANT VALUE" lines (constants and enumerators), which
+ * test_ffi_layout.py compares with cffi's reading of the CDEF. */
 #include <stddef.h>
 #include <stdio.h>
 
@@ -81,8 +82,86 @@ int main(void) {
   FIELD(nsed_options, atol);
   FIELD(nsed_options, max_step);
   FIELD(nsed_options, output_dt);
+  FIELD(nsed_options, baumgarte_eta);
+  FIELD(nsed_options, baumgarte_xi);
+  FIELD(nsed_options, baumgarte_gamma);
+  FIELD(nsed_options, contact_tol);
+  FIELD(nsed_options, slip_tol);
+  FIELD(nsed_options, slip_stop_speed);
+  FIELD(nsed_options, zeno_events);
+  FIELD(nsed_options, zeno_window);
+  FIELD(nsed_options, zeno_velocity);
+  FIELD(nsed_options, max_events);
+  FIELD(nsed_options, event_resolver);
+  FIELD(nsed_options, contact_tracking);
+  FIELD(nsed_options, drift_tol);
+  SIZE(nsed_law);
+  FIELD(nsed_law, type);
+  FIELD(nsed_law, value);
+  FIELD(nsed_law, offset);
+  FIELD(nsed_law, amplitude);
+  FIELD(nsed_law, omega);
+  FIELD(nsed_law, phase);
+  FIELD(nsed_law, npoints);
+  FIELD(nsed_law, times);
+  FIELD(nsed_law, values);
+  SIZE(nsed_shape);
+  FIELD(nsed_shape, type);
+  FIELD(nsed_shape, radius);
+  FIELD(nsed_shape, length);
+  FIELD(nsed_shape, half);
+  FIELD(nsed_shape, rollers);
+  FIELD(nsed_shape, psi);
+  SIZE(nsed_body_def);
+  FIELD(nsed_body_def, name);
+  FIELD(nsed_body_def, mass);
+  FIELD(nsed_body_def, inertia);
+  FIELD(nsed_body_def, shape);
+  FIELD(nsed_body_def, position);
+  FIELD(nsed_body_def, quat);
+  FIELD(nsed_body_def, velocity);
+  FIELD(nsed_body_def, angular_velocity);
+  SIZE(nsed_joint_def);
+  FIELD(nsed_joint_def, name);
+  FIELD(nsed_joint_def, type);
+  FIELD(nsed_joint_def, body_a);
+  FIELD(nsed_joint_def, body_b);
+  FIELD(nsed_joint_def, anchor_a);
+  FIELD(nsed_joint_def, anchor_b);
+  FIELD(nsed_joint_def, axis_a);
+  FIELD(nsed_joint_def, axis_b);
+  FIELD(nsed_joint_def, spring_k);
+  FIELD(nsed_joint_def, spring_c);
+  FIELD(nsed_joint_def, rest_length);
+  FIELD(nsed_joint_def, has_torque);
+  FIELD(nsed_joint_def, torque);
+  FIELD(nsed_joint_def, servo_angle);
   SIZE(nsed_force_def);
   FIELD(nsed_force_def, name);
+  FIELD(nsed_force_def, type);
+  FIELD(nsed_force_def, body);
+  FIELD(nsed_force_def, body_b);
+  FIELD(nsed_force_def, direction);
+  FIELD(nsed_force_def, direction_in_body);
+  FIELD(nsed_force_def, point);
+  FIELD(nsed_force_def, point_b);
+  FIELD(nsed_force_def, magnitude);
+  FIELD(nsed_force_def, k);
+  FIELD(nsed_force_def, c);
+  FIELD(nsed_force_def, rest_length);
+  SIZE(nsed_contact_def);
+  FIELD(nsed_contact_def, name);
+  FIELD(nsed_contact_def, body);
+  FIELD(nsed_contact_def, other);
+  FIELD(nsed_contact_def, mu);
+  FIELD(nsed_contact_def, mu0);
+  FIELD(nsed_contact_def, restitution);
+  FIELD(nsed_contact_def, law);
+  FIELD(nsed_contact_def, delta);
+  FIELD(nsed_contact_def, stiffness);
+  FIELD(nsed_contact_def, damping);
+  FIELD(nsed_contact_def, tracking);
+  FIELD(nsed_contact_def, wheel);
   SIZE(nsed_run_options);
   FIELD(nsed_run_options, problem_path);
   FIELD(nsed_run_options, problem_text);
@@ -106,7 +185,64 @@ int main(void) {
   FIELD(nsed_summary_info, noverrides);
   FIELD(nsed_summary_info, status);
   FIELD(nsed_summary_info, message);
-  printf("NSED_EVENT_NKIND %d\nNSED_LAW_NCHECK %d\nNSED_RECORDER_CONTACT_COLUMNS %d\n",
-         NSED_EVENT_NKIND, NSED_LAW_NCHECK, NSED_RECORDER_CONTACT_COLUMNS);
+  /* Constants and enumerators: "NAME VALUE" lines. */
+#define CONST(c) printf(#c " %d\n", (int)(c))
+  CONST(NSED_EVENT_NKIND);
+  CONST(NSED_LAW_NCHECK);
+  CONST(NSED_RECORDER_CONTACT_COLUMNS);
+  CONST(NSED_NAME_MAX);
+  CONST(NSED_LAW_MAX_POINTS);
+  CONST(NSED_FRICTION_POLYGON_FACE);
+  CONST(NSED_FRICTION_POLYGON_VERTEX);
+  CONST(NSED_FRICTION_EXACT_CONE);
+  CONST(NSED_LCP_PATH_AUTO);
+  CONST(NSED_LCP_PATH_SICONOS_LEMKE);
+  CONST(NSED_LCP_PATH_NSED_LEMKE);
+  CONST(NSED_LCP_PATH_ENUM);
+  CONST(NSED_LAW_CONSTANT);
+  CONST(NSED_LAW_SINE);
+  CONST(NSED_LAW_PIECEWISE);
+  CONST(NSED_SHAPE_NONE);
+  CONST(NSED_SHAPE_SPHERE);
+  CONST(NSED_SHAPE_DISK);
+  CONST(NSED_SHAPE_CYLINDER);
+  CONST(NSED_SHAPE_BOX);
+  CONST(NSED_SHAPE_POINT);
+  CONST(NSED_SHAPE_ROLLER);
+  CONST(NSED_JOINT_SPHERICAL);
+  CONST(NSED_JOINT_REVOLUTE);
+  CONST(NSED_JOINT_CYLINDRICAL);
+  CONST(NSED_JOINT_PRISMATIC);
+  CONST(NSED_JOINT_UNIVERSAL);
+  CONST(NSED_JOINT_WELD);
+  CONST(NSED_JOINT_SERVO);
+  CONST(NSED_JOINT_ALIGN);
+  CONST(NSED_FORCE_BODY_FORCE);
+  CONST(NSED_FORCE_BODY_TORQUE);
+  CONST(NSED_FORCE_SPRING);
+  CONST(NSED_CONTACT_COULOMB);
+  CONST(NSED_CONTACT_REGULARIZED);
+  CONST(NSED_CONTACT_COMPLIANT);
+  CONST(NSED_TRACKING_INHERIT);
+  CONST(NSED_TRACKING_EXPLICIT);
+  CONST(NSED_TRACKING_IMPLICIT);
+  CONST(NSED_TRACKING_DIFFERENTIAL);
+  CONST(NSED_INTEGRATOR_ARKODE_DP5);
+  CONST(NSED_INTEGRATOR_ARKODE_VERNER);
+  CONST(NSED_INTEGRATOR_CVODE_ADAMS);
+  CONST(NSED_INTEGRATOR_CVODE_BDF);
+  CONST(NSED_RESOLVER_LCP);
+  CONST(NSED_RESOLVER_TRIAL);
+  /* The enums' sizes (cffi gives its enums int's size). */
+  SIZE(nsed_friction_model);
+  SIZE(nsed_lcp_path);
+  SIZE(nsed_law_type);
+  SIZE(nsed_shape_type);
+  SIZE(nsed_joint_type);
+  SIZE(nsed_force_type);
+  SIZE(nsed_contact_law);
+  SIZE(nsed_contact_tracking);
+  SIZE(nsed_integrator);
+  SIZE(nsed_event_resolver);
   return 0;
 }

@@ -1,11 +1,16 @@
 #!/usr/bin/python3
 """The Python binding's hand-written C declarations (python/nsed/_ffi.py)
-against the public headers: every struct field the CDEF declares sits at
-the offset the C compiler gives it, every struct the CDEF declares whole
-has C's size (nsed_options and nsed_force_def are declared by their leading
-fields only: no larger than C's), the array sizes' constants agree, and
-every field C lists is in the CDEF. A field added to a header without the
-binding fails here rather than shifting what Python reads.
+against the public headers, as the C compiler lays them out
+(tests/python/ffi_layout.c):
+
+- every struct field the CDEF declares sits at the offset C gives it, and
+  every field C lists is in the CDEF (a field added to a header without the
+  binding fails here rather than shifting what Python reads);
+- every struct and enum the CDEF declares has C's size, and every struct
+  the CDEF declares with its fields is in ffi_layout.c's list (a struct
+  declared but never checked fails);
+- every constant and every enumerator the CDEF declares has C's value, and
+  every enumerator is in ffi_layout.c's list.
 
 Usage: test_ffi_layout.py SOURCE_ROOT LAYOUT_EXE
 """
@@ -20,7 +25,6 @@ sys.path.insert(0, os.path.join(ROOT, "python"))
 
 from nsed._ffi import ffi  # noqa: E402  (the declarations only: no libnsed needed)
 
-PREFIX_ONLY = {"nsed_options", "nsed_force_def"}
 passed = failed = 0
 
 
@@ -44,26 +48,40 @@ for line in filter(None, lines):
     else:
         offsets.setdefault(parts[0], {})[parts[1]] = int(parts[2])
 
+# Fields and struct sizes.
 for struct, c_fields in offsets.items():
     t = ffi.typeof(struct)
     py_fields = dict(t.fields)
     for name, off in c_fields.items():
-        if struct in PREFIX_ONLY and name not in py_fields:
-            continue
         check(name in py_fields, f"{struct}.{name} is in the header but not in the CDEF")
         if name in py_fields:
             check(py_fields[name].offset == off,
                   f"{struct}.{name}: CDEF offset {py_fields[name].offset}, C {off}")
     for name in py_fields:
         check(name in c_fields, f"{struct}.{name} is in the CDEF but not in the layout list")
-    if struct in PREFIX_ONLY:
-        check(ffi.sizeof(t) <= sizes[struct], f"{struct}: CDEF prefix larger than C's struct")
-    else:
-        check(ffi.sizeof(t) == sizes[struct],
-              f"{struct}: CDEF size {ffi.sizeof(t)}, C {sizes[struct]}")
+for name, size in sizes.items():
+    check(ffi.sizeof(name) == size, f"{name}: CDEF size {ffi.sizeof(name)}, C {size}")
+
+# Every struct and enum the CDEF declares is checked.
+typedefs, _, _ = ffi.list_types()
+enums = {}
+nstruct = 0
+for name in typedefs:
+    t = ffi.typeof(name)
+    if t.kind == "struct" and t.fields is not None:       # opaque structs have none
+        nstruct += 1
+        check(name in offsets and name in sizes,
+              f"{name} is declared in the CDEF but ffi_layout.c does not list its layout")
+    elif t.kind == "enum":
+        check(name in sizes, f"enum {name} is declared in the CDEF but ffi_layout.c lists no size")
+        enums.update(t.relements)
+for name, value in enums.items():
+    check(name in consts, f"enumerator {name} is in the CDEF but not in ffi_layout.c's list")
+
+# Constants and enumerators have C's values.
 lib = ffi.dlopen(None)
 for name, value in consts.items():
-    check(getattr(lib, name) == value, f"{name}: CDEF {getattr(lib, name)}, C {value}")
-print(f"{len(offsets)} structs")
+    check(getattr(lib, name, None) == value, f"{name}: CDEF {getattr(lib, name, None)}, C {value}")
+print(f"{nstruct} structs, {len(enums)} enumerators, {len(consts)} constants")
 print(f"{passed} passed, {failed} failed")
 sys.exit(1 if failed else 0)

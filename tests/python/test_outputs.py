@@ -239,7 +239,10 @@ def test_summary_text(tmp):
 def test_interrupt(tmp):
     """SIGINT during an in-memory run without a progress callback stops it
     (Python runs the relay about ten times a second)."""
-    code = ("import sys; sys.dont_write_bytecode = True; sys.path.insert(0, %r)\n"
+    # A child of a shell that ignores SIGINT (a job started with &) inherits
+    # that: Python's own handler is put back, as in an interactive session.
+    code = ("import signal, sys; sys.dont_write_bytecode = True; sys.path.insert(0, %r)\n"
+            "signal.signal(signal.SIGINT, signal.default_int_handler)\n"
             "import nsed\n"
             "print('start', flush=True)\n"
             "try:\n"
