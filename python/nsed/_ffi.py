@@ -18,6 +18,7 @@ size and every declared constant and enumerator to its value.
 
 import ctypes.util
 import os
+import subprocess
 
 import cffi
 
@@ -269,6 +270,17 @@ def new_padded(ctype):
     return ffi.cast(ctype + " *", buf), buf   # keep buf alive as long as the pointer
 
 
+def _pkg_config_libdir():
+    """libnsed's directory as nsed.pc (installed by `meson install`) says,
+    or None without pkg-config or nsed.pc."""
+    try:
+        p = subprocess.run(["pkg-config", "--variable=libdir", "nsed"], capture_output=True,
+                           text=True, timeout=10)
+    except (OSError, subprocess.SubprocessError):
+        return None
+    return p.stdout.strip() or None if p.returncode == 0 else None
+
+
 def _candidates():
     env = os.environ.get("NSED_LIBRARY")
     if env:
@@ -276,7 +288,16 @@ def _candidates():
         return [env], True
     here = os.path.dirname(os.path.abspath(__file__))
     repo = os.path.dirname(os.path.dirname(here))
-    cands = [os.path.join(repo, "build", "src", "libnsed.so")]
+    # The copy `pip install ./python` carries (python/setup.py), then the
+    # repository's build tree, then an installed libnsed: where pkg-config
+    # says (a prefix off the loader's path), the loader's own search.
+    cands = [os.path.join(here, "libnsed.so.0")]
+    if os.path.exists(cands[0]):
+        return cands, False
+    cands.append(os.path.join(repo, "build", "src", "libnsed.so"))
+    libdir = _pkg_config_libdir()
+    if libdir:
+        cands.append(os.path.join(libdir, "libnsed.so.0"))
     found = ctypes.util.find_library("nsed")
     if found:
         cands.append(found)
@@ -285,8 +306,10 @@ def _candidates():
 
 
 def load_library():
-    """dlopen libnsed: $NSED_LIBRARY, else the repository's build/src/libnsed.so,
-    else the system library path."""
+    """dlopen libnsed: $NSED_LIBRARY; else the copy a pip-installed package
+    carries (nsed/libnsed.so.0, and then only that); else the repository's
+    build/src/libnsed.so, the libdir of pkg-config's nsed.pc, the system
+    library path."""
     cands, explicit = _candidates()
     errors = []
     for c in cands:
