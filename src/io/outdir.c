@@ -219,7 +219,9 @@ int nsedi_outdir_begin(const char *outdir, char **tmpdir, int *lock, nsed_error 
     return nsed_error_set(err, errno == ENOMEM ? NSED_ERR_NOMEM : NSED_ERR_IO,
                           "cannot create %s.tmp-XXXXXX: %s", outdir, strerror(errno));
   *tmpdir = t;
-  *lock = lock_dir(t); /* unlocked (-1 on a file system without flock): only younger is safe */
+  /* -1 where the file system has no flock: then no run can lock it either,
+   * and no run removes it. */
+  *lock = lock_dir(t);
   remove_stale_tmpdirs(outdir);
   return NSED_OK;
 }
