@@ -23,30 +23,16 @@ import os
 import sys
 import tempfile
 
-sys.dont_write_bytecode = True
-ROOT, LIB = sys.argv[1], sys.argv[2]
-SANITIZE = sys.argv[3] if len(sys.argv) > 3 else "none"
-if SANITIZE not in ("", "none"):
-    print(f"skipped: libnsed is built with sanitizers ({SANITIZE})")
-    sys.exit(77)
-os.environ["NSED_LIBRARY"] = LIB
-os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
-sys.path.insert(0, os.path.join(ROOT, "python"))
+sys.dont_write_bytecode = True  # also for harness: nothing written into the sources
+from harness import Checks, binding_args  # noqa: E402
+
+ROOT, LIB = binding_args(2)[:2]
 
 import numpy as np  # noqa: E402
 
 import nsed  # noqa: E402
 
-passed = failed = 0
-
-
-def check(cond, what):
-    global passed, failed
-    if cond:
-        passed += 1
-    else:
-        failed += 1
-        print(f"FAIL: {what}")
+check = Checks()
 
 
 def problem(name):
@@ -116,5 +102,4 @@ try:
 except nsed.InputError as e:
     check(str(e).startswith("bad.yaml:1:"), f"text message names its name: {e}")
 
-print(f"{passed} passed, {failed} failed")
-sys.exit(1 if failed else 0)
+sys.exit(check.summary())

@@ -17,30 +17,16 @@ import sys
 import tempfile
 import threading
 
-sys.dont_write_bytecode = True
-ROOT, LIB, EXE = sys.argv[1], sys.argv[2], sys.argv[3]
-SANITIZE = sys.argv[4] if len(sys.argv) > 4 else "none"
-if SANITIZE not in ("", "none"):
-    print(f"skipped: libnsed is built with sanitizers ({SANITIZE})")
-    sys.exit(77)
-os.environ["NSED_LIBRARY"] = LIB
-os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
-sys.path.insert(0, os.path.join(ROOT, "python"))
+sys.dont_write_bytecode = True  # also for harness: nothing written into the sources
+from harness import Checks, binding_args  # noqa: E402
+
+ROOT, LIB, EXE = binding_args(3)[:3]
 
 import numpy as np  # noqa: E402
 
 import nsed  # noqa: E402
 
-passed = failed = 0
-
-
-def check(cond, what):
-    global passed, failed
-    if cond:
-        passed += 1
-    else:
-        failed += 1
-        print(f"FAIL: {what}")
+check = Checks()
 
 
 def same_bits(a, b):
@@ -186,8 +172,7 @@ def main():
     with open(os.path.join(tmp, "sphere", "summary.json")) as f:
         check(json.load(f)["nsed_version"] == nsed.version(), "summary nsed_version")
 
-    print(f"{passed} passed, {failed} failed")
-    return 1 if failed else 0
+    return check.summary()
 
 
 if __name__ == "__main__":

@@ -19,22 +19,15 @@ import os
 import subprocess
 import sys
 
-sys.dont_write_bytecode = True
+sys.dont_write_bytecode = True  # also for harness: nothing written into the sources
+from harness import Checks  # noqa: E402
+
 ROOT, EXE = sys.argv[1], sys.argv[2]
 sys.path.insert(0, os.path.join(ROOT, "python"))
 
 from nsed._ffi import ffi  # noqa: E402  (the declarations only: no libnsed needed)
 
-passed = failed = 0
-
-
-def check(cond, what):
-    global passed, failed
-    if cond:
-        passed += 1
-    else:
-        failed += 1
-        print(f"FAIL: {what}")
+check = Checks()
 
 
 lines = subprocess.run([EXE], capture_output=True, text=True, check=True).stdout.split("\n")
@@ -83,5 +76,4 @@ lib = ffi.dlopen(None)
 for name, value in consts.items():
     check(getattr(lib, name, None) == value, f"{name}: CDEF {getattr(lib, name, None)}, C {value}")
 print(f"{nstruct} structs, {len(enums)} enumerators, {len(consts)} constants")
-print(f"{passed} passed, {failed} failed")
-sys.exit(1 if failed else 0)
+sys.exit(check.summary())

@@ -29,31 +29,17 @@ import re
 import sys
 import tempfile
 
-sys.dont_write_bytecode = True
-ROOT, LIB = sys.argv[1], sys.argv[2]
-SANITIZE = sys.argv[3] if len(sys.argv) > 3 else "none"
-if SANITIZE not in ("", "none"):
-    print(f"skipped: libnsed is built with sanitizers ({SANITIZE})")
-    sys.exit(77)
-os.environ["NSED_LIBRARY"] = LIB
-os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
-sys.path.insert(0, os.path.join(ROOT, "python"))
+sys.dont_write_bytecode = True  # also for harness: nothing written into the sources
+from harness import Checks, binding_args  # noqa: E402
+
+ROOT, LIB = binding_args(2)[:2]
 
 import yaml  # noqa: E402
 
 import nsed  # noqa: E402
 
 WALL = ("wall_seconds", "monitor_seconds")
-passed = failed = 0
-
-
-def check(cond, what):
-    global passed, failed
-    if cond:
-        passed += 1
-    else:
-        failed += 1
-        print(f"FAIL: {what}")
+check = Checks()
 
 
 def problem(name):
@@ -266,8 +252,7 @@ def main():
     for test in (test_sphere, test_disk, test_all_problems, test_errors):
         with tempfile.TemporaryDirectory(prefix="nsed-dict-") as tmp:
             test(tmp)
-    print(f"{passed} passed, {failed} failed")
-    return 1 if failed else 0
+    return check.summary()
 
 
 if __name__ == "__main__":

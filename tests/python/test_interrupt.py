@@ -36,25 +36,14 @@ import sys
 import tempfile
 import time
 
-sys.dont_write_bytecode = True
-ROOT, LIB = sys.argv[1], sys.argv[2]
-SANITIZE = sys.argv[3] if len(sys.argv) > 3 else "none"
-if SANITIZE not in ("", "none"):
-    print(f"skipped: libnsed is built with sanitizers ({SANITIZE})")
-    sys.exit(77)
+sys.dont_write_bytecode = True  # also for harness: nothing written into the sources
+from harness import Checks, binding_args  # noqa: E402
+
+ROOT, LIB = binding_args(2, load=False)[:2]
 
 V0, MU, G = 2.0, 0.3, 9.81
 EVENT_ROWS = None
-passed = failed = 0
-
-
-def check(cond, what):
-    global passed, failed
-    if cond:
-        passed += 1
-    else:
-        failed += 1
-        print(f"FAIL: {what}")
+check = Checks()
 
 
 SCRIPT = r'''
@@ -184,8 +173,7 @@ def main():
                   f"uncaught, {what}: exit {rc}, last line {last!r}, {after:.3f} s")
             print(f"uncaught, {what}: exit {rc} (killed by SIGINT), {last!r}, "
                   f"{after:.3f} s after the signal")
-    print(f"{passed} passed, {failed} failed")
-    return 1 if failed else 0
+    return check.summary()
 
 
 if __name__ == "__main__":

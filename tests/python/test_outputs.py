@@ -22,32 +22,18 @@ import sys
 import tempfile
 import time
 
-sys.dont_write_bytecode = True
-ROOT, LIB, EXE = sys.argv[1], sys.argv[2], sys.argv[3]
-SANITIZE = sys.argv[4] if len(sys.argv) > 4 else "none"
-HAVE_HDF5 = (sys.argv[5] if len(sys.argv) > 5 else "false") == "true"
-if SANITIZE not in ("", "none"):
-    print(f"skipped: libnsed is built with sanitizers ({SANITIZE})")
-    sys.exit(77)
-os.environ["NSED_LIBRARY"] = LIB
-os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
-sys.path.insert(0, os.path.join(ROOT, "python"))
+sys.dont_write_bytecode = True  # also for harness: nothing written into the sources
+from harness import Checks, binding_args  # noqa: E402
+
+ROOT, LIB, EXE, *REST = binding_args(3)
+HAVE_HDF5 = (REST[0] if REST else "false") == "true"
 
 import numpy as np  # noqa: E402
 
 import nsed  # noqa: E402
 
 WALL = ("wall_seconds", "monitor_seconds")
-passed = failed = 0
-
-
-def check(cond, what):
-    global passed, failed
-    if cond:
-        passed += 1
-    else:
-        failed += 1
-        print(f"FAIL: {what}")
+check = Checks()
 
 
 def cli(problem, outdir, sets=(), fmt="csv"):
@@ -303,8 +289,7 @@ def main():
     for test in (test_runs, test_summary_text, test_interrupt, test_reader_errors):
         with tempfile.TemporaryDirectory(prefix="nsed-outputs-") as tmp:
             test(tmp)
-    print(f"{passed} passed, {failed} failed")
-    return 1 if failed else 0
+    return check.summary()
 
 
 if __name__ == "__main__":

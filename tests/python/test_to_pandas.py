@@ -19,30 +19,17 @@ import subprocess
 import sys
 import tempfile
 
-sys.dont_write_bytecode = True
-ROOT, LIB, EXE = sys.argv[1], sys.argv[2], sys.argv[3]
-SANITIZE = sys.argv[4] if len(sys.argv) > 4 else "none"
-if SANITIZE not in ("", "none"):
-    print(f"skipped: libnsed is built with sanitizers ({SANITIZE})")
-    sys.exit(77)
-os.environ["NSED_LIBRARY"] = LIB
-os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
-sys.path.insert(0, os.path.join(ROOT, "python"))
+sys.dont_write_bytecode = True  # also for harness: nothing written into the sources
+from harness import Checks, binding_args  # noqa: E402
+
+ROOT, LIB, EXE = binding_args(3)[:3]
 
 import numpy as np  # noqa: E402
 
 import nsed  # noqa: E402
 
-passed = failed = skipped = 0
-
-
-def check(cond, what):
-    global passed, failed
-    if cond:
-        passed += 1
-    else:
-        failed += 1
-        print(f"FAIL: {what}")
+check = Checks()
+skipped = 0
 
 
 def without_pandas(fn):
@@ -92,8 +79,7 @@ def main():
         skipped += 1
         print(f"SKIPPED: the DataFrame checks: pandas cannot be imported ({e}); "
               "install python3-pandas to run them")
-        print(f"{passed} passed, {failed} failed, {skipped} skipped")
-        return 1 if failed else 0
+        return check.summary(f", {skipped} skipped")
 
     frames = r.to_pandas()
     check(sorted(frames) == ["contacts", "events", "trajectory"], f"keys {sorted(frames)}")
@@ -120,8 +106,7 @@ def main():
             check(ok, f"{key}: to_pandas equals pandas.read_csv of {key}.csv")
     print(f"with pandas {pandas.__version__}: {len(frames['trajectory'])} trajectory rows, "
           f"{len(frames['contacts'])} contact rows, {len(frames['events'])} events as DataFrames")
-    print(f"{passed} passed, {failed} failed, {skipped} skipped")
-    return 1 if failed else 0
+    return check.summary(f", {skipped} skipped")
 
 
 if __name__ == "__main__":
