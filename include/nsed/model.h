@@ -100,6 +100,41 @@ typedef enum {
                                  (seed 000 §4.2; 1 row; body A unused): its multiplier is the balancing torque */
 } nsed_joint_type;
 
+/* A joint drive (seed 002's FixedControlledJoint, M = f(t, phi, dphi/dt)):
+ * a generalised force along one joint coordinate q, applied equal and
+ * opposite to A and B. q is the relative angle about the axis (rad; counted
+ * from the initial configuration, continuous over any number of turns) or
+ * the axial coordinate s of anchor_b along axis_a from anchor_a (m). */
+typedef enum {
+  NSED_DRIVE_NONE = 0,
+  NSED_DRIVE_FEEDBACK = 1, /* f = feedforward(t) - k (q - reference(t)) - c (dq/dt - reference'(t)):
+                              a PD controller, or a spring-damper with offset (constant reference) */
+  NSED_DRIVE_TABLE = 2     /* f = table(q) or table(dq/dt), piecewise linear, constant outside */
+} nsed_drive_type;
+
+typedef enum {
+  NSED_DRIVE_OF_COORDINATE = 0, /* TABLE: f = table(q) */
+  NSED_DRIVE_OF_RATE = 1        /* TABLE: f = table(dq/dt) */
+} nsed_drive_input;
+
+typedef struct {
+  nsed_drive_type type;
+  double k;                /* FEEDBACK: stiffness / proportional gain (N m/rad or N/m), finite */
+  double c;                /* FEEDBACK: damping / derivative gain (N m s/rad or N s/m), finite */
+  nsed_law reference;      /* FEEDBACK: q_ref(t) (rad or m); its rate is the law's derivative */
+  nsed_law feedforward;    /* FEEDBACK: f_ff(t) (N m or N) */
+  nsed_drive_input input;  /* TABLE: what the table is a function of */
+  nsed_law table;          /* TABLE: a PIECEWISE law whose times are the values of q or dq/dt */
+} nsed_joint_drive;
+
+/* How a servo joint holds its prescribed angle. */
+typedef enum {
+  NSED_SERVO_POSITION = 0,    /* phi = servo_angle(t): a holonomic row (Baumgarte as every row) */
+  NSED_SERVO_ACCELERATION = 1 /* seed 002's FixedServoJoint: d2phi/dt2 = a''(t) - servo_kd (dphi/dt
+                                 - a'(t)) - servo_kp (phi - a(t)); the initial angle and rate are
+                                 the bodies' own, the error decays by the feedback */
+} nsed_servo_level;
+
 typedef struct {
   char name[NSED_NAME_MAX];
   nsed_joint_type type;
@@ -117,9 +152,14 @@ typedef struct {
   int has_torque;             /* a torque law tau(t) about the axis acting on B (and -tau on A) */
   nsed_law torque;
   nsed_law servo_angle;       /* SERVO: prescribed relative angle (rad) */
+  nsed_servo_level servo_level; /* SERVO: default NSED_SERVO_POSITION */
+  double servo_kp, servo_kd;  /* SERVO at acceleration level: feedback gains (1/s^2, 1/s), >= 0 */
+  nsed_joint_drive drive;     /* about the axis: revolute, cylindrical (added to torque) */
+  nsed_joint_drive axial_drive; /* along the axis: cylindrical, prismatic (added to spring) */
 } nsed_joint_def;
 
-/* Defaults: revolute, ground to "", anchors at origins, axes along z, no laws. */
+/* Defaults: revolute, ground to "", anchors at origins, axes along z, no
+ * laws, no drives, position-level servo. */
 NSED_API void nsed_joint_def_default(nsed_joint_def *def);
 
 /* ---- forces ---- */

@@ -94,7 +94,7 @@ typedef struct {
   double wall_rhs, wall_roots, wall_events;
   /* Work done since the start (J), for the energy balance
    * E(t) - E(0) = work_external + work_contacts + work_joints: */
-  double work_external; /* force and torque laws, spring dampers */
+  double work_external; /* force and torque laws, joint drives, spring dampers */
   double work_contacts; /* contact forces (friction), impacts, slip-stop impulses */
   double work_joints;   /* joint forces: servos, Baumgarte corrections */
   double energy_initial; /* mechanical energy after the initial velocity projection */
@@ -163,6 +163,13 @@ NSED_API void nsed_data_contact(const nsed_data *d, int i, nsed_contact_info *ou
  * in world axes (N); the others are the torques (N m) and forces that keep
  * the axes aligned. */
 NSED_API int nsed_data_joint_multipliers(const nsed_data *d, int j, double out[6]);
+
+/* Joint j's coordinates at the current time: out = (angle of B about A's
+ * axis (rad, from the initial configuration; continuous over turns for a
+ * joint with a rotational drive, else in (-pi, pi]), its rate (rad/s), the
+ * axial coordinate of anchor_b along axis_a from anchor_a (m), its rate
+ * (m/s)). Returns NSED_OK, or NSED_ERR_INPUT for a bad index. */
+NSED_API int nsed_data_joint_coordinates(const nsed_data *d, int j, double out[4]);
 
 /* Total mechanical energy: kinetic + gravity + spring potentials (J). */
 NSED_API double nsed_data_energy(const nsed_model *m, const nsed_data *d);

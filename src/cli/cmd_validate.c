@@ -42,6 +42,23 @@ static void law(const char *label, const nsed_law *l) {
 
 static const char *ground(const char *name) { return *name ? name : "ground"; }
 
+/* A joint drive in words, its law(s) below it. */
+static void drive(const char *label, const nsed_joint_drive *dr, const char *unit,
+                  const char *coordinate) {
+  if (dr->type == NSED_DRIVE_FEEDBACK) {
+    printf("      %s (%s): feedforward(t) - %.10g (%s - reference(t)) - %.10g (d%s/dt - "
+           "reference'(t))\n",
+           label, unit, dr->k, coordinate, dr->c, coordinate);
+    law("  reference", &dr->reference);
+    law("  feedforward", &dr->feedforward);
+  } else if (dr->type == NSED_DRIVE_TABLE) {
+    const int of_rate = dr->input == NSED_DRIVE_OF_RATE;
+    printf("      %s (%s): table of %s%s, %d points from %.10g to %.10g, constant outside\n", label,
+           unit, of_rate ? "d" : "", of_rate ? (coordinate[0] == 'q' ? "q/dt" : "s/dt") : coordinate,
+           dr->table.npoints, dr->table.times[0], dr->table.times[dr->table.npoints - 1]);
+  }
+}
+
 static void print_model(const char *path, const nsed_model *m) {
   const nsed_options *o = nsed_model_options(m);
   printf("%s: valid\n\nbodies (%d):\n", path, nsed_model_nbody(m));
@@ -81,6 +98,11 @@ static void print_model(const char *path, const nsed_model *m) {
              j->spring_c, j->rest_length);
     if (j->has_torque) law("torque (N m)", &j->torque);
     if (j->type == NSED_JOINT_SERVO) law("servo angle (rad)", &j->servo_angle);
+    if (j->servo_level == NSED_SERVO_ACCELERATION)
+      printf("      servo at acceleration level: feedback kp %.10g 1/s^2, kd %.10g 1/s\n",
+             j->servo_kp, j->servo_kd);
+    drive("torque drive", &j->drive, "N m, q the angle from the start in rad", "q");
+    drive("axial drive", &j->axial_drive, "N, s the axial coordinate in m", "s");
   }
   printf("forces (%d):\n", nsed_model_nforce(m));
   for (int i = 0; i < nsed_model_nforce(m); i++) {

@@ -1,5 +1,6 @@
 #include "forces.h"
 
+#include "drive.h"
 #include "math3.h"
 
 static const nsedi_kin *kin_of(const nsedi_kin *kin, int i) { return i < 0 ? NULL : &kin[i]; }
@@ -47,31 +48,8 @@ static void spring_geometry(const nsedi_kin *ka, const double pa[3], const nsedi
   *rate = nsedi_v3_dot(e, dv);
 }
 
-/* Axial coordinate s of a cylindrical/prismatic joint and its rate. */
-static void joint_axial(const nsedi_joint *J, const nsedi_kin *ka, const nsedi_kin *kb,
-                        double axis[3], double rhoa[3], double rhob[3], double *s, double *sd) {
-  double PA[3], PB[3], d[3], va[3] = {0, 0, 0}, vb[3] = {0, 0, 0}, t[3], wa[3] = {0, 0, 0};
-  nsedi_kin_point(ka, J->def.anchor_a, PA);
-  nsedi_kin_point(kb, J->def.anchor_b, PB);
-  nsedi_kin_dir(ka, J->def.axis_a, axis);
-  if (ka) {
-    nsedi_v3_sub(rhoa, PA, ka->r);
-    nsedi_v3_cross(t, ka->ww, rhoa);
-    nsedi_v3_add(va, ka->v, t);
-    nsedi_v3_copy(wa, ka->ww);
-  }
-  nsedi_v3_sub(rhob, PB, kb->r);
-  nsedi_v3_cross(t, kb->ww, rhob);
-  nsedi_v3_add(vb, kb->v, t);
-  nsedi_v3_sub(d, PB, PA);
-  *s = nsedi_v3_dot(axis, d);
-  double dv[3], ad[3];
-  nsedi_v3_sub(dv, vb, va);
-  nsedi_v3_cross(ad, wa, axis);
-  *sd = nsedi_v3_dot(axis, dv) + nsedi_v3_dot(ad, d);
-}
-
-void nsedi_applied_forces(const nsed_model *m, const nsedi_kin *kin, double t, double *f) {
+void nsedi_applied_forces(const nsed_model *m, const nsedi_kin *kin, const double *x, double t,
+                          double *f) {
   const nsed_options *o = &m->opt;
   for (int i = 0; i < m->nbody; i++) {
     const nsed_body_def *b = &m->body[i].def;
@@ -123,10 +101,11 @@ void nsedi_applied_forces(const nsed_model *m, const nsedi_kin *kin, double t, d
     const nsedi_joint *J = &m->joint[j];
     const nsed_joint_def *d = &J->def;
     const nsedi_kin *ka = kin_of(kin, J->a), *kb = &kin[J->b];
-    if (d->spring_k > 0 || d->spring_c > 0) {
+    if (d->spring_k > 0 || d->spring_c > 0 || d->axial_drive.type != NSED_DRIVE_NONE) {
       double axis[3], rhoa[3] = {0, 0, 0}, rhob[3], s, sd;
-      joint_axial(J, ka, kb, axis, rhoa, rhob, &s, &sd);
-      double fa = -d->spring_k * (s - d->rest_length) - d->spring_c * sd;
+      nsedi_joint_axial(m, j, kin, axis, rhoa, rhob, &s, &sd);
+      double fa = -d->spring_k * (s - d->rest_length) - d->spring_c * sd +
+                  nsedi_drive_force(&d->axial_drive, t, s, sd);
       /* Generalised force of a force fa along the coordinate s: fa * ds/du.
        * ds/du on B: axis at anchor_b; on A: -axis at the point PB seen from
        * A's centre (the axis turns with A). */
@@ -141,10 +120,13 @@ void nsedi_applied_forces(const nsed_model *m, const nsedi_kin *kin, double t, d
         add_force(f, ka, J->a, Fa, rho);
       }
     }
-    if (d->has_torque) {
-      double axis[3], tau[3], mtau[3];
+    if (d->has_torque || d->drive.type != NSED_DRIVE_NONE) {
+      double axis[3], tau[3], mtau[3], q = 0, qd = 0;
+      if (d->drive.type != NSED_DRIVE_NONE) nsedi_joint_angle(m, j, kin, x, &q, &qd);
+      double torque = (d->has_torque ? nsed_law_eval(&d->torque, t) : 0.0) +
+                      nsedi_drive_force(&d->drive, t, q, qd);
       nsedi_kin_dir(ka, d->axis_a, axis);
-      nsedi_v3_scale(tau, axis, nsed_law_eval(&d->torque, t));
+      nsedi_v3_scale(tau, axis, torque);
       nsedi_v3_scale(mtau, tau, -1);
       add_torque(f, kb, J->b, tau);
       if (ka) add_torque(f, ka, J->a, mtau);
@@ -167,7 +149,7 @@ double nsedi_potential_energy(const nsed_model *m, const nsedi_kin *kin) {
     const nsedi_joint *J = &m->joint[j];
     if (J->def.spring_k <= 0) continue;
     double axis[3], rhoa[3], rhob[3], s, sd;
-    joint_axial(J, kin_of(kin, J->a), &kin[J->b], axis, rhoa, rhob, &s, &sd);
+    nsedi_joint_axial(m, j, kin, axis, rhoa, rhob, &s, &sd);
     V += 0.5 * J->def.spring_k * (s - J->def.rest_length) * (s - J->def.rest_length);
   }
   return V;
@@ -184,7 +166,7 @@ double nsedi_kinetic_energy(const nsed_model *m, const nsedi_kin *kin) {
   return T;
 }
 
-double nsedi_external_power(const nsed_model *m, const nsedi_kin *kin, double t) {
+double nsedi_external_power(const nsed_model *m, const nsedi_kin *kin, const double *x, double t) {
   double P = 0;
   for (int i = 0; i < m->nforce; i++) {
     const nsedi_force *F = &m->force[i];
@@ -211,19 +193,18 @@ double nsedi_external_power(const nsed_model *m, const nsedi_kin *kin, double t)
     }
   }
   for (int j = 0; j < m->njoint; j++) {
-    const nsedi_joint *J = &m->joint[j];
-    const nsedi_kin *ka = kin_of(kin, J->a), *kb = &kin[J->b];
-    if (J->def.spring_c > 0) {
+    const nsed_joint_def *d = &m->joint[j].def;
+    if (d->spring_c > 0 || d->axial_drive.type != NSED_DRIVE_NONE) {
       double axis[3], rhoa[3] = {0, 0, 0}, rhob[3], s, sd;
-      joint_axial(J, ka, kb, axis, rhoa, rhob, &s, &sd);
-      P -= J->def.spring_c * sd * sd;
+      nsedi_joint_axial(m, j, kin, axis, rhoa, rhob, &s, &sd);
+      P += (nsedi_drive_force(&d->axial_drive, t, s, sd) - d->spring_c * sd) * sd;
     }
-    if (J->def.has_torque) {
-      double axis[3], dw[3];
-      nsedi_kin_dir(ka, J->def.axis_a, axis);
-      nsedi_v3_copy(dw, kb->ww);
-      if (ka) nsedi_v3_sub(dw, dw, ka->ww);
-      P += nsed_law_eval(&J->def.torque, t) * nsedi_v3_dot(axis, dw);
+    if (d->has_torque || d->drive.type != NSED_DRIVE_NONE) {
+      double q, qd;
+      nsedi_joint_angle(m, j, kin, x, &q, &qd);
+      double torque = (d->has_torque ? nsed_law_eval(&d->torque, t) : 0.0) +
+                      nsedi_drive_force(&d->drive, t, q, qd);
+      P += torque * qd;
     }
   }
   return P;

@@ -156,36 +156,20 @@ static void row_plane(nsedi_row *r, const point_pair *pp, const double n[3]) {
   r->bias = nsedi_v3_dot(ndd, pp->dP) + 2 * nsedi_v3_dot(nd, pp->dv) + nsedi_v3_dot(n, pp->da);
 }
 
-/* Law value, first and second time derivatives. */
-static void law_derivs(const nsed_law *law, double t, double out[3]) {
-  out[0] = nsed_law_eval(law, t);
-  out[1] = out[2] = 0.0;
-  if (law->type == NSED_LAW_SINE) {
-    double w = law->omega, s = sin(w * t + law->phase), c = cos(w * t + law->phase);
-    out[1] = law->amplitude * w * c;
-    out[2] = -law->amplitude * w * w * s;
-  } else if (law->type == NSED_LAW_PIECEWISE) {
-    int n = law->npoints;
-    if (t > law->times[0] && t < law->times[n - 1]) {
-      int i = 0;
-      while (i + 1 < n && law->times[i + 1] < t) i++;
-      out[1] = (law->values[i + 1] - law->values[i]) / (law->times[i + 1] - law->times[i]);
-    }
-  }
-}
-
 /* Relative rotation angle of B about A's axis: phi = angle - target(t),
- * velocity (wB - wA) . axis. */
+ * velocity (wB - wA) . axis. At acceleration level the servo's feedback
+ * joins the bias, so J du + bias = 0 is seed 002's servo law. */
 static void row_angle(nsedi_row *r, int a, const nsedi_kin *ka, const double axis[3],
                       const double pa1[3], int b, const nsedi_kin *kb, const double pb1[3],
-                      const nsed_law *target, double t) {
+                      const nsed_joint_def *d, double t) {
+  const nsed_law *target = &d->servo_angle;
   row_init(r, a, b);
   side_rot(r->ja, ka, axis, -1);
   side_rot(r->jb, kb, axis, +1);
   double c[3], tgt[3];
   nsedi_v3_cross(c, pa1, pb1);
   double ang = atan2(nsedi_v3_dot(c, axis), nsedi_v3_dot(pa1, pb1));
-  law_derivs(target, t, tgt);
+  nsedi_law_derivs(target, t, tgt);
   double err = ang - tgt[0];
   err = remainder(err, 2 * M_PI); /* the servo's error is the shortest turn */
   const double *wa = omega(ka), *wb = omega(kb);
@@ -195,6 +179,10 @@ static void row_angle(nsedi_row *r, int a, const nsedi_kin *ka, const double axi
   r->pos = err;
   r->vel = nsedi_v3_dot(dw, axis) - tgt[1];
   r->bias = nsedi_v3_dot(dw, ad) - tgt[2];
+  if (d->servo_level == NSED_SERVO_ACCELERATION) {
+    r->own_feedback = 1;
+    r->bias += d->servo_kd * r->vel + d->servo_kp * r->pos;
+  }
 }
 
 int nsedi_joint_rows(const nsed_model *m, int j, const nsedi_kin *kin, double t, nsedi_row *rows) {
@@ -255,7 +243,7 @@ int nsedi_joint_rows(const nsed_model *m, int j, const nsedi_kin *kin, double t,
       break;
   }
   if (d->type == NSED_JOINT_SERVO)
-    row_angle(&rows[n++], a, ka, axa, p1, b, kb, q1, &d->servo_angle, t);
+    row_angle(&rows[n++], a, ka, axa, p1, b, kb, q1, d, t);
   return n;
 }
 

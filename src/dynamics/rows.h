@@ -16,6 +16,9 @@ typedef struct {
   double vel;          /* row velocity */
   double bias;         /* d vel/dt = J du + bias */
   double pos;          /* position error phi (holonomic rows; 0 for velocity rows) */
+  int own_feedback;    /* 1: bias carries the row's own feedback on pos and vel (an
+                          acceleration-level servo): no Baumgarte terms, no velocity
+                          projection, no drift check */
 } nsedi_row;
 
 /* Geometry and rows of one contact at the current state. */

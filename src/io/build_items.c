@@ -5,6 +5,7 @@
 #include "blocks.h"
 #include "build.h"
 #include "read_parts.h"
+#include "read_drive.h"
 #include "yread.h"
 
 /* NSEDI_OPT at the path of the item being read. */
@@ -182,7 +183,8 @@ static int joint_has_torque(int t) { return t == NSED_JOINT_REVOLUTE || t == NSE
 static int read_joint(nsedi_problem_defs *p, const nsedi_ynode *node, const char *path,
                       nsed_joint_def *j) {
   static const char *const keys[] = {"name", "type", "body_a", "body_b", "anchor_a", "anchor_b",
-                                     "axis_a", "axis_b", "spring", "torque", "servo_angle", NULL};
+                                     "axis_a", "axis_b", "spring", "torque", "force", "servo_angle",
+                                     "servo_feedback", NULL};
   static const char *const spring_keys[] = {"k", "c", "rest_length", NULL};
   nsed_joint_def_default(j);
   if (nsedi_check_map(p->d, node, path, keys) && (!node || node->kind != NSEDI_Y_MAP)) return -1;
@@ -228,10 +230,38 @@ static int read_joint(nsedi_problem_defs *p, const nsedi_ynode *node, const char
   if ((v = nsedi_ymap_get(node, "torque"))) {
     KP(kp, path, "torque");
     if (!joint_has_torque(type))
-      rc = nsedi_diag_add(p->d, v, kp, "a torque law needs a revolute or cylindrical joint, not %s",
+      rc = nsedi_diag_add(p->d, v, kp, "a torque about the axis needs a revolute or cylindrical joint, not %s",
                           joint_names[type]);
-    else if (nsedi_read_law(p->d, v, kp, &j->torque)) rc = -1;
-    else j->has_torque = 1;
+    else if (nsedi_read_joint_load(p->d, v, kp, &j->drive, &j->torque)) rc = -1;
+    else j->has_torque = j->drive.type == NSED_DRIVE_NONE;
+  }
+  if ((v = nsedi_ymap_get(node, "force"))) {
+    KP(kp, path, "force");
+    nsed_law law;
+    if (!joint_has_spring(type))
+      rc = nsedi_diag_add(p->d, v, kp, "a force along the axis needs a cylindrical or prismatic joint, not %s",
+                          joint_names[type]);
+    else if (nsedi_read_joint_load(p->d, v, kp, &j->axial_drive, &law)) rc = -1;
+    else if (j->axial_drive.type == NSED_DRIVE_NONE) {
+      j->axial_drive.type = NSED_DRIVE_FEEDBACK; /* k = c = 0: the time law alone */
+      j->axial_drive.feedforward = law;
+    }
+  }
+  if ((v = nsedi_ymap_get(node, "servo_feedback"))) {
+    static const char *const gain_keys[] = {"kp", "kd", NULL};
+    KP(kp, path, "servo_feedback");
+    if (type != NSED_JOINT_SERVO) {
+      rc = nsedi_diag_add(p->d, v, kp, "'servo_feedback' applies to servo joints only, not %s",
+                          joint_names[type]);
+    } else if (nsedi_check_map(p->d, v, kp, gain_keys)) {
+      rc = -1;
+    } else {
+      char sp[300];
+      const nsedi_ynode *s;
+      j->servo_level = NSED_SERVO_ACCELERATION;
+      if ((s = nsedi_ymap_get(v, "kp"))) { KP(sp, kp, "kp"); rc |= nsedi_read_double(p->d, s, sp, NSEDI_NONNEGATIVE, &j->servo_kp); }
+      if ((s = nsedi_ymap_get(v, "kd"))) { KP(sp, kp, "kd"); rc |= nsedi_read_double(p->d, s, sp, NSEDI_NONNEGATIVE, &j->servo_kd); }
+    }
   }
   v = nsedi_ymap_get(node, "servo_angle");
   KP(kp, path, "servo_angle");

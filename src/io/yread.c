@@ -189,6 +189,41 @@ int nsedi_read_enum(nsedi_diag *d, const nsedi_ynode *node, const char *path,
   return nsedi_diag_add(d, node, path, "expected one of %s, got %s", list, got);
 }
 
+int nsedi_read_points(nsedi_diag *d, const nsedi_ynode *node, const char *path, const char *xkey,
+                      nsed_law *out) {
+  int rc = nsedi_require(d, node, path, xkey);
+  rc |= nsedi_require(d, node, path, "values");
+  out->type = NSED_LAW_PIECEWISE;
+  const nsedi_ynode *t = nsedi_ymap_get(node, xkey), *y = nsedi_ymap_get(node, "values");
+  if (rc || !t || !y) return -1;
+  char tp[300], yp[300];
+  nsedi_path_key(tp, sizeof tp, path, xkey);
+  nsedi_path_key(yp, sizeof yp, path, "values");
+  if (t->kind != NSEDI_Y_SEQ || t->n < 2 || t->n > NSED_LAW_MAX_POINTS) {
+    char got[96];
+    nsedi_ydescribe(t, got, sizeof got);
+    return nsedi_diag_add(d, t, tp, "expected a list of 2 to %d numbers, got %s",
+                          NSED_LAW_MAX_POINTS, got);
+  }
+  if (y->kind != NSEDI_Y_SEQ || y->n != t->n) {
+    char got[96];
+    nsedi_ydescribe(y, got, sizeof got);
+    return nsedi_diag_add(d, y, yp, "expected a list of %d values (one per entry of %s), got %s",
+                          t->n, xkey, got);
+  }
+  out->npoints = t->n;
+  if (nsedi_read_vec(d, t, tp, t->n, out->times) | nsedi_read_vec(d, y, yp, y->n, out->values))
+    return -1;
+  for (int i = 1; i < t->n; i++)
+    if (!(out->times[i] > out->times[i - 1])) {
+      char ip[300];
+      nsedi_path_index(ip, sizeof ip, tp, i);
+      return nsedi_diag_add(d, t->items[i], ip, "%s must increase strictly: %.15g does not follow %.15g",
+                            xkey, out->times[i], out->times[i - 1]);
+    }
+  return 0;
+}
+
 static const char *const law_types[] = {"constant", "sine", "piecewise", NULL};
 
 int nsedi_read_law(nsedi_diag *d, const nsedi_ynode *node, const char *path, nsed_law *out) {
@@ -247,37 +282,7 @@ int nsedi_read_law(nsedi_diag *d, const nsedi_ynode *node, const char *path, nse
   } else {
     static const char *const keys[] = {"type", "times", "values", NULL};
     rc |= nsedi_check_map(d, node, path, keys);
-    rc |= nsedi_require(d, node, path, "times");
-    rc |= nsedi_require(d, node, path, "values");
-    out->type = NSED_LAW_PIECEWISE;
-    const nsedi_ynode *t = nsedi_ymap_get(node, "times"), *y = nsedi_ymap_get(node, "values");
-    if (rc || !t || !y) return -1;
-    char tp[300], yp[300];
-    nsedi_path_key(tp, sizeof tp, path, "times");
-    nsedi_path_key(yp, sizeof yp, path, "values");
-    if (t->kind != NSEDI_Y_SEQ || t->n < 2 || t->n > NSED_LAW_MAX_POINTS) {
-      char got[96];
-      nsedi_ydescribe(t, got, sizeof got);
-      return nsedi_diag_add(d, t, tp, "expected a list of 2 to %d times, got %s",
-                            NSED_LAW_MAX_POINTS, got);
-    }
-    if (y->kind != NSEDI_Y_SEQ || y->n != t->n) {
-      char got[96];
-      nsedi_ydescribe(y, got, sizeof got);
-      return nsedi_diag_add(d, y, yp, "expected a list of %d values (one per time), got %s", t->n,
-                            got);
-    }
-    out->npoints = t->n;
-    if (nsedi_read_vec(d, t, tp, t->n, out->times) | nsedi_read_vec(d, y, yp, y->n, out->values))
-      return -1;
-    for (int i = 1; i < t->n; i++)
-      if (!(out->times[i] > out->times[i - 1])) {
-        char ip[300];
-        nsedi_path_index(ip, sizeof ip, tp, i);
-        return nsedi_diag_add(d, t->items[i], ip,
-                              "times must increase strictly: %.15g does not follow %.15g",
-                              out->times[i], out->times[i - 1]);
-      }
+    if (nsedi_read_points(d, node, path, "times", out)) rc = -1;
   }
   return rc ? -1 : 0;
 }

@@ -47,6 +47,10 @@ int nsedi_read_name(nsedi_diag *d, const nsedi_ynode *node, const char *path, ch
 /* One of the words in names (NULL-terminated); *out is its index. */
 int nsedi_read_enum(nsedi_diag *d, const nsedi_ynode *node, const char *path,
                     const char *const *names, int *out);
+/* The points of a piecewise linear function from the mapping's keys xkey
+ * (strictly increasing) and "values" (as many), into out (PIECEWISE). */
+int nsedi_read_points(nsedi_diag *d, const nsedi_ynode *node, const char *path, const char *xkey,
+                      nsed_law *out);
 /* A time law: a number (constant) or {type: constant|sine|piecewise, ...}. */
 int nsedi_read_law(nsedi_diag *d, const nsedi_ynode *node, const char *path, nsed_law *out);
 /* An orientation: [q0,q1,q2,q3] or {axis: [3], angle_deg|angle_rad: x}. */

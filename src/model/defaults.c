@@ -16,6 +16,14 @@ void nsed_joint_def_default(nsed_joint_def *def) {
   def->axis_b[2] = 1.0;
   def->torque = nsed_law_constant(0.0);
   def->servo_angle = nsed_law_constant(0.0);
+  def->servo_level = NSED_SERVO_POSITION;
+  nsed_joint_drive *drives[2] = {&def->drive, &def->axial_drive};
+  for (int i = 0; i < 2; i++) {
+    drives[i]->type = NSED_DRIVE_NONE;
+    drives[i]->reference = nsed_law_constant(0.0);
+    drives[i]->feedforward = nsed_law_constant(0.0);
+    drives[i]->table = nsed_law_constant(0.0);
+  }
 }
 
 void nsed_force_def_default(nsed_force_def *def) {

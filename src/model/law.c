@@ -1,7 +1,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "nsed/model.h"
+#include "model_impl.h"
 
 nsed_law nsed_law_constant(double value) {
   nsed_law law;
@@ -29,4 +29,21 @@ double nsed_law_eval(const nsed_law *law, double t) {
     }
   }
   return 0.0;
+}
+
+void nsedi_law_derivs(const nsed_law *law, double t, double out[3]) {
+  out[0] = nsed_law_eval(law, t);
+  out[1] = out[2] = 0.0;
+  if (law->type == NSED_LAW_SINE) {
+    double w = law->omega, s = sin(w * t + law->phase), c = cos(w * t + law->phase);
+    out[1] = law->amplitude * w * c;
+    out[2] = -law->amplitude * w * w * s;
+  } else if (law->type == NSED_LAW_PIECEWISE) {
+    int n = law->npoints;
+    if (t > law->times[0] && t < law->times[n - 1]) {
+      int i = 0;
+      while (i + 1 < n && law->times[i + 1] < t) i++;
+      out[1] = (law->values[i + 1] - law->values[i]) / (law->times[i + 1] - law->times[i]);
+    }
+  }
 }

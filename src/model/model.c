@@ -213,6 +213,68 @@ bad:
   return nsed_error_set(err, NSED_ERR_INPUT, "%s: %s has a non-finite parameter", owner, what);
 }
 
+static int drive_allowed(nsed_joint_type type, int axial) {
+  if (axial) return type == NSED_JOINT_CYLINDRICAL || type == NSED_JOINT_PRISMATIC;
+  return type == NSED_JOINT_REVOLUTE || type == NSED_JOINT_CYLINDRICAL;
+}
+
+static int check_drive(const nsed_joint_drive *dr, nsed_joint_type type, int axial,
+                       const char *owner, nsed_error *err) {
+  const char *what = axial ? "axial_drive" : "drive";
+  if (dr->type == NSED_DRIVE_NONE) return NSED_OK;
+  if (!drive_allowed(type, axial))
+    return nsed_error_set(err, NSED_ERR_INPUT, "%s: a %s needs a %s joint, not %s", owner,
+                          axial ? "force along the axis" : "torque about the axis",
+                          axial ? "cylindrical or prismatic" : "revolute or cylindrical",
+                          nsed_joint_type_name(type));
+  char sub[96];
+  int rc;
+  switch (dr->type) {
+    case NSED_DRIVE_FEEDBACK:
+      if (!(dr->k >= 0) || !(dr->c >= 0) || !isfinite(dr->k) || !isfinite(dr->c))
+        return nsed_error_set(err, NSED_ERR_INPUT,
+                              "%s: %s k and c must be finite and non-negative (got %g, %g)", owner,
+                              what, dr->k, dr->c);
+      snprintf(sub, sizeof sub, "%s reference", what);
+      if ((rc = check_law(&dr->reference, owner, sub, err))) return rc;
+      snprintf(sub, sizeof sub, "%s feedforward", what);
+      return check_law(&dr->feedforward, owner, sub, err);
+    case NSED_DRIVE_TABLE:
+      if ((unsigned)dr->input > NSED_DRIVE_OF_RATE)
+        return nsed_error_set(err, NSED_ERR_INPUT, "%s: %s has an unknown table input %d", owner,
+                              what, (int)dr->input);
+      if (dr->table.type != NSED_LAW_PIECEWISE)
+        return nsed_error_set(err, NSED_ERR_INPUT, "%s: %s table must be a piecewise law", owner,
+                              what);
+      snprintf(sub, sizeof sub, "%s table", what);
+      return check_law(&dr->table, owner, sub, err);
+    default:
+      return nsed_error_set(err, NSED_ERR_INPUT, "%s: %s has an unknown type %d", owner, what,
+                            (int)dr->type);
+  }
+}
+
+static int check_servo(const nsed_joint_def *def, const char *owner, nsed_error *err) {
+  if ((unsigned)def->servo_level > NSED_SERVO_ACCELERATION)
+    return nsed_error_set(err, NSED_ERR_INPUT, "%s: unknown servo level %d", owner,
+                          (int)def->servo_level);
+  if (def->servo_level == NSED_SERVO_ACCELERATION && def->type != NSED_JOINT_SERVO)
+    return nsed_error_set(err, NSED_ERR_INPUT,
+                          "%s: an acceleration-level servo law needs a servo joint, not %s", owner,
+                          nsed_joint_type_name(def->type));
+  if (!(def->servo_kp >= 0) || !(def->servo_kd >= 0) || !isfinite(def->servo_kp) ||
+      !isfinite(def->servo_kd))
+    return nsed_error_set(err, NSED_ERR_INPUT,
+                          "%s: servo feedback gains kp and kd must be finite and non-negative "
+                          "(got %g, %g)",
+                          owner, def->servo_kp, def->servo_kd);
+  if ((def->servo_kp > 0 || def->servo_kd > 0) && def->servo_level != NSED_SERVO_ACCELERATION)
+    return nsed_error_set(err, NSED_ERR_INPUT,
+                          "%s: servo feedback gains apply to an acceleration-level servo only",
+                          owner);
+  return NSED_OK;
+}
+
 int nsed_model_add_joint(nsed_model *m, const nsed_joint_def *def, nsed_error *err) {
   if (m->finalized) return nsed_error_set(err, NSED_ERR_INPUT, "the model is already finalized");
   int rc = check_name("joint", def->name, err);
@@ -246,6 +308,9 @@ int nsed_model_add_joint(nsed_model *m, const nsed_joint_def *def, nsed_error *e
                           "%s: a spring along the axis needs a cylindrical or prismatic joint",
                           owner);
   if (def->has_torque && (rc = check_law(&def->torque, owner, "torque", err))) return rc;
+  if ((rc = check_drive(&def->drive, def->type, 0, owner, err))) return rc;
+  if ((rc = check_drive(&def->axial_drive, def->type, 1, owner, err))) return rc;
+  if ((rc = check_servo(def, owner, err))) return rc;
   if (def->type == NSED_JOINT_SERVO && (rc = check_law(&def->servo_angle, owner, "servo_angle", err)))
     return rc;
   if (def->type == NSED_JOINT_ALIGN && j.a != NSEDI_GROUND)
@@ -570,6 +635,10 @@ int nsed_model_finalize(nsed_model *m, nsed_error *err) {
   m->nstate = m->nbstate;
   int rc = resolve_tracking(m, err);
   if (rc) return rc;
+  for (int j = 0; j < m->njoint; j++) {
+    m->joint[j].xangle = -1;
+    if (m->joint[j].def.drive.type != NSED_DRIVE_NONE) m->joint[j].xangle = m->nstate++;
+  }
   m->nv = 6 * m->nbody;
   m->finalized = 1;
   return NSED_OK;

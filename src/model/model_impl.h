@@ -19,6 +19,8 @@ typedef struct {
   /* Unit vectors perpendicular to the axes, fixed in each body's frame:
    * (axis, p1, p2) is a right-handed orthonormal frame. */
   double pa1[3], pa2[3], pb1[3], pb2[3];
+  int xangle;         /* index in x of the state that counts the turns of its angle (a
+                         rotational drive), else -1 */
 } nsedi_joint;
 
 typedef struct {
@@ -48,11 +50,16 @@ struct nsed_model {
   nsedi_force *force;
   nsedi_contact *contact;
   int nrow;           /* bilateral rows (sum of the joints' nrow) */
-  int nstate;         /* 13 * nbody + 2 per differentially tracked contact */
+  int nstate;         /* 13 * nbody + 2 per differentially tracked contact + 1 per
+                         rotational joint drive */
   int nbstate;        /* 13 * nbody: the body states, first in x */
   int nv;             /* 6 * nbody generalised velocities */
   int nroot;          /* root functions: per contact and per law breakpoint */
 };
+
+/* A law's value and first and second time derivatives at t (a piecewise
+ * law: its slope between breakpoints, 0 outside; second derivative 0). */
+void nsedi_law_derivs(const nsed_law *law, double t, double out[3]);
 
 /* Rows each joint type imposes. */
 int nsedi_joint_nrows(nsed_joint_type type);

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "drive.h"
 #include "forces.h"
 #include "math3.h"
 #include "roller.h"
@@ -129,6 +130,11 @@ int nsed_data_create(const nsed_model *m, nsed_data **out, nsed_error *err) {
     d->ph.dir[2 * c] = 1.0;
     d->ph.hold_mu[c] = m->contact[c].def.mu;
   }
+  nsedi_kin_eval(m, d->x, d->cache.kin);
+  for (int j = 0; j < m->njoint; j++) {
+    double qd;
+    if (m->joint[j].xangle >= 0) nsedi_joint_angle(m, j, d->cache.kin, NULL, &d->x[m->joint[j].xangle], &qd);
+  }
   d->t = 0.0;
   d->t_next_breakpoint = INFINITY;
   d->failure_contact = -1;
@@ -178,6 +184,14 @@ int nsed_data_joint_multipliers(const nsed_data *d, int j, double out[6]) {
   const nsedi_joint *J = &d->m->joint[j];
   for (int k = 0; k < J->nrow; k++) out[k] = d->cache.lambda_j[J->row0 + k];
   return J->nrow;
+}
+
+int nsed_data_joint_coordinates(const nsed_data *d, int j, double out[4]) {
+  if (j < 0 || j >= d->m->njoint) return NSED_ERR_INPUT;
+  double axis[3], rhoa[3], rhob[3];
+  nsedi_joint_angle(d->m, j, d->cache.kin, d->x, &out[0], &out[1]);
+  nsedi_joint_axial(d->m, j, d->cache.kin, axis, rhoa, rhob, &out[2], &out[3]);
+  return NSED_OK;
 }
 
 double nsed_data_energy(const nsed_model *m, const nsed_data *d) {

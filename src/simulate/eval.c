@@ -5,6 +5,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "drive.h"
 #include "forces.h"
 #include "math3.h"
 #include "sim_impl.h"
@@ -51,18 +52,21 @@ static void compliant_force(const nsed_model *m, nsed_data *d, int c) {
   }
 }
 
+double nsedi_joint_row_target(const nsed_options *o, const nsedi_row *r) {
+  if (r->own_feedback) return -r->bias;
+  double eta = o->baumgarte_eta, xi = o->baumgarte_xi;
+  return -(r->bias + 2 * eta * r->vel + xi * xi * r->pos);
+}
+
 /* The joints' rows with their Baumgarte targets; returns their number. */
 static int joint_rows(const nsed_model *m, nsed_data *d, double t) {
-  const nsed_options *o = &m->opt;
   nsedi_smooth_ws *w = &d->sw;
-  double eta = o->baumgarte_eta, xi = o->baumgarte_xi;
   int nr = 0;
   for (int j = 0; j < m->njoint; j++) {
     int n = nsedi_joint_rows(m, j, d->cache.kin, t, w->rows + nr);
     for (int k = 0; k < n; k++, nr++) {
-      nsedi_row *r = &w->rows[nr];
-      w->cols[nr] = *r;
-      w->target[nr] = -(r->bias + 2 * eta * r->vel + xi * xi * r->pos);
+      w->cols[nr] = w->rows[nr];
+      w->target[nr] = nsedi_joint_row_target(&m->opt, &w->rows[nr]);
       w->row_contact[nr] = -1;
     }
   }
@@ -157,7 +161,9 @@ static int check_state(const nsed_model *m, double t, const double *x, nsed_erro
                                              "component %d",
                                              t, m->body[i / 13].def.name, i % 13)
                             : nsed_error_set(err, NSED_ERR_NONFINITE,
-                                             "non-finite contact tracking state at t = %.17g", t);
+                                             "non-finite extra state %d (contact tracking or a "
+                                             "joint drive's angle) at t = %.17g",
+                                             i - m->nbstate, t);
   return NSED_OK;
 }
 
@@ -180,9 +186,14 @@ static int state_derivative(const nsed_model *m, nsed_data *d, double t, const d
     xdot[xt] = d->cache.geom[c].track_rate[0];
     xdot[xt + 1] = d->cache.geom[c].track_rate[1];
   }
+  for (int j = 0; j < m->njoint; j++) {
+    if (m->joint[j].xangle < 0) continue;
+    double q;
+    nsedi_joint_angle(m, j, d->cache.kin, x, &q, &xdot[m->joint[j].xangle]);
+  }
   double pc, pj;
   powers(m, d, x, nr, &pc, &pj);
-  xdot[m->nstate] = nsedi_external_power(m, d->cache.kin, t);
+  xdot[m->nstate] = nsedi_external_power(m, d->cache.kin, x, t);
   xdot[m->nstate + 1] = pc;
   xdot[m->nstate + 2] = pj;
   for (int i = 0; i < m->nbstate; i++)
@@ -207,7 +218,7 @@ int nsedi_eval(const nsed_model *m, nsed_data *d, double t, const double *x, dou
   if (rc) return rc;
   nsedi_cache *ca = &d->cache;
   nsedi_kin_eval(m, x, ca->kin);
-  nsedi_applied_forces(m, ca->kin, t, ca->f);
+  nsedi_applied_forces(m, ca->kin, x, t, ca->f);
   int nr = joint_rows(m, d, t);
   for (int c = 0; c < m->ncontact; c++) {
     nsedi_contact_geom *g = &ca->geom[c];

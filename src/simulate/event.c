@@ -103,7 +103,14 @@ int nsedi_project_velocities(const nsed_model *m, nsed_data *d, nsed_error *err)
   nsedi_smooth_ws *w = &d->sw;
   nsedi_kin_eval(m, d->x, d->cache.kin);
   int nr = 0;
-  for (int j = 0; j < m->njoint; j++) nr += nsedi_joint_rows(m, j, d->cache.kin, d->t, w->rows + nr);
+  for (int j = 0; j < m->njoint; j++) {
+    int n = nsedi_joint_rows(m, j, d->cache.kin, d->t, w->rows + nr), kept = 0;
+    /* A row with its own feedback starts from the bodies' own rate. */
+    for (int k = 0; k < n; k++)
+      if (!w->rows[nr + k].own_feedback) w->rows[nr + kept++] = w->rows[nr + k];
+    nr += kept;
+  }
+  if (nr == 0) return NSED_OK;
   for (int i = 0; i < nr; i++) w->target[i] = -w->rows[i].vel;
   for (int k = 0; k < m->nv; k++) d->cache.f[k] = 0.0;
   int deficient = 0;

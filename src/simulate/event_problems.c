@@ -11,16 +11,11 @@
 
 /* Bilateral rows with their Baumgarte targets into the smooth workspace. */
 static int joint_rows(const nsed_model *m, nsed_data *d) {
-  const nsed_options *o = &m->opt;
   nsedi_smooth_ws *w = &d->sw;
   int nr = 0;
   for (int j = 0; j < m->njoint; j++) {
     int n = nsedi_joint_rows(m, j, d->cache.kin, d->t, w->rows + nr);
-    for (int k = 0; k < n; k++, nr++) {
-      const nsedi_row *r = &w->rows[nr];
-      w->target[nr] = -(r->bias + 2 * o->baumgarte_eta * r->vel +
-                        o->baumgarte_xi * o->baumgarte_xi * r->pos);
-    }
+    for (int k = 0; k < n; k++, nr++) w->target[nr] = nsedi_joint_row_target(&m->opt, &w->rows[nr]);
   }
   return nr;
 }
@@ -30,7 +25,7 @@ int nsedi_event_build(const nsed_model *m, nsed_data *d, int n) {
   int nj = joint_rows(m, d);
   for (int i = 0; i < n; i++)
     for (int k = 0; k < 3; k++) ev->W[3 * i + k] = d->cache.geom[ev->cand[i]].row[k];
-  nsedi_applied_forces(m, d->cache.kin, d->t, d->cache.f);
+  nsedi_applied_forces(m, d->cache.kin, d->x, d->t, d->cache.f);
   return nsedi_delassus(m, d->sw.ws, nj, d->sw.rows, d->sw.target, d->cache.f, 3 * n, ev->W, ev->G,
                         ev->b, ev->PWt);
 }

@@ -124,7 +124,7 @@ int nsedi_indicators(const nsed_model *m, nsed_data *d, double t, const double *
 /* Next breakpoint of any piecewise law after t (INFINITY if none). */
 double nsedi_next_breakpoint(const nsed_model *m, double t) {
   double best = INFINITY;
-  const nsed_law *laws[2];
+  const nsed_law *laws[6];
   for (int i = 0; i < m->nforce + m->njoint; i++) {
     int n = 0;
     if (i < m->nforce) {
@@ -133,6 +133,12 @@ double nsedi_next_breakpoint(const nsed_model *m, double t) {
       const nsed_joint_def *jd = &m->joint[i - m->nforce].def;
       if (jd->has_torque) laws[n++] = &jd->torque;
       if (jd->type == NSED_JOINT_SERVO) laws[n++] = &jd->servo_angle;
+      const nsed_joint_drive *dr[2] = {&jd->drive, &jd->axial_drive};
+      for (int k = 0; k < 2; k++)
+        if (dr[k]->type == NSED_DRIVE_FEEDBACK) {
+          laws[n++] = &dr[k]->reference;
+          laws[n++] = &dr[k]->feedforward;
+        }
     }
     for (int k = 0; k < n; k++) {
       if (laws[k]->type != NSED_LAW_PIECEWISE) continue;

@@ -63,12 +63,17 @@ static double law_mu(const nsed_contact_def *cd, double sp) {
 static int violation(const nsed_model *m, nsed_data *d, nsed_law_check k, int where, double value,
                      const char *what, nsed_error *err) {
   const nsed_law_margin *lm = &d->stats.law[k];
-  if (k == NSED_LAW_JOINT_DRIFT)
+  if (k == NSED_LAW_JOINT_DRIFT) {
+    int servo = m->joint[where].def.type == NSED_JOINT_SERVO;
     return nsed_error_set(err, NSED_ERR_LAW,
                           "t = %.17g: joint '%s' drifted: |phi| = %.3g exceeds solver.drift_tol = "
-                          "%.3g (law monitor, check %s)",
+                          "%.3g (law monitor, check %s)%s",
                           d->t, m->joint[where].def.name, -lm->worst, lm->tolerance,
-                          nsed_law_check_name(k));
+                          nsed_law_check_name(k),
+                          servo ? "; a position-level servo starts at its prescribed angle, an "
+                                  "acceleration-level one (servo_feedback) from the bodies' own"
+                                : "");
+  }
   d->failure_contact = where;
   const nsed_contact_def *cd = &m->contact[where].def;
   const double *l = d->cache.lambda_c + 3 * where;
@@ -153,7 +158,7 @@ int nsedi_monitor_check(const nsed_model *m, nsed_data *d, nsed_error *err) {
   double fref = force_scale(m, d);
   for (int j = 0; j < m->njoint; j++)
     for (int i = m->joint[j].row0; i < m->joint[j].row0 + m->joint[j].nrow; i++)
-      if (note(d, NSED_LAW_JOINT_DRIFT, -fabs(d->sw.rows[i].pos), j))
+      if (!d->sw.rows[i].own_feedback && note(d, NSED_LAW_JOINT_DRIFT, -fabs(d->sw.rows[i].pos), j))
         return violation(m, d, NSED_LAW_JOINT_DRIFT, j, -fabs(d->sw.rows[i].pos), "", err);
   for (int c = 0; c < m->ncontact; c++) {
     double value = 0;

@@ -13,6 +13,10 @@
 int nsedi_eval(const nsed_model *m, nsed_data *d, double t, const double *x, double *xdot,
                nsed_error *err);
 
+/* A joint row's acceleration target -(bias + Baumgarte terms): the row's
+ * own feedback replaces the Baumgarte terms (an acceleration-level servo). */
+double nsedi_joint_row_target(const nsed_options *o, const nsedi_row *r);
+
 /* Root functions at (t, x) for the current phase (nroot values). */
 int nsedi_indicators(const nsed_model *m, nsed_data *d, double t, const double *x, double *g);
 

@@ -40,7 +40,8 @@ static int root_cb(double t, const double *y, double *g, void *ud) {
 
 static void track_violation(const nsed_model *m, nsed_data *d) {
   double v = d->stats.max_constraint_violation;
-  for (int i = 0; i < m->nrow; i++) v = fmax(v, fabs(d->sw.rows[i].pos));
+  for (int i = 0; i < m->nrow; i++)
+    if (!d->sw.rows[i].own_feedback) v = fmax(v, fabs(d->sw.rows[i].pos));
   for (int c = 0; c < m->ncontact; c++)
     if (d->ph.mode[c] != NSED_MODE_OPEN) v = fmax(v, fabs(d->cache.geom[c].gap));
   d->stats.max_constraint_violation = v;

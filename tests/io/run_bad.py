@@ -54,6 +54,13 @@ CASES = {
     "contact_on_box.yaml": ["contact_on_box.yaml:7:11:", "contacts[0].body:", "a sphere, a disk, a point or a roller"],
     "zero_quaternion.yaml": ["zero_quaternion.yaml:6:18:", "bodies[0].orientation:"],
     "zero_axis.yaml": ["zero_axis.yaml:10:13:", "joints[0].axis_a: expected a non-zero direction"],
+    "drive_on_spherical.yaml": ["drive_on_spherical.yaml:9:13:", "joints[0].torque:", "revolute or cylindrical joint, not spherical"],
+    "drive_type_typo.yaml": ["drive_type_typo.yaml:9:20:", "joints[0].torque.type:", "feedback, table, got tabel"],
+    "drive_table_of_typo.yaml": ["drive_table_of_typo.yaml:9:31:", "joints[0].torque.of: expected one of coordinate, rate, got angle"],
+    "drive_feedback_empty.yaml": ["drive_feedback_empty.yaml:9:13:", "joints[0].torque:", "needs k, c or a feedforward law"],
+    "drive_table_not_increasing.yaml": ["drive_table_not_increasing.yaml:9:47:", "joints[0].force.at[2]:", "increase strictly"],
+    "drive_negative_gain.yaml": ["drive_negative_gain.yaml:9:33:", "joints[0].torque.k: expected a number >= 0, got -1"],
+    "servo_feedback_on_revolute.yaml": ["servo_feedback_on_revolute.yaml:9:21:", "joints[0].servo_feedback:", "servo joints only, not revolute"],
     "starts_inside_floor.yaml": ["starts_inside_floor.yaml:7:15:", "bodies[0].position:",
                                  "contact 'ball_floor' starts interpenetrating", "0.05 m inside the floor"],
 }
