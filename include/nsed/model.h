@@ -265,6 +265,9 @@ typedef struct {
   nsed_contact_tracking contact_tracking; /* roller contacts that inherit (default EXPLICIT) */
   double drift_tol;           /* largest |phi| of a joint row (m or rad) or |gap| of a closed
                                  contact (m) the law monitor accepts (default 1e-6) */
+  double floor_spin;          /* rad/s: the floor turns about the line through floor_point along
+                                 floor_normal (a turntable); its surface moves with
+                                 floor_velocity + floor_spin n x (p - floor_point) (default 0) */
 } nsed_options;
 
 /* Fill o with the defaults documented above. */

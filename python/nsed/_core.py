@@ -15,8 +15,8 @@ import re
 import numpy as np
 
 from ._ffi import ffi, load_library, new_padded
-from .results import (BODY_FIELDS, CONTACT_NUMBERS, MODE_NAMES, Result, contacts_array, events_array,
-                      read_result, trajectory_array)
+from .results import (BODY_FIELDS, CONTACT_NUMBERS, JOINT_FIELDS, MODE_NAMES, Result,
+                      contacts_array, events_array, read_result, trajectory_array)
 
 lib, LIBRARY_PATH = load_library()
 
@@ -206,11 +206,14 @@ class Model:
         return (f"<nsed.Model {self.name!r}: bodies {list(self.bodies)}, "
                 f"contacts {list(self.contacts)}, t_end {self.t_end}>")
 
-    def run(self, outdir=None, progress=None, check=True):
+    def run(self, outdir=None, progress=None, check=True, joints=False):
         """Simulate from the initial state to t_end; see nsed.run."""
         if outdir is not None:
+            if joints:
+                raise ValueError("joints=True records the joint coordinates of an in-memory "
+                                 "run; result files do not hold them: run without outdir")
             return _run_to_dir(self, os.fspath(outdir), progress, check)
-        return _run_in_memory(self, progress, check)
+        return _run_in_memory(self, progress, check, joints)
 
 
 def load(path, overrides=None):
@@ -338,7 +341,7 @@ def assemble(block, params=None, settings=None, overrides=None):
     return Model.from_text(_problem_text(doc), overrides, f"<{block}>")
 
 
-def run(path, overrides=None, outdir=None, progress=None, check=True):
+def run(path, overrides=None, outdir=None, progress=None, check=True, joints=False):
     """Load a problem file, apply overrides, simulate it, return a Result.
 
     outdir=None: run in this process, samples and events collected straight
@@ -350,8 +353,12 @@ def run(path, overrides=None, outdir=None, progress=None, check=True):
     summary["status"] says "failed". Ctrl-C (SIGINT) stops the run and
     raises KeyboardInterrupt whatever check says; its .result holds the run
     up to that instant (summary["status"] "interrupted"). path may also be a
-    dict holding the problem file's structure (nsed.from_dict)."""
-    return load(path, overrides).run(outdir=outdir, progress=progress, check=check)
+    dict holding the problem file's structure (nsed.from_dict). joints=True
+    (in memory only) also records every joint's coordinates at each
+    trajectory row (nsed_data_joint_coordinates): Result.joints,
+    Result.joint_coordinates(name); it costs a Python call per sample."""
+    return load(path, overrides).run(outdir=outdir, progress=progress, check=check,
+                                     joints=joints)
 
 
 # ---------------------------------------------------------------------------
@@ -395,6 +402,60 @@ class _Progress:
         e = KeyboardInterrupt(message or "interrupted")
         e.result = result
         raise e from None
+
+
+class _JointRows:
+    """An observer around a recorder's: passes every sample on to it and,
+    when the recorder keeps a row, reads every joint's coordinates
+    (nsed_data_joint_coordinates) for that row. An exception in it (Ctrl-C
+    arriving while Python code runs) goes to the run's _Progress, which
+    stops the run and re-raises it; a row whose coordinates were missed is
+    NaN."""
+
+    def __init__(self, model, rec, relay):
+        self.rec = rec
+        self.relay = relay
+        self.nj = len(model.joints)
+        self.inner = lib.nsed_recorder_observer(rec)
+        self.data = bytearray()
+        self.row_bytes = 4 * self.nj * ffi.sizeof("double")
+        if self.nj == 0:
+            self.obs = self.inner          # nothing to read
+            return
+        self.obs, self._buf = new_padded("nsed_observer")
+        ffi.memmove(self.obs, self.inner, ffi.sizeof("nsed_observer"))
+        self.callback = ffi.callback("int(void *, const nsed_model *, const nsed_data *, int)",
+                                     self._sample, onerror=self._failed)
+        self.obs.sample = self.callback
+        self.coords = ffi.new("double[]", 4 * self.nj)
+        self.nan_row = np.full(4 * self.nj, np.nan).tobytes()
+
+    def _sample(self, ctx, m, d, why):
+        try:
+            return self.inner.sample(ctx, m, d, why)
+        finally:       # also when Ctrl-C lands just after the recorder kept the row
+            n = lib.nsed_recorder_rows(self.rec)
+            have = len(self.data) // self.row_bytes
+            if n > have:
+                for j in range(self.nj):
+                    lib.nsed_data_joint_coordinates(d, j, self.coords + 4 * j)
+                # one statement: the rows so far stay whole whatever interrupts
+                self.data += self.nan_row * (n - 1 - have) + ffi.buffer(self.coords)[:]
+
+    def _failed(self, exc, value, tb):
+        self.relay._failed(exc, value, tb)
+        return 0
+
+    def array(self, model, trajectory):
+        """The joints array: "t", then JOINT.angle ... JOINT.axial_rate."""
+        names = ["t"] + [f"{j}.{f}" for j in model.joints for f in JOINT_FIELDS]
+        n = len(trajectory)
+        coords = np.full((n, 4 * self.nj), np.nan)
+        if self.nj:
+            have = min(n, len(self.data) // self.row_bytes)
+            got = np.frombuffer(bytes(self.data[:have * self.row_bytes]), dtype="f8")
+            coords[:have] = got.reshape(have, 4 * self.nj)
+        return trajectory_array(np.column_stack([trajectory["t"], coords]), names)
 
 
 def _summary(model, d, rc, message):
@@ -496,7 +557,7 @@ def _free_recorder(p):
     lib.nsed_recorder_free(ffi.new("nsed_recorder **", p))
 
 
-def _run_in_memory(model, progress, check):
+def _run_in_memory(model, progress, check, joints=False):
     err = ffi.new("nsed_error *")
     rp = ffi.new("nsed_recorder **")
     rc = lib.nsed_recorder_create(model._m, rp, err)
@@ -507,12 +568,14 @@ def _run_in_memory(model, progress, check):
     # about ten times a second during the run, so Ctrl-C still stops it.
     relay = _Progress(progress)
     lib.nsed_recorder_chain(rec, relay.callback, ffi.NULL, relay.interrupt)
+    rows = _JointRows(model, rec, relay) if joints else None
     dp = ffi.new("nsed_data **")
     rc = lib.nsed_data_create(model._m, dp, err)
     if rc != NSED_OK:
         _raise(rc, _str(err.message))
     try:
-        rc = lib.nsed_simulate(model._m, dp[0], lib.nsed_recorder_observer(rec), err)
+        obs = rows.obs if rows is not None else lib.nsed_recorder_observer(rec)
+        rc = lib.nsed_simulate(model._m, dp[0], obs, err)
         message = ffi.string(err.message)
         if not relay.interrupted:
             relay.raise_pending()
@@ -522,7 +585,8 @@ def _run_in_memory(model, progress, check):
         summary = _summary(model, dp[0], rc, message)
     finally:
         lib.nsed_data_free(dp)
-    result = Result(trajectory, contacts, events, summary)
+    result = Result(trajectory, contacts, events, summary,
+                    joints=rows.array(model, trajectory) if rows is not None else None)
     if relay.interrupted:
         relay.raise_interrupt(message.decode("utf-8", "replace"), result)
     if rc != NSED_OK and check:

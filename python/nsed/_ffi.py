@@ -103,6 +103,18 @@ typedef enum {
   NSED_JOINT_PRISMATIC = 3, NSED_JOINT_UNIVERSAL = 4, NSED_JOINT_WELD = 5, NSED_JOINT_SERVO = 6,
   NSED_JOINT_ALIGN = 7
 } nsed_joint_type;
+typedef enum { NSED_DRIVE_NONE = 0, NSED_DRIVE_FEEDBACK = 1, NSED_DRIVE_TABLE = 2 } nsed_drive_type;
+typedef enum { NSED_DRIVE_OF_COORDINATE = 0, NSED_DRIVE_OF_RATE = 1 } nsed_drive_input;
+typedef struct {
+  nsed_drive_type type;
+  double k;
+  double c;
+  nsed_law reference;
+  nsed_law feedforward;
+  nsed_drive_input input;
+  nsed_law table;
+} nsed_joint_drive;
+typedef enum { NSED_SERVO_POSITION = 0, NSED_SERVO_ACCELERATION = 1 } nsed_servo_level;
 typedef struct {
   char name[NSED_NAME_MAX];
   nsed_joint_type type;
@@ -112,6 +124,10 @@ typedef struct {
   int has_torque;
   nsed_law torque;
   nsed_law servo_angle;
+  nsed_servo_level servo_level;
+  double servo_kp, servo_kd;
+  nsed_joint_drive drive;
+  nsed_joint_drive axial_drive;
 } nsed_joint_def;
 typedef enum {
   NSED_FORCE_BODY_FORCE = 0, NSED_FORCE_BODY_TORQUE = 1, NSED_FORCE_SPRING = 2
@@ -156,6 +172,7 @@ typedef struct {
   nsed_event_resolver event_resolver;
   nsed_contact_tracking contact_tracking;
   double drift_tol;
+  double floor_spin;
 } nsed_options;
 
 typedef void (*nsed_progress_fn)(void *ctx, double t, double t_end, long events,
@@ -221,6 +238,7 @@ int nsed_simulate(const nsed_model *m, nsed_data *d, const nsed_observer *obs, n
 double nsed_data_time(const nsed_data *d);
 void nsed_data_body_state(const nsed_data *d, int i, double out[13]);
 void nsed_data_contact(const nsed_data *d, int i, nsed_contact_info *out);
+int nsed_data_joint_coordinates(const nsed_data *d, int j, double out[4]);
 double nsed_data_energy(const nsed_model *m, const nsed_data *d);
 const nsed_stats *nsed_data_stats(const nsed_data *d);
 const char *nsed_mode_name(int mode);

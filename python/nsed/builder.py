@@ -27,7 +27,14 @@ nsed_integrator_name, friction models from nsed_friction_model_name
 ("polygon_face", "polygon_vertex", "exact_cone"), tracking from
 nsed_contact_tracking_name (and "inherit"), force types "force", "torque",
 "spring", LCP paths "auto", "siconos", "nsed", "enum", event resolvers
-"lcp", "trial". docs/python.md, "Building a model".
+"lcp", "trial", servo levels "position", "acceleration", drive types
+"feedback", "table" (and "none") and table inputs "coordinate", "rate".
+
+Joint drives (nsed_joint_drive: a torque about a joint's axis, drive=, or a
+force along it, axial_drive=, of time, the joint coordinate and its rate)
+are given as nsed.Feedback(k, c, reference, feedforward) or
+nsed.Table(of, at, values), or as dicts with a problem file's keys
+({"type": "feedback", "k": 4, ...}). docs/python.md, "Building a model".
 """
 
 import difflib
@@ -67,6 +74,11 @@ LCP_PATHS = {"auto": lib.NSED_LCP_PATH_AUTO, "siconos": lib.NSED_LCP_PATH_SICONO
 EVENT_RESOLVERS = {"lcp": lib.NSED_RESOLVER_LCP, "trial": lib.NSED_RESOLVER_TRIAL}
 LAW_TYPES = {"constant": lib.NSED_LAW_CONSTANT, "sine": lib.NSED_LAW_SINE,
              "piecewise": lib.NSED_LAW_PIECEWISE}
+SERVO_LEVELS = {"position": lib.NSED_SERVO_POSITION,
+                "acceleration": lib.NSED_SERVO_ACCELERATION}
+DRIVE_TYPES = {"none": lib.NSED_DRIVE_NONE, "feedback": lib.NSED_DRIVE_FEEDBACK,
+               "table": lib.NSED_DRIVE_TABLE}
+DRIVE_INPUTS = {"coordinate": lib.NSED_DRIVE_OF_COORDINATE, "rate": lib.NSED_DRIVE_OF_RATE}
 
 
 # ---------------------------------------------------------------------------
@@ -165,6 +177,76 @@ def Piecewise(times, values):
     return Law("piecewise", times=times, values=values)
 
 
+class Drive:
+    """A joint drive (nsed_joint_drive): a generalised force f along one
+    joint coordinate q, applied equal and opposite to the joint's bodies.
+    As a joint's drive, q is the angle of body_b about the axis (rad,
+    counted from the initial configuration, continuous over turns) and f a
+    torque (N m); as its axial_drive, q is the coordinate of anchor_b along
+    axis_a from anchor_a (m) and f a force (N).
+
+    type "feedback": f = feedforward(t) - k (q - reference(t))
+        - c (dq/dt - reference'(t)), reference and feedforward time laws (a
+        number, nsed.Sine(...), ...): a PD controller, or a spring-damper
+        with an offset (a constant reference).
+    type "table": f = table(q) (of="coordinate") or table(dq/dt)
+        (of="rate"), piecewise linear through (at[i], values[i]), at
+        strictly increasing, constant outside.
+    type "none": no drive (the default of nsed_joint_def).
+
+    Feedback(...) and Table(...) make them; a field left None is not given
+    (the C default: 0, the constant law 0, "coordinate"). A dict with a
+    problem file's keys ({"type": "table", "of": "rate", "at": [...],
+    "values": [...]}) is taken wherever a Drive is."""
+
+    FEEDBACK_FIELDS = ("k", "c", "reference", "feedforward")
+    TABLE_FIELDS = ("of", "at", "values")
+
+    def __init__(self, type="none", k=None, c=None, reference=None, feedforward=None, of=None,
+                 at=None, values=None):
+        self.type = type
+        self.k = k
+        self.c = c
+        self.reference = reference
+        self.feedforward = feedforward
+        self.of = of
+        self.at = at
+        self.values = values
+
+    def given(self):
+        """{field: value} of the fields given (not None), type first."""
+        out = {"type": self.type}
+        for f in self.FEEDBACK_FIELDS + self.TABLE_FIELDS:
+            if getattr(self, f) is not None:
+                out[f] = getattr(self, f)
+        return out
+
+    def __repr__(self):
+        fields = self.given()
+        kind = fields.pop("type")
+        args = ", ".join(f"{k}={v!r}" for k, v in fields.items())
+        if kind == "feedback":
+            return f"Feedback({args})"
+        if kind == "table":
+            return f"Table({args})"
+        return f"Drive({kind!r}{', ' if args else ''}{args})"
+
+
+def Feedback(k=0.0, c=0.0, reference=0.0, feedforward=0.0):
+    """f = feedforward(t) - k (q - reference(t)) - c (dq/dt - reference'(t)):
+    a PD controller tracking reference (a time law) with a feedforward
+    (a time law), or with a constant reference a spring-damper with an
+    offset; k, c >= 0 (N m/rad and N m s/rad, or N/m and N s/m)."""
+    return Drive("feedback", k=k, c=c, reference=reference, feedforward=feedforward)
+
+
+def Table(of, at, values):
+    """f = piecewise linear through (at[i], values[i]) of the joint
+    coordinate (of="coordinate") or its rate (of="rate"), constant
+    outside; 2 to 64 points, at strictly increasing."""
+    return Drive("table", of=of, at=at, values=values)
+
+
 def quat_from_axis_angle(axis, angle_deg=None, angle_rad=None):
     """The quaternion [q0, q1, q2, q3] (scalar first) of a rotation by an
     angle about axis, with the arithmetic of a problem file's orientation
@@ -250,7 +332,18 @@ def _word(value, table, owner, field):
                      f"{', '.join(table)}, got {value!r}{hint}")
 
 
+def _not_a_drive(value, owner, field):
+    """A drive given where a time law is expected: say where drives go."""
+    kind = value.get("type") if isinstance(value, dict) else \
+        value.type if isinstance(value, Drive) else None
+    if isinstance(value, Drive) or kind in ("feedback", "table"):
+        raise InputError(NSED_ERR_INPUT, f"{owner}: {field}: expected a time law, got a drive "
+                         f"{value!r}; a joint takes drives as drive= (about the axis) and "
+                         "axial_drive= (along it)")
+
+
 def _fill_law(law, value, owner, field):
+    _not_a_drive(value, owner, field)
     if isinstance(value, dict):
         try:
             value = Law(**value)
@@ -278,6 +371,71 @@ def _fill_law(law, value, owner, field):
         law.values[i] = v
 
 
+def _points(value, owner, field):
+    """A list of numbers (a table's at or values)."""
+    if isinstance(value, (str, bytes, dict)):
+        _bad(owner, field, "a list of numbers", value)
+    try:
+        items = list(value)
+    except TypeError:
+        _bad(owner, field, "a list of numbers", value)
+    return [_number(x, owner, field) for x in items]
+
+
+def _fill_drive(drive, value, owner, field):
+    if isinstance(value, dict):
+        keys = ("type",) + Drive.FEEDBACK_FIELDS + Drive.TABLE_FIELDS
+        for k in value:
+            if k not in keys:
+                close = difflib.get_close_matches(str(k), keys, n=1)
+                hint = f" (did you mean {close[0]!r}?)" if close else ""
+                raise InputError(NSED_ERR_INPUT, f"{owner}: {field}: unknown key {k!r}{hint}; "
+                                 f"a drive's keys are {', '.join(keys)}")
+        if "type" not in value:
+            raise InputError(NSED_ERR_INPUT, f"{owner}: {field}.type: a drive needs a type "
+                             f"({', '.join(DRIVE_TYPES)})")
+        value = Drive(**value)
+    if not isinstance(value, Drive):
+        _bad(owner, field, "a drive (nsed.Feedback(...), nsed.Table(...) or a dict with "
+             "their keys)", value)
+    kind = _word(value.type, DRIVE_TYPES, owner, f"{field}.type")
+    allowed = {lib.NSED_DRIVE_NONE: (), lib.NSED_DRIVE_FEEDBACK: Drive.FEEDBACK_FIELDS,
+               lib.NSED_DRIVE_TABLE: Drive.TABLE_FIELDS}[kind]
+    for f in Drive.FEEDBACK_FIELDS + Drive.TABLE_FIELDS:
+        if getattr(value, f) is not None and f not in allowed:
+            raise InputError(NSED_ERR_INPUT, f"{owner}: {field}.{f}: not a field of a "
+                             f"{value.type!r} drive (its fields: {', '.join(allowed) or 'none'})")
+    drive.type = kind
+    if kind == lib.NSED_DRIVE_FEEDBACK:
+        if value.k is not None:
+            drive.k = _number(value.k, owner, f"{field}.k")
+        if value.c is not None:
+            drive.c = _number(value.c, owner, f"{field}.c")
+        if value.reference is not None:
+            _fill_law(drive.reference, value.reference, owner, f"{field}.reference")
+        if value.feedforward is not None:
+            _fill_law(drive.feedforward, value.feedforward, owner, f"{field}.feedforward")
+    elif kind == lib.NSED_DRIVE_TABLE:
+        for f in Drive.TABLE_FIELDS:
+            if getattr(value, f) is None:
+                raise InputError(NSED_ERR_INPUT, f"{owner}: {field}.{f}: a table drive needs "
+                                 "of, at and values")
+        drive.input = _word(value.of, DRIVE_INPUTS, owner, f"{field}.of")
+        at = _points(value.at, owner, f"{field}.at")
+        values = _points(value.values, owner, f"{field}.values")
+        if not 2 <= len(at) <= lib.NSED_LAW_MAX_POINTS:
+            raise InputError(NSED_ERR_INPUT, f"{owner}: {field}.at: expected 2 to "
+                             f"{lib.NSED_LAW_MAX_POINTS} points, got {len(at)}")
+        if len(values) != len(at):
+            raise InputError(NSED_ERR_INPUT, f"{owner}: {field}: {len(at)} points in at but "
+                             f"{len(values)} values")
+        for i in range(1, len(at)):
+            if not at[i] > at[i - 1]:
+                raise InputError(NSED_ERR_INPUT, f"{owner}: {field}.at: must increase "
+                                 f"strictly: {at[i]!r} does not follow {at[i - 1]!r}")
+        _fill_law(drive.table, Piecewise(at, values), owner, f"{field}.table")
+
+
 def _fill_shape(shape, value, owner):
     if isinstance(value, dict):
         try:
@@ -303,7 +461,9 @@ _JOINT = {"name": ("name",), "type": ("word", JOINT_TYPES), "body_a": ("name",),
           "body_b": ("name",), "anchor_a": ("vector", 3), "anchor_b": ("vector", 3),
           "axis_a": ("vector", 3), "axis_b": ("vector", 3), "spring_k": ("number",),
           "spring_c": ("number",), "rest_length": ("number",), "has_torque": ("flag",),
-          "torque": ("law",), "servo_angle": ("law",)}
+          "torque": ("law",), "servo_angle": ("law",), "servo_level": ("word", SERVO_LEVELS),
+          "servo_kp": ("number",), "servo_kd": ("number",), "drive": ("drive",),
+          "axial_drive": ("drive",)}
 _FORCE = {"name": ("name",), "type": ("word", FORCE_TYPES), "body": ("name",),
           "body_b": ("name",), "direction": ("vector", 3), "direction_in_body": ("flag",),
           "point": ("vector", 3), "point_b": ("vector", 3), "magnitude": ("law",),
@@ -325,7 +485,8 @@ _OPTIONS = {"gravity": ("vector", 3), "floor_normal": ("vector", 3),
             "slip_stop_speed": ("number",), "zeno_events": ("integer",),
             "zeno_window": ("number",), "zeno_velocity": ("number",),
             "max_events": ("integer",), "event_resolver": ("word", EVENT_RESOLVERS),
-            "contact_tracking": ("word", TRACKING), "drift_tol": ("number",)}
+            "contact_tracking": ("word", TRACKING), "drift_tol": ("number",),
+            "floor_spin": ("number",)}
 
 
 def _check_keys(fields, table, owner):
@@ -354,6 +515,8 @@ def _fill(struct, fields, table, owner):
             setattr(struct, k, _word(v, kind[1], owner, k))
         elif kind[0] == "law":
             _fill_law(getattr(struct, k), v, owner, k)
+        elif kind[0] == "drive":
+            _fill_drive(getattr(struct, k), v, owner, k)
         elif kind[0] == "shape":
             _fill_shape(struct.shape, v, owner)
         elif kind[0] == "friction":
@@ -416,8 +579,16 @@ class ModelBuilder:
         """A joint (nsed_joint_def): name, type ("revolute", "spherical",
         ...), body_a ("" or "ground": the world), body_b, anchor_a,
         anchor_b, axis_a, axis_b, spring_k, spring_c, rest_length, torque
-        (a law; sets has_torque), servo_angle (a law). Defaults:
-        nsed_joint_def_default."""
+        (a time law; sets has_torque), servo_angle (a law), servo_level
+        ("position": the servo angle is a constraint, the default;
+        "acceleration": d2phi/dt2 = a'' - servo_kd (dphi/dt - a') -
+        servo_kp (phi - a), from the bodies' own initial angle), servo_kp,
+        servo_kd (>= 0, acceleration level only), drive (a torque about the
+        axis: revolute, cylindrical) and axial_drive (a force along it:
+        cylindrical, prismatic), each nsed.Feedback(k, c, reference,
+        feedforward) or nsed.Table(of, at, values) (see Drive). Defaults:
+        nsed_joint_def_default (no drives). The library refuses a drive on
+        a joint that cannot carry it, at build()."""
         if "torque" in fields and "has_torque" not in fields:
             fields = dict(fields, has_torque=True)
         d = _Definition("joint", "nsed_joint_def", lib.nsed_joint_def_default, _JOINT, fields)
@@ -454,7 +625,7 @@ class ModelBuilder:
         output_dt, baumgarte_eta, baumgarte_xi, baumgarte_gamma,
         contact_tol, slip_tol, slip_stop_speed, zeno_events, zeno_window,
         zeno_velocity, max_events, event_resolver, contact_tracking,
-        drift_tol. Later calls add to (and override) earlier ones; the rest
+        drift_tol, floor_spin. Later calls add to (and override) earlier ones; the rest
         are nsed_options_default's."""
         merged = dict(self._options)
         for k, v in fields.items():
@@ -534,4 +705,5 @@ def _check_initial_state(m):
 
 
 __all__ = ["ModelBuilder", "quat_from_axis_angle", "Shape", "Sphere", "Disk", "Cylinder", "Box",
-           "Point", "Roller", "Law", "Constant", "Sine", "Piecewise"]
+           "Point", "Roller", "Law", "Constant", "Sine", "Piecewise", "Drive", "Feedback",
+           "Table"]

@@ -12,6 +12,7 @@ use it without loading libnsed.
 
 import csv
 import json
+import operator
 import os
 
 import numpy as np
@@ -27,6 +28,10 @@ CONTACT_NUMBERS = CONTACT_COLUMNS[3:] + CONTACT_POINT_COLUMNS
 EVENT_COLUMNS = ("t", "kind", "contact", "from", "to", "lcp_size", "pivots",
                  "residual", "path", "impulse_n", "impulse_t1", "impulse_t2")
 MODE_NAMES = ("open", "stick", "slip")
+# A joint's coordinates (nsed_data_joint_coordinates), recorded by in-memory
+# runs with joints=True: the angle of body_b about the axis (rad) and its
+# rate, the coordinate of anchor_b along axis_a from anchor_a (m) and its rate.
+JOINT_FIELDS = ("angle", "rate", "axial", "axial_rate")
 
 # events.csv columns a reader cannot do without; the others default to
 # "" / 0 / NaN when a hand-made file lacks them.
@@ -54,15 +59,21 @@ class Result:
     summary: dict with the keys of summary.json.
     outdir: the directory read (None for an in-memory run).
     files: {"trajectory", "contacts", "events", "summary": path read or None}.
+    joints: structured array with fields "t" and "JOINT.angle",
+        "JOINT.rate", "JOINT.axial", "JOINT.axial_rate" per joint
+        (nsed_data_joint_coordinates), one row per trajectory row; only an
+        in-memory run with joints=True records it, else None.
     """
 
-    def __init__(self, trajectory, contacts, events, summary, outdir=None, files=None):
+    def __init__(self, trajectory, contacts, events, summary, outdir=None, files=None,
+                 joints=None):
         self.trajectory = trajectory
         self.contacts = contacts
         self.events = events
         self.summary = summary
         self.outdir = outdir
         self.files = files or {k: None for k in ("trajectory", "contacts", "events", "summary")}
+        self.joints = joints
 
     @property
     def body_names(self):
@@ -90,6 +101,47 @@ class Result:
     def contact(self, name):
         """The rows of contacts for one contact."""
         return self.contacts[self.contacts["contact"] == name]
+
+    @property
+    def joint_names(self):
+        """The joints of the joints array, in model order (() without it)."""
+        if self.joints is None:
+            return ()
+        columns = self.joints.dtype.names[1::len(JOINT_FIELDS)]
+        return tuple(c[:-len(".angle")] for c in columns)
+
+    def joint_coordinates(self, joint):
+        """{"t", "angle", "rate", "axial", "axial_rate": array} of one joint
+        (a name, or its index in the model), one entry per trajectory row:
+        the angle of body_b about the joint axis (rad, from the initial
+        configuration; continuous over turns for a joint with a drive
+        about its axis, else in (-pi, pi]) and its rate (rad/s), the
+        coordinate of anchor_b along axis_a from anchor_a (m) and its rate
+        (m/s). Recorded by in-memory runs with joints=True
+        (Model.run(joints=True), nsed.run(..., joints=True)) only."""
+        if self.joints is None:
+            raise ValueError("this result holds no joint coordinates: they are recorded by "
+                             "in-memory runs with joints=True (Model.run(joints=True), "
+                             "nsed.run(..., joints=True)); result files do not hold them")
+        names = self.joint_names
+        if isinstance(joint, str):
+            if joint not in names:
+                raise KeyError(f"no joint named {joint!r}; the joints are "
+                               f"{', '.join(names) or 'none'}")
+            name = joint
+        else:
+            try:
+                i = operator.index(joint)
+            except TypeError:
+                raise TypeError(f"a joint is a name or an index, got {joint!r}") from None
+            if not -len(names) <= i < len(names):
+                raise IndexError(f"joint index {i} out of range: the model has "
+                                 f"{len(names)} joints")
+            name = names[i]
+        out = {"t": self.joints["t"]}
+        for f in JOINT_FIELDS:
+            out[f] = self.joints[f"{name}.{f}"]
+        return out
 
     def to_pandas(self):
         """The three tables as pandas DataFrames: {"trajectory", "contacts",

@@ -377,6 +377,10 @@ int nsed_omni_vehicle_check_options(const nsed_omni_vehicle_def *v, const nsed_o
       return nsed_error_set(err, NSED_ERR_INPUT,
                             "floor.velocity: the options' floor velocity is not the definition's "
                             "floor_velocity (the wheels would not start rolling on it)");
+  if (o->floor_spin != 0)
+    return nsed_error_set(err, NSED_ERR_INPUT,
+                          "floor.spin: the omni vehicle block starts its wheels rolling on a floor "
+                          "that does not turn; got spin %.15g rad/s", o->floor_spin);
   if (o->gravity[2] != -v->gravity)
     return nsed_error_set(err, NSED_ERR_INPUT,
                           "gravity: its z component %.15g is not minus the definition's g = %.15g "

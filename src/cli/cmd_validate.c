@@ -163,6 +163,7 @@ static void print_model(const char *path, const nsed_model *m) {
   vec("floor: normal", o->floor_normal, 3);
   vec(", point", o->floor_point, 3);
   vec(", velocity", o->floor_velocity, 3);
+  if (o->floor_spin != 0) printf(", spin %.10g rad/s about the normal through the point", o->floor_spin);
   printf("\noutput: every %.10g s and at every event\n", o->output_dt);
 }
 

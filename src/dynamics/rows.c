@@ -248,24 +248,34 @@ int nsedi_joint_rows(const nsed_model *m, int j, const nsedi_kin *kin, double t,
 }
 
 /* Contact rows for a body point at world offset rho whose geometric contact
- * point moves with rho_dot relative to the body's centre, against a surface
- * moving with velocity vs (and no rotation: the floor). */
-static void contact_rows_floor(nsedi_contact_geom *g, int body, const nsedi_kin *k,
-                               const double rho[3], const double rho_dot[3], const double vs[3]) {
+ * point moves with rho_dot relative to the body's centre, against the floor:
+ * a plane that translates tangentially (a belt) and may turn about its
+ * normal through floor_point (a turntable, constant rate). */
+static void contact_rows_floor(const nsed_options *o, nsedi_contact_geom *g, int body,
+                               const nsedi_kin *k, const double rho[3], const double rho_dot[3]) {
   const double *dirs[3] = {g->n, g->t1, g->t2};
-  double vp[3], ap[3], wrd[3];
+  double vp[3], ap[3], wrd[3], arm[3], spin_v[3], pdot[3], spin_a[3];
   point_motion(k, rho, vp, ap);
   nsedi_v3_cross(wrd, k->ww, rho_dot);
+  /* The surface under the contact point moves with vs = v_belt + W n x (p - c);
+   * following the contact point p (pdot = v + rho_dot), the row sees it
+   * change at dvs/dt = W n x pdot. */
+  nsedi_v3_sub(arm, g->p, o->floor_point);
+  nsedi_v3_cross(spin_v, g->n, arm);
+  nsedi_v3_axpy(g->surface_v, o->floor_velocity, o->floor_spin, spin_v);
+  nsedi_v3_add(pdot, k->v, rho_dot);
+  nsedi_v3_cross(spin_a, g->n, pdot);
+  nsedi_v3_scale(spin_a, spin_a, o->floor_spin);
   for (int i = 0; i < 3; i++) {
     nsedi_row *r = &g->row[i];
     row_init(r, body, NSEDI_GROUND);
     side_point(r->ja, k, rho, dirs[i], +1);
     double rel[3];
-    nsedi_v3_sub(rel, vp, vs);
+    nsedi_v3_sub(rel, vp, g->surface_v);
     r->vel = nsedi_v3_dot(dirs[i], rel);
     /* d/dt (v + w x rho(t)) = dv + dw x rho + w x rho_dot: the contact
      * point slides over the body surface (rolling), hence rho_dot, not w x rho. */
-    r->bias = nsedi_v3_dot(dirs[i], wrd);
+    r->bias = nsedi_v3_dot(dirs[i], wrd) - nsedi_v3_dot(dirs[i], spin_a);
   }
   g->row[0].pos = g->gap;
 }
@@ -326,7 +336,7 @@ int nsedi_contact_eval(const nsed_model *m, int c, const nsedi_kin *kin, const d
     double d[3];
     nsedi_v3_sub(d, g->p, o->floor_point);
     g->gap = nsedi_v3_dot(g->n, d);
-    contact_rows_floor(g, C->body, k, rho, rho_dot, o->floor_velocity);
+    contact_rows_floor(o, g, C->body, k, rho, rho_dot);
     return NSED_OK;
   }
   /* Sphere A (the contact's body) against sphere B: n from B's centre to A's. */

@@ -26,6 +26,7 @@ typedef struct {
   double gap;     /* signed distance (m) */
   double p[3];    /* contact point on the body (world) */
   double n[3], t1[3], t2[3]; /* frame: n points from the other surface into the body */
+  double surface_v[3]; /* velocity of the floor's material point under p (belt, turntable) */
   nsedi_row row[3]; /* (n, t1, t2): relative velocity of the body's material point
                        with respect to the other surface */
   double region;  /* > 0 while the contact point stays on the same smooth piece of

@@ -23,7 +23,7 @@ static const nsedi_ynode *section(nsedi_problem_defs *p, const char *key, const 
 }
 
 static int read_floor(nsedi_problem_defs *p) {
-  static const char *const keys[] = {"normal", "point", "velocity", NULL};
+  static const char *const keys[] = {"normal", "point", "velocity", "spin", NULL};
   int rc = 0;
   const nsedi_ynode *s = section(p, "floor", keys, &rc);
   if (!s) return rc;
@@ -32,6 +32,7 @@ static int read_floor(nsedi_problem_defs *p) {
   NSEDI_OPT(s, path, "normal", nsedi_read_dir(p->d, v_, kp_, o->floor_normal));
   NSEDI_OPT(s, path, "point", nsedi_read_vec(p->d, v_, kp_, 3, o->floor_point));
   NSEDI_OPT(s, path, "velocity", nsedi_read_vec(p->d, v_, kp_, 3, o->floor_velocity));
+  NSEDI_OPT(s, path, "spin", nsedi_read_double(p->d, v_, kp_, NSEDI_ANY, &o->floor_spin));
   return rc;
 }
 

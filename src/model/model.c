@@ -597,8 +597,9 @@ int nsed_model_finalize(nsed_model *m, nsed_error *err) {
   if (!finite3(o->gravity)) return nsed_error_set(err, NSED_ERR_INPUT, "gravity must be finite");
   if (!finite3(o->floor_normal) || nsedi_v3_normalize(o->floor_normal) < NSEDI_MODEL_ZERO_VECTOR)
     return nsed_error_set(err, NSED_ERR_INPUT, "floor.normal must be a finite non-zero vector");
-  if (!finite3(o->floor_point) || !finite3(o->floor_velocity))
-    return nsed_error_set(err, NSED_ERR_INPUT, "floor.point and floor.velocity must be finite");
+  if (!finite3(o->floor_point) || !finite3(o->floor_velocity) || !isfinite(o->floor_spin))
+    return nsed_error_set(err, NSED_ERR_INPUT,
+                          "floor.point, floor.velocity and floor.spin must be finite");
   if (fabs(nsedi_v3_dot(o->floor_velocity, o->floor_normal)) >
       NSEDI_MODEL_FLOOR_TANGENT * (1 + nsedi_v3_norm(o->floor_velocity)))
     return nsed_error_set(err, NSED_ERR_INPUT,

@@ -137,10 +137,8 @@ static void powers(const nsed_model *m, const nsed_data *d, const double *x, int
     if (d->ph.mode[c] == NSED_MODE_OPEN && m->contact[c].def.law != NSED_CONTACT_COMPLIANT) continue;
     const nsedi_contact_geom *gc = &d->cache.geom[c];
     const double *dirs[3] = {gc->n, gc->t1, gc->t2};
-    int floor = m->contact[c].other == NSEDI_GROUND;
     for (int k = 0; k < 3; k++)
-      *pc += d->cache.lambda_c[3 * c + k] *
-             (gc->row[k].vel + (floor ? nsedi_v3_dot(dirs[k], m->opt.floor_velocity) : 0.0));
+      *pc += d->cache.lambda_c[3 * c + k] * (gc->row[k].vel + nsedi_v3_dot(dirs[k], gc->surface_v));
   }
   for (int i = 0; i < m->nrow && i < nr; i++) {
     const nsedi_row *r = &d->sw.rows[i];
