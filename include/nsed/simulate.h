@@ -168,7 +168,9 @@ NSED_API int nsed_data_joint_multipliers(const nsed_data *d, int j, double out[6
  * axis (rad, from the initial configuration; continuous over turns for a
  * joint with a rotational drive, else in (-pi, pi]), its rate (rad/s), the
  * axial coordinate of anchor_b along axis_a from anchor_a (m), its rate
- * (m/s)). Returns NSED_OK, or NSED_ERR_INPUT for a bad index. */
+ * (m/s)). The angle means something for joints whose axes stay aligned
+ * (revolute, cylindrical, prismatic, weld, servo). Returns NSED_OK, or
+ * NSED_ERR_INPUT for a bad index. */
 NSED_API int nsed_data_joint_coordinates(const nsed_data *d, int j, double out[4]);
 
 /* Total mechanical energy: kinetic + gravity + spring potentials (J). */
