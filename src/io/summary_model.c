@@ -82,6 +82,7 @@ void nsedi_summary_geometry(FILE *f, const nsed_model *m) {
   vector(f, o->floor_normal, 3);
   fputs(", \"velocity\": ", f);
   vector(f, o->floor_velocity, 3);
+  fprintf(f, ", \"spin\": %.17g", o->floor_spin);
   fputs("},\n    \"bodies\": [", f);
   for (int i = 0; i < nsed_model_nbody(m); i++) {
     const nsed_body_def *b = nsed_model_body_def(m, i);
