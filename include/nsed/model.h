@@ -222,6 +222,10 @@ typedef struct {
   nsed_contact_tracking tracking; /* roller contacts; default NSED_TRACKING_INHERIT */
   char wheel[NSED_NAME_MAX];  /* IMPLICIT tracking: the wheel body carrying the roller; "" = the
                                  body joined to the roller by a revolute joint */
+  double torsion;             /* m, >= 0: torsional friction of a contact patch (seed 004): a
+                                 moment -torsion lambda_n sat(w_n / torsion_rate) about n, w_n the
+                                 relative spin; REGULARIZED and COMPLIANT laws only (default 0) */
+  double torsion_rate;        /* rad/s > 0: the spin below which that moment is linear (default 1e-6) */
 } nsed_contact_def;
 
 /* Defaults: floor contact, mu = mu0 = 0.3, restitution 0, tracking inherited. */

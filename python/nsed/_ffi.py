@@ -154,6 +154,7 @@ typedef struct {
   double delta; double stiffness, damping;
   nsed_contact_tracking tracking;
   char wheel[NSED_NAME_MAX];
+  double torsion, torsion_rate;
 } nsed_contact_def;
 typedef enum {
   NSED_INTEGRATOR_ARKODE_DP5 = 0, NSED_INTEGRATOR_ARKODE_VERNER = 1,

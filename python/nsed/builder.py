@@ -471,7 +471,8 @@ _FORCE = {"name": ("name",), "type": ("word", FORCE_TYPES), "body": ("name",),
 _CONTACT = {"name": ("name",), "body": ("name",), "other": ("name",), "mu": ("number",),
             "mu0": ("number",), "restitution": ("number",), "law": ("word", CONTACT_LAWS),
             "delta": ("number",), "stiffness": ("number",), "damping": ("number",),
-            "tracking": ("word", TRACKING), "wheel": ("name",)}
+            "tracking": ("word", TRACKING), "wheel": ("name",), "torsion": ("number",),
+            "torsion_rate": ("number",)}
 _FRICTION = {"model": ("word", FRICTION_MODELS), "sides": ("integer",),
              "path": ("word", LCP_PATHS), "tol": ("number",), "max_pivots": ("integer",),
              "cone_tol": ("number",)}
@@ -609,7 +610,8 @@ class ModelBuilder:
         the floor; else a sphere body), mu, mu0, restitution, law
         ("coulomb", "regularized", "compliant"), delta, stiffness, damping,
         tracking ("inherit", "explicit", "implicit", "differential"),
-        wheel. Defaults: nsed_contact_def_default (mu = mu0 = 0.3); as in a
+        wheel, torsion (m; regularized and compliant laws), torsion_rate
+        (rad/s). Defaults: nsed_contact_def_default (mu = mu0 = 0.3); as in a
         problem file, mu given without mu0 sets mu0 = mu."""
         if "mu" in fields and "mu0" not in fields:
             fields = dict(fields, mu0=fields["mu"])

@@ -135,6 +135,9 @@ static void print_model(const char *path, const nsed_model *m) {
         printf(", stiffness %.10g N/m, damping %.10g N s/m, mu %.10g, delta %.10g m/s", c->stiffness,
                c->damping, c->mu, c->delta);
     }
+    if (c->torsion > 0)
+      printf(", torsion %.10g m (moment -torsion lambda_n sat(w_n / %.10g rad/s))", c->torsion,
+             c->torsion_rate);
     int b = nsed_model_find_body(m, c->body);
     if (b >= 0 && nsed_model_body_def(m, b)->shape.type == NSED_SHAPE_ROLLER)
       printf(", tracking %s", nsed_contact_tracking_name(c->tracking == NSED_TRACKING_INHERIT

@@ -278,6 +278,9 @@ static void contact_rows_floor(const nsed_options *o, nsedi_contact_geom *g, int
     r->bias = nsedi_v3_dot(dirs[i], wrd) - nsedi_v3_dot(dirs[i], spin_a);
   }
   g->row[0].pos = g->gap;
+  row_init(&g->spin, body, NSEDI_GROUND);
+  side_rot(g->spin.ja, k, g->n, +1);
+  g->spin.vel = nsedi_v3_dot(g->n, k->ww) - o->floor_spin;
 }
 
 int nsedi_contact_eval(const nsed_model *m, int c, const nsedi_kin *kin, const double *xtrack,
@@ -392,5 +395,9 @@ int nsedi_contact_eval(const nsed_model *m, int c, const nsedi_kin *kin, const d
     r->bias = nsedi_v3_dot(ddirs[i], rel) + nsedi_v3_dot(dirs[i], relb);
   }
   g->row[0].pos = g->gap;
+  row_init(&g->spin, C->body, C->other);
+  side_rot(g->spin.ja, k, g->n, +1);
+  side_rot(g->spin.jb, kb, g->n, -1);
+  g->spin.vel = nsedi_v3_dot(g->n, k->ww) - nsedi_v3_dot(g->n, kb->ww);
   return NSED_OK;
 }

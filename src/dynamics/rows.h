@@ -29,6 +29,8 @@ typedef struct {
   double surface_v[3]; /* velocity of the floor's material point under p (belt, turntable) */
   nsedi_row row[3]; /* (n, t1, t2): relative velocity of the body's material point
                        with respect to the other surface */
+  nsedi_row spin;   /* relative angular velocity about n (the body's less the other
+                       surface's: a turning floor's spin, the other sphere's) */
   double region;  /* > 0 while the contact point stays on the same smooth piece of
                      the surface (a roller's body vs its tips); its zero is an event */
   double track_rate[2]; /* rates of the contact's DIFFERENTIAL tracking states */

@@ -339,7 +339,8 @@ static int read_force(nsedi_problem_defs *p, const nsedi_ynode *node, const char
 static int read_contact(nsedi_problem_defs *p, const nsedi_ynode *node, const char *path,
                         nsed_contact_def *c) {
   static const char *const keys[] = {"name", "body", "with", "mu", "mu0", "restitution", "law",
-                                     "delta", "stiffness", "damping", "tracking", "wheel", NULL};
+                                     "delta", "stiffness", "damping", "tracking", "wheel", "torsion",
+                                     "torsion_rate", NULL};
   nsed_contact_def_default(c);
   if (nsedi_check_map(p->d, node, path, keys) && (!node || node->kind != NSEDI_Y_MAP)) return -1;
   int rc = 0;

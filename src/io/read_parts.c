@@ -42,6 +42,8 @@ int nsedi_read_contact_law(nsedi_diag *d, const nsedi_ynode *node, const char *p
   OPT(node, "delta", nsedi_read_double(d, v_, kp_, NSEDI_POSITIVE, &c->delta));
   OPT(node, "stiffness", nsedi_read_double(d, v_, kp_, NSEDI_POSITIVE, &c->stiffness));
   OPT(node, "damping", nsedi_read_double(d, v_, kp_, NSEDI_NONNEGATIVE, &c->damping));
+  OPT(node, "torsion", nsedi_read_double(d, v_, kp_, NSEDI_NONNEGATIVE, &c->torsion));
+  OPT(node, "torsion_rate", nsedi_read_double(d, v_, kp_, NSEDI_POSITIVE, &c->torsion_rate));
   int tracking = 0;
   OPT(node, "tracking", nsedi_read_enum(d, v_, kp_, tracking_names, &tracking) ||
                             ((c->tracking = (nsed_contact_tracking)tracking), 0));
@@ -49,6 +51,13 @@ int nsedi_read_contact_law(nsedi_diag *d, const nsedi_ynode *node, const char *p
     char kp[300];
     KP(kp, path, "stiffness");
     rc = nsedi_diag_add(d, node, kp, "a compliant contact needs 'stiffness' (N/m)");
+  }
+  if (!rc && c->torsion > 0 && c->law == NSED_CONTACT_COULOMB) {
+    char kp[300];
+    KP(kp, path, "torsion");
+    rc = nsedi_diag_add(d, nsedi_ymap_get(node, "torsion"), kp,
+                        "torsional friction needs law: regularized or compliant; an exact Coulomb "
+                        "contact takes no torsion yet (its set-valued form is not implemented)");
   }
   if (rc) return -1;
   if (c->mu0 < c->mu) {

@@ -40,6 +40,7 @@ void nsed_contact_def_default(nsed_contact_def *def) {
   def->law = NSED_CONTACT_COULOMB;
   def->delta = 1e-6;
   def->tracking = NSED_TRACKING_INHERIT;
+  def->torsion_rate = 1e-6;
 }
 
 void nsed_options_default(nsed_options *o) {

@@ -458,6 +458,17 @@ int nsed_model_add_contact(nsed_model *m, const nsed_contact_def *def, nsed_erro
   if (!(def->restitution >= 0 && def->restitution <= 1))
     return nsed_error_set(err, NSED_ERR_INPUT, "%s: restitution must be in [0, 1], got %g",
                           owner, def->restitution);
+  if (!(def->torsion >= 0) || !isfinite(def->torsion) || !(def->torsion_rate > 0) ||
+      !isfinite(def->torsion_rate))
+    return nsed_error_set(err, NSED_ERR_INPUT,
+                          "%s: torsion must be >= 0 and torsion_rate > 0 (got %g, %g)", owner,
+                          def->torsion, def->torsion_rate);
+  if (def->torsion > 0 && def->law == NSED_CONTACT_COULOMB)
+    return nsed_error_set(err, NSED_ERR_INPUT,
+                          "%s: torsional friction is available for the regularized and compliant "
+                          "laws only; an exact Coulomb contact takes no torsion yet (its "
+                          "set-valued form is not implemented)",
+                          owner);
   if (grow((void **)&m->contact, &m->cap_contact, m->ncontact, sizeof *m->contact))
     return nsed_error_set(err, NSED_ERR_NOMEM, "out of memory adding %s", owner);
   m->contact[m->ncontact] = c;

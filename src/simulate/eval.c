@@ -28,6 +28,12 @@ static double friction_of(const nsed_model *m, const nsed_data *d, int c, double
   return cd->law == NSED_CONTACT_COULOMB ? cd->mu : cd->mu * fmin(1.0, sp / cd->delta);
 }
 
+double nsedi_torsion_factor(const nsed_contact_def *cd, const nsedi_contact_geom *g) {
+  if (!(cd->torsion > 0)) return 0.0;
+  double ws = g->spin.vel / cd->torsion_rate;
+  return -cd->torsion * (ws > 1 ? 1.0 : ws < -1 ? -1.0 : ws);
+}
+
 /* Seed 004's compliant contact: a spring-damper normal force while the
  * surfaces overlap and regularised friction, applied as forces through the
  * contact's rows (no constraint, no event). */
@@ -43,11 +49,12 @@ static void compliant_force(const nsed_model *m, nsed_data *d, int c) {
   l[0] = fn;
   l[1] = -k * v1;
   l[2] = -k * v2;
-  for (int r = 0; r < 3; r++) {
-    const nsedi_row *row = &g->row[r];
+  for (int r = 0; r < 4; r++) {
+    const nsedi_row *row = r < 3 ? &g->row[r] : &g->spin;
+    double lr = r < 3 ? l[r] : fn * nsedi_torsion_factor(cd, g);
     for (int q = 0; q < 6; q++) {
-      if (row->a >= 0) d->cache.f[6 * row->a + q] += l[r] * row->ja[q];
-      if (row->b >= 0) d->cache.f[6 * row->b + q] += l[r] * row->jb[q];
+      if (row->a >= 0) d->cache.f[6 * row->a + q] += lr * row->ja[q];
+      if (row->b >= 0) d->cache.f[6 * row->b + q] += lr * row->jb[q];
     }
   }
 }
@@ -99,10 +106,12 @@ static int contact_rows(const nsed_model *m, nsed_data *d, int c, int nr) {
     return nr + 3;
   }
   double s[2], mu = friction_of(m, d, c, s);
+  /* The torsional moment is proportional to lambda_n too: its column. */
+  double tf = nsedi_torsion_factor(&m->contact[c].def, g);
   nsedi_row *col = &w->cols[nr];
   for (int k = 0; k < 6; k++) {
-    col->ja[k] -= mu * (s[0] * g->row[1].ja[k] + s[1] * g->row[2].ja[k]);
-    col->jb[k] -= mu * (s[0] * g->row[1].jb[k] + s[1] * g->row[2].jb[k]);
+    col->ja[k] -= mu * (s[0] * g->row[1].ja[k] + s[1] * g->row[2].ja[k]) - tf * g->spin.ja[k];
+    col->jb[k] -= mu * (s[0] * g->row[1].jb[k] + s[1] * g->row[2].jb[k]) - tf * g->spin.jb[k];
   }
   return nr + 1;
 }
@@ -139,6 +148,9 @@ static void powers(const nsed_model *m, const nsed_data *d, const double *x, int
     const double *dirs[3] = {gc->n, gc->t1, gc->t2};
     for (int k = 0; k < 3; k++)
       *pc += d->cache.lambda_c[3 * c + k] * (gc->row[k].vel + nsedi_v3_dot(dirs[k], gc->surface_v));
+    /* The torsional moment on the body's own spin (a turning floor's added back). */
+    double spin_abs = gc->spin.vel + (m->contact[c].other == NSEDI_GROUND ? m->opt.floor_spin : 0.0);
+    *pc += d->cache.lambda_c[3 * c] * nsedi_torsion_factor(&m->contact[c].def, gc) * spin_abs;
   }
   for (int i = 0; i < m->nrow && i < nr; i++) {
     const nsedi_row *r = &d->sw.rows[i];

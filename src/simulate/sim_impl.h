@@ -13,6 +13,10 @@
 int nsedi_eval(const nsed_model *m, nsed_data *d, double t, const double *x, double *xdot,
                nsed_error *err);
 
+/* The torsional moment of contact c per unit normal force (m), signed
+ * about n on the body: -torsion sat(w_n / torsion_rate); 0 without torsion. */
+double nsedi_torsion_factor(const nsed_contact_def *cd, const nsedi_contact_geom *g);
+
 /* A joint row's acceleration target -(bias + Baumgarte terms): the row's
  * own feedback replaces the Baumgarte terms (an acceleration-level servo). */
 double nsedi_joint_row_target(const nsed_options *o, const nsedi_row *r);

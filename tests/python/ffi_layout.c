@@ -176,6 +176,8 @@ int main(void) {
   FIELD(nsed_contact_def, damping);
   FIELD(nsed_contact_def, tracking);
   FIELD(nsed_contact_def, wheel);
+  FIELD(nsed_contact_def, torsion);
+  FIELD(nsed_contact_def, torsion_rate);
   SIZE(nsed_run_options);
   FIELD(nsed_run_options, problem_path);
   FIELD(nsed_run_options, problem_text);
