@@ -55,6 +55,14 @@ static inline int run_model(const nsed_model *m, nsed_data **dout, recorder *r) 
   return rc;
 }
 
+/* World z component of a body's angular velocity, from its state
+ * (quaternion s[3..6], body-axis angular velocity s[10..12]). */
+static inline double world_spin_z(const double s[13]) {
+  double q0 = s[3], q1 = s[4], q2 = s[5], q3 = s[6];
+  return 2 * (q1 * q3 - q0 * q2) * s[10] + 2 * (q2 * q3 + q0 * q1) * s[11] +
+         (1 - 2 * (q1 * q1 + q2 * q2)) * s[12];
+}
+
 static inline void must(int rc, const nsed_error *err) {
   if (rc < 0) {
     fprintf(stderr, "model building failed: %s\n", err->message);

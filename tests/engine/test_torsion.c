@@ -32,9 +32,7 @@ static int compare(void *ctx, const nsed_model *m, const nsed_data *d, nsed_samp
   spin_check *sc = ctx;
   double s[13];
   nsed_data_body_state(d, 0, s);
-  double q0 = s[3], q1 = s[4], q2 = s[5], q3 = s[6];
-  double wz = 2 * (q1 * q3 - q0 * q2) * s[10] + 2 * (q2 * q3 + q0 * q1) * s[11] +
-              (1 - 2 * (q1 * q1 + q2 * q2)) * s[12];
+  double wz = world_spin_z(s);
   double expect = sc->table + spin_closed_form(nsed_data_time(d), sc->u0);
   sc->worst = fmax(sc->worst, fabs(wz - expect));
   return 0;

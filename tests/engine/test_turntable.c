@@ -66,11 +66,7 @@ static int on_circle(void *ctx, const nsed_model *m, const nsed_data *d, nsed_sa
   double a0 = cc->x0[0] - cc->C[0], a1 = cc->x0[1] - cc->C[1];
   double ex = cc->C[0] + cos(th) * a0 - sin(th) * a1, ey = cc->C[1] + sin(th) * a0 + cos(th) * a1;
   cc->worst_pos = fmax(cc->worst_pos, hypot(s[0] - ex, s[1] - ey));
-  /* body axes -> world z component of the angular velocity */
-  double q0 = s[3], q1 = s[4], q2 = s[5], q3 = s[6];
-  double r20 = 2 * (q1 * q3 - q0 * q2), r21 = 2 * (q2 * q3 + q0 * q1), r22 = 1 - 2 * (q1 * q1 + q2 * q2);
-  double wz = r20 * s[10] + r21 * s[11] + r22 * s[12];
-  cc->worst_wz = fmax(cc->worst_wz, fabs(wz - cc->wz0));
+  cc->worst_wz = fmax(cc->worst_wz, fabs(world_spin_z(s) - cc->wz0));
   return 0;
 }
 

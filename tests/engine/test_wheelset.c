@@ -59,11 +59,7 @@ static int compare(void *ctx, const nsed_model *m, const nsed_data *d, nsed_samp
     return 0;
   }
   g->worst_radius = fmax(g->worst_radius, fabs(hypot(s[0], s[1] - 2.0) - 2.0));
-  /* world z of the rod's angular velocity (body axes in s[10..12]) */
-  double q0 = s[3], q1 = s[4], q2 = s[5], q3 = s[6];
-  double wz = 2 * (q1 * q3 - q0 * q2) * s[10] + 2 * (q2 * q3 + q0 * q1) * s[11] +
-              (1 - 2 * (q1 * q1 + q2 * q2)) * s[12];
-  g->worst_yaw = fmax(g->worst_yaw, fabs(wz - 0.5));
+  g->worst_yaw = fmax(g->worst_yaw, fabs(world_spin_z(s) - 0.5));
   for (int c = 0; c < nsed_model_ncontact(m); c++) {
     nsed_contact_info ci;
     nsed_data_contact(d, c, &ci);
