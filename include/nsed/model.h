@@ -51,7 +51,7 @@ typedef enum {
   NSED_SHAPE_SPHERE = 1,   /* radius */
   NSED_SHAPE_DISK = 2,     /* thin disk: radius; axis = body z; contacts on its rim (a circle) */
   NSED_SHAPE_CYLINDER = 3, /* solid cylinder: radius, length along body z (inertia only) */
-  NSED_SHAPE_BOX = 4,      /* half extents along body x, y, z (inertia only) */
+  NSED_SHAPE_BOX = 4,      /* half extents along body x, y, z; contacts at its 8 vertices */
   NSED_SHAPE_POINT = 5,    /* a contact point at the centre of mass (a sliding block, a particle);
                               inertia must be given */
   NSED_SHAPE_ROLLER = 6    /* omni-wheel spindle roller (seed 001 eq. 1), axis = body x:
@@ -211,8 +211,9 @@ typedef enum {
 
 typedef struct {
   char name[NSED_NAME_MAX];
-  char body[NSED_NAME_MAX];   /* its shape (sphere, disk rim) touches */
-  char other[NSED_NAME_MAX];  /* "" or "floor": the floor plane; else a sphere body */
+  char body[NSED_NAME_MAX];   /* its shape (sphere, disk rim, point, roller, box vertex) touches */
+  char other[NSED_NAME_MAX];  /* "" or "floor": the floor plane; a plane added by
+                                 nsed_model_add_plane; else a sphere body */
   double mu;                  /* kinetic friction coefficient >= 0 */
   double mu0;                 /* static friction coefficient >= mu */
   double restitution;         /* Newton's e_N in [0, 1] */
@@ -226,10 +227,33 @@ typedef struct {
                                  moment -torsion lambda_n sat(w_n / torsion_rate) about n, w_n the
                                  relative spin; REGULARIZED and COMPLIANT laws only (default 0) */
   double torsion_rate;        /* rad/s > 0: the spin below which that moment is linear (default 1e-6) */
+  int vertex;                 /* BOX bodies: the touching vertex 0..7, bit k set = +half[k] along
+                                 body axis k (nsed_contact_box_vertex); -1 (default) otherwise */
 } nsed_contact_def;
 
 /* Defaults: floor contact, mu = mu0 = 0.3, restitution 0, tracking inherited. */
 NSED_API void nsed_contact_def_default(nsed_contact_def *def);
+
+/* The contact of one vertex (0..7) of a box: *box with vertex set and
+ * ".v<vertex>" appended to its name. A box touches a plane at its vertices,
+ * so the eight of them make the box's contact set. NSED_ERR_INPUT if the
+ * name does not fit or vertex is out of range. */
+NSED_API int nsed_contact_box_vertex(const nsed_contact_def *box, int vertex, nsed_contact_def *out,
+                                     nsed_error *err);
+
+/* ---- planes ---- */
+
+/* A fixed plane bodies can touch (a wall, an incline, a step's faces),
+ * besides the floor of nsed_options. Contacts name it in 'other'. */
+typedef struct {
+  char name[NSED_NAME_MAX];
+  double point[3];    /* a point of the plane, world (m) */
+  double normal[3];   /* the side the bodies are on; any length > 0, normalised when added */
+  double velocity[3]; /* tangential velocity of its surface (a belt; perpendicular to normal) */
+} nsed_plane_def;
+
+/* Defaults: unnamed, through the origin, normal +z, still. */
+NSED_API void nsed_plane_def_default(nsed_plane_def *def);
 
 /* ---- settings ---- */
 
@@ -295,6 +319,9 @@ NSED_API int nsed_model_add_body(nsed_model *m, const nsed_body_def *def, nsed_e
 NSED_API int nsed_model_add_joint(nsed_model *m, const nsed_joint_def *def, nsed_error *err);
 NSED_API int nsed_model_add_force(nsed_model *m, const nsed_force_def *def, nsed_error *err);
 NSED_API int nsed_model_add_contact(nsed_model *m, const nsed_contact_def *def, nsed_error *err);
+/* Add a plane (before the contacts that name it). Its name must differ from
+ * every body's, every other plane's and "floor". */
+NSED_API int nsed_model_add_plane(nsed_model *m, const nsed_plane_def *def, nsed_error *err);
 
 /* The model's options (defaults until set). */
 NSED_API const nsed_options *nsed_model_options(const nsed_model *m);
@@ -311,6 +338,7 @@ NSED_API int nsed_model_nbody(const nsed_model *m);
 NSED_API int nsed_model_njoint(const nsed_model *m);
 NSED_API int nsed_model_ncontact(const nsed_model *m);
 NSED_API int nsed_model_nforce(const nsed_model *m);
+NSED_API int nsed_model_nplane(const nsed_model *m);        /* planes besides the floor */
 NSED_API int nsed_model_nstate(const nsed_model *m);        /* 13 per body (+ extra states) */
 NSED_API int nsed_model_nconstraint_rows(const nsed_model *m); /* bilateral rows */
 NSED_API const char *nsed_model_body_name(const nsed_model *m, int i);
@@ -323,6 +351,7 @@ NSED_API const nsed_body_def *nsed_model_body_def(const nsed_model *m, int i);
 NSED_API const nsed_joint_def *nsed_model_joint_def(const nsed_model *m, int i);
 NSED_API const nsed_contact_def *nsed_model_contact_def(const nsed_model *m, int i);
 NSED_API const nsed_force_def *nsed_model_force_def(const nsed_model *m, int i);
+NSED_API const nsed_plane_def *nsed_model_plane_def(const nsed_model *m, int i);
 
 /* Names of enum values as used in problem files ("revolute", "face", ...). */
 NSED_API const char *nsed_joint_type_name(nsed_joint_type t);

@@ -173,6 +173,8 @@ class Model:
                             for i in range(lib.nsed_model_njoint(m)))
         self.forces = tuple(_str(lib.nsed_model_force_def(m, i).name)
                             for i in range(lib.nsed_model_nforce(m)))
+        self.planes = tuple(_str(lib.nsed_model_plane_def(m, i).name)
+                            for i in range(lib.nsed_model_nplane(m)))
         self.nstate = lib.nsed_model_nstate(m)
         o = lib.nsed_model_options(m)
         self.t_end = o.t_end

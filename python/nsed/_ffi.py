@@ -155,7 +155,11 @@ typedef struct {
   nsed_contact_tracking tracking;
   char wheel[NSED_NAME_MAX];
   double torsion, torsion_rate;
+  int vertex;
 } nsed_contact_def;
+typedef struct {
+  char name[NSED_NAME_MAX]; double point[3]; double normal[3]; double velocity[3];
+} nsed_plane_def;
 typedef enum {
   NSED_INTEGRATOR_ARKODE_DP5 = 0, NSED_INTEGRATOR_ARKODE_VERNER = 1,
   NSED_INTEGRATOR_CVODE_ADAMS = 2, NSED_INTEGRATOR_CVODE_BDF = 3
@@ -202,6 +206,8 @@ int nsed_model_njoint(const nsed_model *m);
 int nsed_model_ncontact(const nsed_model *m);
 int nsed_model_nforce(const nsed_model *m);
 int nsed_model_nstate(const nsed_model *m);
+int nsed_model_nplane(const nsed_model *m);
+int nsed_model_find_body(const nsed_model *m, const char *name);
 const char *nsed_model_body_name(const nsed_model *m, int i);
 const char *nsed_model_joint_name(const nsed_model *m, int i);
 const char *nsed_model_contact_name(const nsed_model *m, int i);
@@ -215,16 +221,21 @@ void nsed_body_def_default(nsed_body_def *def);
 void nsed_joint_def_default(nsed_joint_def *def);
 void nsed_force_def_default(nsed_force_def *def);
 void nsed_contact_def_default(nsed_contact_def *def);
+void nsed_plane_def_default(nsed_plane_def *def);
+int nsed_contact_box_vertex(const nsed_contact_def *box, int vertex, nsed_contact_def *out,
+                            nsed_error *err);
 void nsed_options_default(nsed_options *o);
 int nsed_model_add_body(nsed_model *m, const nsed_body_def *def, nsed_error *err);
 int nsed_model_add_joint(nsed_model *m, const nsed_joint_def *def, nsed_error *err);
 int nsed_model_add_force(nsed_model *m, const nsed_force_def *def, nsed_error *err);
 int nsed_model_add_contact(nsed_model *m, const nsed_contact_def *def, nsed_error *err);
+int nsed_model_add_plane(nsed_model *m, const nsed_plane_def *def, nsed_error *err);
 int nsed_model_set_options(nsed_model *m, const nsed_options *o, nsed_error *err);
 int nsed_model_finalize(nsed_model *m, nsed_error *err);
 const nsed_body_def *nsed_model_body_def(const nsed_model *m, int i);
 const nsed_joint_def *nsed_model_joint_def(const nsed_model *m, int i);
 const nsed_contact_def *nsed_model_contact_def(const nsed_model *m, int i);
+const nsed_plane_def *nsed_model_plane_def(const nsed_model *m, int i);
 const char *nsed_joint_type_name(int t);
 const char *nsed_contact_tracking_name(int t);
 const char *nsed_shape_type_name(int t);

@@ -8,17 +8,19 @@
     r = m.build().run()
 
 Each call fills one C definition struct of include/nsed/model.h
-(nsed_body_def, nsed_joint_def, nsed_force_def, nsed_contact_def; options:
-nsed_options), starting from the library's own defaults
-(nsed_body_def_default, ...), keyword for field; build() hands them to
-nsed_model_create, nsed_model_add_body/joint/force/contact (bodies first,
-so the calls may come in any order), nsed_model_set_options and
-nsed_model_finalize, and checks the initial state as the problem loader
-does. Its Model is the class nsed.load returns. Python types are checked at
-each call (InputError naming the item and field, TypeError for an unknown
-keyword); what the library refuses comes from build() as InputError with
-the library's message ("body 'ball': mass must be a positive number, got
--1").
+(nsed_body_def, nsed_plane_def, nsed_joint_def, nsed_force_def,
+nsed_contact_def; options: nsed_options), starting from the library's own
+defaults (nsed_body_def_default, ...), keyword for field; build() hands
+them to nsed_model_create, nsed_model_add_body/joint/force/plane/contact
+(in that order, as the problem loader, so the calls may come in any
+order), nsed_model_set_options and nsed_model_finalize, and checks the
+initial state as the problem loader does. A contact on a box body given
+without a vertex becomes the box's eight vertex contacts NAME.v0 ..
+NAME.v7 (nsed_contact_box_vertex), as in a problem file. Its Model is the
+class nsed.load returns. Python types are checked at each call
+(InputError naming the item and field, TypeError for an unknown keyword);
+what the library refuses comes from build() as InputError with the
+library's message ("body 'ball': mass must be a positive number, got -1").
 
 Enumerated fields take the words of problem files: shape types from
 nsed_shape_type_name ("sphere", ...), joint types from nsed_joint_type_name
@@ -472,7 +474,9 @@ _CONTACT = {"name": ("name",), "body": ("name",), "other": ("name",), "mu": ("nu
             "mu0": ("number",), "restitution": ("number",), "law": ("word", CONTACT_LAWS),
             "delta": ("number",), "stiffness": ("number",), "damping": ("number",),
             "tracking": ("word", TRACKING), "wheel": ("name",), "torsion": ("number",),
-            "torsion_rate": ("number",)}
+            "torsion_rate": ("number",), "vertex": ("integer",)}
+_PLANE = {"name": ("name",), "point": ("vector", 3), "normal": ("vector", 3),
+          "velocity": ("vector", 3)}
 _FRICTION = {"model": ("word", FRICTION_MODELS), "sides": ("integer",),
              "path": ("word", LCP_PATHS), "tol": ("number",), "max_pivots": ("integer",),
              "cone_tol": ("number",)}
@@ -561,7 +565,7 @@ class ModelBuilder:
 
     def __init__(self, name="<built>"):
         self.name = name
-        self._defs = {"body": [], "joint": [], "force": [], "contact": []}
+        self._defs = {"body": [], "plane": [], "joint": [], "force": [], "contact": []}
         self._options = {}
 
     # -- definitions -------------------------------------------------------
@@ -574,6 +578,19 @@ class ModelBuilder:
         rest)."""
         d = _Definition("body", "nsed_body_def", lib.nsed_body_def_default, _BODY, fields)
         self._defs["body"].append(d)
+        return self
+
+    def plane(self, **fields):
+        """A fixed plane bodies can touch besides the floor (nsed_plane_def:
+        a wall, an incline, a belt): name, point (a point of it, world),
+        normal (towards the side the bodies are on; any length > 0,
+        normalised by the library), velocity (tangential velocity of its
+        surface, perpendicular to normal). Contacts name it in other.
+        Defaults: nsed_plane_def_default (through the origin, normal +z,
+        still). The library refuses a zero normal, a normal velocity or a
+        name a body or another plane has (or "floor"), at build()."""
+        d = _Definition("plane", "nsed_plane_def", lib.nsed_plane_def_default, _PLANE, fields)
+        self._defs["plane"].append(d)
         return self
 
     def joint(self, **fields):
@@ -607,12 +624,16 @@ class ModelBuilder:
 
     def contact(self, **fields):
         """A contact (nsed_contact_def): name, body, other ("" or "floor":
-        the floor; else a sphere body), mu, mu0, restitution, law
-        ("coulomb", "regularized", "compliant"), delta, stiffness, damping,
-        tracking ("inherit", "explicit", "implicit", "differential"),
-        wheel, torsion (m; regularized and compliant laws), torsion_rate
-        (rad/s). Defaults: nsed_contact_def_default (mu = mu0 = 0.3); as in a
-        problem file, mu given without mu0 sets mu0 = mu."""
+        the floor; a plane of .plane(); else a sphere body), mu, mu0,
+        restitution, law ("coulomb", "regularized", "compliant"), delta,
+        stiffness, damping, tracking ("inherit", "explicit", "implicit",
+        "differential"), wheel, torsion (m; regularized and compliant
+        laws), torsion_rate (rad/s), vertex (a box body's touching vertex
+        0..7, bit k set = +half[k] along body axis k). Defaults:
+        nsed_contact_def_default (mu = mu0 = 0.3); as in a problem file, mu
+        given without mu0 sets mu0 = mu, and a contact on a box body
+        without vertex is, at build(), the eight contacts NAME.v0 ..
+        NAME.v7 of its vertices (nsed_contact_box_vertex)."""
         if "mu" in fields and "mu0" not in fields:
             fields = dict(fields, mu0=fields["mu"])
         d = _Definition("contact", "nsed_contact_def", lib.nsed_contact_def_default, _CONTACT,
@@ -641,12 +662,14 @@ class ModelBuilder:
     # -- reading back --------------------------------------------------------
 
     def names(self, kind):
-        """The names given to the definitions of a kind ("body", "joint",
-        "force", "contact"), in order."""
+        """The names given to the definitions of a kind ("body", "plane",
+        "joint", "force", "contact"), in order (a box's contact once, by the
+        name given: the built Model's contacts hold its vertex contacts)."""
         return [d.fields.get("name") for d in self._defs[kind]]
 
     def __repr__(self):
-        plural = {"body": "bodies", "joint": "joints", "force": "forces", "contact": "contacts"}
+        plural = {"body": "bodies", "plane": "planes", "joint": "joints", "force": "forces",
+                  "contact": "contacts"}
         parts = [f"{len(v)} {k if len(v) == 1 else plural[k]}" for k, v in self._defs.items()]
         return f"<nsed.ModelBuilder {self.name!r}: {', '.join(parts)}>"
 
@@ -654,9 +677,11 @@ class ModelBuilder:
 
     def build(self, name=None):
         """The finalized Model: nsed_model_create, nsed_model_add_body for
-        every body, then the joints, forces and contacts,
-        nsed_model_set_options, nsed_model_finalize, and the initial state
-        checked (nsed_data_check_initial_state: no bodies starting
+        every body, then the joints, forces, planes and contacts (a contact
+        on a box body without vertex as its eight vertex contacts, by
+        nsed_contact_box_vertex), nsed_model_set_options,
+        nsed_model_finalize, and the initial state checked
+        (nsed_data_check_initial_state: no bodies starting
         interpenetrating). Raises InputError with the library's message."""
         err = ffi.new("nsed_error *")
         mp = ffi.new("nsed_model **")
@@ -666,12 +691,14 @@ class ModelBuilder:
         m = mp[0]
         try:
             adders = (("body", lib.nsed_model_add_body), ("joint", lib.nsed_model_add_joint),
-                      ("force", lib.nsed_model_add_force),
+                      ("force", lib.nsed_model_add_force), ("plane", lib.nsed_model_add_plane),
                       ("contact", lib.nsed_model_add_contact))
             for kind, add in adders:
                 for d in self._defs[kind]:
-                    if add(m, d.struct, err) < 0:
-                        _raise(err.status, _str(err.message))
+                    for struct, _keep in (_box_vertices(m, d) if kind == "contact"
+                                          else ((d.struct, None),)):
+                        if add(m, struct, err) < 0:
+                            _raise(err.status, _str(err.message))
             opt, keep = _options_struct(self._options)
             if lib.nsed_model_set_options(m, opt, err) != NSED_OK or \
                     lib.nsed_model_finalize(m, err) != NSED_OK:
@@ -681,6 +708,27 @@ class ModelBuilder:
             _free_model(m)
             raise
         return Model._from_c(m, name if name is not None else self.name)
+
+
+def _box_vertices(m, d):
+    """The contact definitions d stands for in model m (its bodies added): a
+    contact on a box body without vertex (the default -1) is the eight of
+    its vertices (nsed_contact_box_vertex: NAME.v0 .. NAME.v7, in place, as
+    the problem loader's expand_box_contacts); any other, itself (the
+    library checks it). Pairs (struct, the buffer keeping it alive)."""
+    if d.struct.vertex != -1:
+        return ((d.struct, None),)
+    i = lib.nsed_model_find_body(m, d.struct.body)
+    if i < 0 or lib.nsed_model_body_def(m, i).shape.type != lib.NSED_SHAPE_BOX:
+        return ((d.struct, None),)
+    err = ffi.new("nsed_error *")
+    out = []
+    for v in range(8):
+        c, buf = new_padded("nsed_contact_def")
+        if lib.nsed_contact_box_vertex(d.struct, v, c, err) != NSED_OK:
+            _raise(err.status, _str(err.message))
+        out.append((c, buf))
+    return out
 
 
 def _options_struct(fields):

@@ -120,8 +120,9 @@ static void print_model(const char *path, const nsed_model *m) {
   printf("contacts (%d):\n", nsed_model_ncontact(m));
   for (int i = 0; i < nsed_model_ncontact(m); i++) {
     const nsed_contact_def *c = nsed_model_contact_def(m, i);
-    printf("  %s: %s with %s, law %s", c->name, c->body, *c->other ? c->other : "floor",
-           nsed_contact_law_name(c->law));
+    printf("  %s: %s", c->name, c->body);
+    if (c->vertex >= 0) printf(" vertex %d", c->vertex);
+    printf(" with %s, law %s", *c->other ? c->other : "floor", nsed_contact_law_name(c->law));
     switch (c->law) {
       case NSED_CONTACT_COULOMB:
         printf(" (%s", nsed_friction_model_name(o->friction.model));
@@ -167,7 +168,16 @@ static void print_model(const char *path, const nsed_model *m) {
   vec(", point", o->floor_point, 3);
   vec(", velocity", o->floor_velocity, 3);
   if (o->floor_spin != 0) printf(", spin %.10g rad/s about the normal through the point", o->floor_spin);
-  printf("\noutput: every %.10g s and at every event\n", o->output_dt);
+  printf("\n");
+  for (int i = 0; i < nsed_model_nplane(m); i++) {
+    const nsed_plane_def *p = nsed_model_plane_def(m, i);
+    printf("plane %s: normal", p->name);
+    vec("", p->normal, 3);
+    vec(", point", p->point, 3);
+    vec(", velocity", p->velocity, 3);
+    printf("\n");
+  }
+  printf("output: every %.10g s and at every event\n", o->output_dt);
 }
 
 int nsedi_cmd_validate(int argc, char **argv) {

@@ -72,6 +72,26 @@
  * mu0 = mu (1 + 1e-12) has a margin of 2e-12 of it and is kept. */
 #define NSEDI_STICK_START_FLOOR 1e-13
 
+/* Ternary-search steps for the redundant contacts' force anchor
+ * (redundant_forces.c): each keeps 2/3 of the segment, so 40 locate the
+ * deepest point to (2/3)^40 = 9e-8 of the segment between the event
+ * problem's answer and the minimum-norm forces. Any point inside the laws
+ * serves; the search only has to move off the answer's boundary vertex. */
+#define NSEDI_ANCHOR_SEARCH_STEPS 40
+
+/* Projected ascent from there: at most this many steps (each halves its
+ * step from the force scale down to NSEDI_ANCHOR_STEP_FLOOR of it before
+ * giving up); an improvement below NSEDI_ANCHOR_TIE of the force scale is
+ * round-off, not progress. The objective is the soft minimum of the
+ * margins with temperature NSEDI_ANCHOR_SOFTMIN of the force scale:
+ * margins more than a few times that above the smallest hardly weigh, and
+ * its maximum is within log(number of margins) times it of the best
+ * smallest margin. */
+#define NSEDI_ANCHOR_SOFTMIN 1e-2
+#define NSEDI_ANCHOR_ASCENT_STEPS 30
+#define NSEDI_ANCHOR_STEP_FLOOR 1e-12
+#define NSEDI_ANCHOR_TIE 1e-13
+
 /* At the root of a sticking contact's friction margin its force is on the
  * friction set's boundary and moving out: the acceleration problem is
  * asked with mu0 shrunk by this relative amount, i.e. as it is a moment

@@ -26,6 +26,7 @@ struct nsedi_dyn_ws {
   int *bdeg;      /* nbody + 1: rows touching each body, then offsets into bent */
   int *bent;      /* 2 maxr: (permuted row index << 1 | side) grouped by body */
   double *du;     /* nv: free acceleration in nsedi_delassus */
+  double *anchor; /* maxr: the anchor of the multipliers in the row order perm */
 };
 
 nsedi_dyn_ws *nsedi_dyn_ws_create(const nsed_model *m, int max_rows) {
@@ -47,6 +48,7 @@ nsedi_dyn_ws *nsedi_dyn_ws_create(const nsed_model *m, int max_rows) {
   w->ipiv = malloc(sizeof(int) * (size_t)r);
   w->iwork = malloc(sizeof(int) * (size_t)r);
   w->du = malloc(sizeof(double) * (size_t)(nv > 0 ? nv : 1));
+  w->anchor = malloc(sizeof(double) * (size_t)r);
   w->nz = malloc(sizeof(int) * (size_t)r);
   w->perm = malloc(sizeof(int) * (size_t)r);
   w->key = malloc(sizeof(int) * (size_t)r);
@@ -55,7 +57,7 @@ nsedi_dyn_ws *nsedi_dyn_ws_create(const nsed_model *m, int max_rows) {
   w->bent = malloc(sizeof(int) * 2 * (size_t)r);
   int lstsq_bad = nsedi_lstsq_ws_init(&w->lstsq, r, nw);
   if (lstsq_bad || !w->minv || !w->A || !w->A2 || !w->rhs || !w->rhs2 || !w->X || !w->Wd || !w->Jd ||
-      !w->work || !w->ipiv || !w->iwork || !w->du || !w->nz || !w->perm || !w->key || !w->count ||
+      !w->work || !w->ipiv || !w->iwork || !w->du || !w->anchor || !w->nz || !w->perm || !w->key || !w->count ||
       !w->bdeg || !w->bent) {
     nsedi_dyn_ws_free(&w);
     return NULL;
@@ -91,6 +93,7 @@ void nsedi_dyn_ws_free(nsedi_dyn_ws **pw) {
   free(w->bent);
   free(w->iwork);
   free(w->du);
+  free(w->anchor);
   nsedi_lstsq_ws_free(&w->lstsq);
   free(w);
   *pw = NULL;
@@ -135,8 +138,11 @@ static void row_axpy(double *v, double s, const nsedi_row *r) {
 }
 
 /* Solve A x = B (n x nrhs) with A in ws->A (destroyed). LU with a condition
- * check; a (nearly) singular A goes to minimum-norm least squares. */
-static int solve_schur(nsedi_dyn_ws *w, int n, int nrhs, double *B, int *deficient) {
+ * check; a (nearly) singular A goes to least squares: the minimum-norm
+ * solution, or with anchor (nrhs = 1) the one nearest it, anchor + the
+ * minimum-norm solution of A d = B - A anchor. */
+static int solve_schur(nsedi_dyn_ws *w, int n, int nrhs, double *B, const double *anchor,
+                       int *deficient) {
   *deficient = 0;
   if (n == 0) return NSED_OK;
   memcpy(w->A2, w->A, sizeof(double) * (size_t)n * (size_t)n);
@@ -147,8 +153,13 @@ static int solve_schur(nsedi_dyn_ws *w, int n, int nrhs, double *B, int *deficie
     return NSED_OK;
   }
   *deficient = 1;
+  if (anchor && nrhs == 1)
+    for (int j = 0; j < n; j++)
+      for (int i = 0; i < n; i++) B[i] -= w->A2[(size_t)j * n + i] * anchor[j];
   int rank = 0;
   int info = nsedi_lstsq_square(&w->lstsq, n, w->A2, nrhs, B, NSEDI_SCHUR_RANK_CUT, &rank);
+  if (anchor && nrhs == 1)
+    for (int i = 0; i < n; i++) B[i] += anchor[i];
   return info == 0 ? NSED_OK : NSED_ERR_SINGULAR;
 }
 
@@ -217,7 +228,7 @@ static void schur_by_body(nsedi_dyn_ws *w, int nr, const nsedi_row *rows, const 
 
 int nsedi_solve_constrained(const nsed_model *m, nsedi_dyn_ws *w, int nr, const nsedi_row *rows,
                             const nsedi_row *cols, const double *target, const double *f,
-                            double *du, double *lambda, int *rank_deficient) {
+                            const double *anchor, double *du, double *lambda, int *rank_deficient) {
   int nv = m->nv;
   *rank_deficient = 0;
   for (int k = 0; k < nv; k++) du[k] = w->minv[k] * f[k];
@@ -227,7 +238,9 @@ int nsedi_solve_constrained(const nsed_model *m, nsedi_dyn_ws *w, int nr, const 
   const int *p = w->perm;
   schur_by_body(w, nr, rows, cols);
   for (int i = 0; i < nr; i++) w->rhs[i] = target[p[i]] - row_dot(&rows[p[i]], du);
-  int rc = solve_schur(w, nr, 1, w->rhs, rank_deficient);
+  if (anchor)
+    for (int i = 0; i < nr; i++) w->anchor[i] = anchor[p[i]];
+  int rc = solve_schur(w, nr, 1, w->rhs, anchor ? w->anchor : NULL, rank_deficient);
   if (rc) return rc;
   for (int i = 0; i < nr; i++) {
     lambda[p[i]] = w->rhs[i];
@@ -259,7 +272,7 @@ int nsedi_delassus(const nsed_model *m, nsedi_dyn_ws *w, int nj, const nsedi_row
   if (nj > w->maxr) return NSED_ERR_INTERNAL;
   /* Free motion under the joints only. */
   double *dufree = w->du;
-  int rc = nsedi_solve_constrained(m, w, nj, J, J, target_j, f, dufree, w->rhs2, &deficient);
+  int rc = nsedi_solve_constrained(m, w, nj, J, J, target_j, f, NULL, dufree, w->rhs2, &deficient);
   if (rc) return rc;
   for (int i = 0; i < nw; i++) b[i] = row_dot(&W[i], dufree) + W[i].bias;
   /* PWt column k = M^-1 w_k - M^-1 J^T X_k with (J M^-1 J^T) X = J M^-1 W^T. */
@@ -276,7 +289,7 @@ int nsedi_delassus(const nsed_model *m, nsedi_dyn_ws *w, int nj, const nsedi_row
     double *X = w->X;
     for (int k = 0; k < nw; k++)
       for (int i = 0; i < nj; i++) X[k * ldb + i] = row_minv_col(w, &J[i], &W[k]);
-    rc = solve_schur(w, nj, nw, X, &deficient);
+    rc = solve_schur(w, nj, nw, X, NULL, &deficient);
     if (rc) return rc;
     for (int k = 0; k < nw; k++) {
       double *col = PWt + (size_t)k * nv;

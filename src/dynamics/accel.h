@@ -20,10 +20,13 @@ void nsedi_dyn_ws_free(nsedi_dyn_ws **ws);
 
 /* Solve for du (nv) and lambda (nr). Returns NSED_OK, or NSED_ERR_SINGULAR
  * when even the least-squares solve fails or leaves a residual (inconsistent
- * rows). *rank_deficient is set when the least-squares path was taken. */
+ * rows). *rank_deficient is set when the least-squares path was taken.
+ * Redundant rows leave lambda undetermined along the null space of the
+ * system: lambda is then the solution nearest anchor (nr values; NULL: the
+ * minimum-norm solution), docs/engine.md "Redundant contacts". */
 int nsedi_solve_constrained(const nsed_model *m, nsedi_dyn_ws *ws, int nr, const nsedi_row *rows,
                             const nsedi_row *cols, const double *target, const double *f,
-                            double *du, double *lambda, int *rank_deficient);
+                            const double *anchor, double *du, double *lambda, int *rank_deficient);
 
 /* Event quantities for nc contacts with rows W (3nc, ordered n t1 t2 per
  * contact), bilateral rows J (nj) with targets: G = W P W^T (3nc x 3nc,

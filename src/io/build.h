@@ -27,18 +27,19 @@
 typedef struct {
   nsedi_diag *d;
   const nsedi_ynode *root;
-  int nbody, njoint, nforce, ncontact;
+  int nbody, njoint, nforce, ncontact, nplane;
   nsed_body_def *bodies;
+  nsed_plane_def *planes;
   nsed_joint_def *joints;
   nsed_force_def *forces;
   nsed_contact_def *contacts;
   /* The list item each definition came from: builder errors point there. */
-  const nsedi_ynode **body_at, **joint_at, **force_at, **contact_at;
+  const nsedi_ynode **body_at, **joint_at, **force_at, **contact_at, **plane_at;
   int *item_ok; /* per body: read without problems (checks that rely on it are skipped otherwise) */
   nsed_options opt;
 } nsedi_problem_defs;
 
-/* Read bodies, joints, forces and contacts (lists of the root mapping) into
+/* Read bodies, joints, forces, planes and contacts (lists of the root mapping) into
  * defs; -1 if anything was reported, -2 when out of memory. */
 int nsedi_build_items(nsedi_problem_defs *p);
 

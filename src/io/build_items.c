@@ -334,13 +334,45 @@ static int read_force(nsedi_problem_defs *p, const nsedi_ynode *node, const char
   return rc ? -1 : 0;
 }
 
+/* ---- planes ---- */
+
+static int find_plane(const nsedi_problem_defs *p, const char *name) {
+  for (int i = 0; i < p->nplane; i++)
+    if (!strcmp(p->planes[i].name, name)) return i;
+  return -1;
+}
+
+static int read_plane(nsedi_problem_defs *p, const nsedi_ynode *node, const char *path,
+                      nsed_plane_def *pl) {
+  static const char *const keys[] = {"name", "point", "normal", "velocity", NULL};
+  nsed_plane_def_default(pl);
+  if (nsedi_check_map(p->d, node, path, keys) && (!node || node->kind != NSEDI_Y_MAP)) return -1;
+  int rc = 0;
+  rc |= nsedi_require(p->d, node, path, "name");
+  rc |= nsedi_require(p->d, node, path, "point");
+  rc |= nsedi_require(p->d, node, path, "normal");
+  OPT(node, "name", nsedi_read_name(p->d, v_, kp_, pl->name));
+  OPT(node, "point", nsedi_read_vec(p->d, v_, kp_, 3, pl->point));
+  OPT(node, "normal", nsedi_read_dir(p->d, v_, kp_, pl->normal));
+  OPT(node, "velocity", nsedi_read_vec(p->d, v_, kp_, 3, pl->velocity));
+  if (rc) return -1;
+  char kp[300];
+  KP(kp, path, "name");
+  if (nsedi_defs_find_body(p, pl->name) >= 0 || !strcmp(pl->name, "floor") ||
+      !strcmp(pl->name, "ground"))
+    return nsedi_diag_add(p->d, nsedi_ymap_get(node, "name"), kp,
+                          "plane '%s': the name is taken (a body's, or reserved: floor, ground)",
+                          pl->name);
+  return 0;
+}
+
 /* ---- contacts ---- */
 
 static int read_contact(nsedi_problem_defs *p, const nsedi_ynode *node, const char *path,
                         nsed_contact_def *c) {
   static const char *const keys[] = {"name", "body", "with", "mu", "mu0", "restitution", "law",
                                      "delta", "stiffness", "damping", "tracking", "wheel", "torsion",
-                                     "torsion_rate", NULL};
+                                     "torsion_rate", "vertex", NULL};
   nsed_contact_def_default(c);
   if (nsedi_check_map(p->d, node, path, keys) && (!node || node->kind != NSEDI_Y_MAP)) return -1;
   int rc = 0;
@@ -353,23 +385,37 @@ static int read_contact(nsedi_problem_defs *p, const nsedi_ynode *node, const ch
   KP(kp, path, "with");
   if (with) {
     if (nsedi_read_name(p->d, with, kp, c->other)) rc = -1;
-    else if (strcmp(c->other, "floor") && check_body_ref(p, with, kp, c->other, 0)) rc = -1;
+    else if (strcmp(c->other, "floor") && find_plane(p, c->other) < 0 &&
+             check_body_ref(p, with, kp, c->other, 0))
+      rc = -1;
   }
+  long vertex = -1;
+  OPT(node, "vertex", nsedi_read_int(p->d, v_, kp_, 0, 7, &vertex));
+  c->vertex = (int)vertex;
   OPT(node, "wheel", nsedi_read_name(p->d, v_, kp_, c->wheel) || check_body_ref(p, v_, kp_, c->wheel, 0));
   if (nsedi_read_contact_law(p->d, node, path, c)) rc = -1;
   if (rc) return -1;
   /* The engine has surfaces for spheres and disk rims on the floor, and
    * sphere-sphere pairs; say so here rather than at the first event. */
   int bi = nsedi_defs_find_body(p, c->body);
-  int oi = *c->other && strcmp(c->other, "floor") ? nsedi_defs_find_body(p, c->other) : -1;
+  int oi = *c->other && strcmp(c->other, "floor") && find_plane(p, c->other) < 0
+               ? nsedi_defs_find_body(p, c->other)
+               : -1;
   if (!p->item_ok[bi] || (oi >= 0 && !p->item_ok[oi])) return 0; /* its own message says why */
   const nsed_shape_type st = p->bodies[bi].shape.type;
   KP(kp, path, "body");
   if (st != NSED_SHAPE_SPHERE && st != NSED_SHAPE_DISK && st != NSED_SHAPE_POINT &&
-      st != NSED_SHAPE_ROLLER)
+      st != NSED_SHAPE_ROLLER && st != NSED_SHAPE_BOX)
     return nsedi_diag_add(p->d, nsedi_ymap_get(node, "body"), kp,
-                          "body '%s' has shape %s: contacts need a sphere, a disk, a point or a roller", c->body,
+                          "body '%s' has shape %s: contacts need a sphere, a disk, a point, a box or "
+                          "a roller",
+                          c->body, shape_names[st]);
+  if (c->vertex >= 0 && st != NSED_SHAPE_BOX) {
+    KP(kp, path, "vertex");
+    return nsedi_diag_add(p->d, nsedi_ymap_get(node, "vertex"), kp,
+                          "vertex applies to box contacts only (body '%s' is a %s)", c->body,
                           shape_names[st]);
+  }
   if (oi >= 0) {
     KP(kp, path, "with");
     if (oi == bi)
@@ -427,6 +473,50 @@ static int rd_force(nsedi_problem_defs *p, const nsedi_ynode *n, const char *pat
 static int rd_contact(nsedi_problem_defs *p, const nsedi_ynode *n, const char *path, void *def) {
   return read_contact(p, n, path, def);
 }
+static int rd_plane(nsedi_problem_defs *p, const nsedi_ynode *n, const char *path, void *def) {
+  return read_plane(p, n, path, def);
+}
+
+/* A box touches with its vertices: a contact on a box without a vertex
+ * becomes its eight vertex contacts (NAME.v0 .. NAME.v7), each pointing at
+ * the list item it came from. */
+static int expand_box_contacts(nsedi_problem_defs *p) {
+  int extra = 0;
+  for (int i = 0; i < p->ncontact; i++) {
+    int b = nsedi_defs_find_body(p, p->contacts[i].body);
+    if (b >= 0 && p->bodies[b].shape.type == NSED_SHAPE_BOX && p->contacts[i].vertex < 0) extra += 7;
+  }
+  if (!extra) return 0;
+  int n = p->ncontact + extra, k = 0, rc = 0;
+  nsed_contact_def *defs = calloc((size_t)n, sizeof *defs);
+  const nsedi_ynode **at = calloc((size_t)n, sizeof *at);
+  if (!defs || !at) {
+    free(defs);
+    free(at);
+    return -2;
+  }
+  for (int i = 0; i < p->ncontact; i++) {
+    int b = nsedi_defs_find_body(p, p->contacts[i].body);
+    int box = b >= 0 && p->bodies[b].shape.type == NSED_SHAPE_BOX && p->contacts[i].vertex < 0;
+    for (int v = 0; v < (box ? 8 : 1); v++, k++) {
+      at[k] = p->contact_at[i];
+      defs[k] = p->contacts[i];
+      nsed_error e;
+      nsed_error_clear(&e);
+      if (box && nsed_contact_box_vertex(&p->contacts[i], v, &defs[k], &e)) {
+        char ip[300];
+        nsedi_path_index(ip, sizeof ip, "contacts", i);
+        rc = nsedi_diag_add(p->d, at[k], ip, "%s", e.message);
+      }
+    }
+  }
+  free(p->contacts);
+  free(p->contact_at);
+  p->contacts = defs;
+  p->contact_at = at;
+  p->ncontact = n;
+  return rc ? -1 : 0;
+}
 
 int nsedi_build_items(nsedi_problem_defs *p) {
   int rc = read_section(p, "bodies", "body", sizeof(nsed_body_def), rd_body, (void **)&p->bodies,
@@ -450,8 +540,17 @@ int nsedi_build_items(nsedi_problem_defs *p) {
   }
   if (r != -2) {
     rc |= r;
+    r = read_section(p, "planes", "plane", sizeof(nsed_plane_def), rd_plane, (void **)&p->planes,
+                     &p->plane_at, &p->nplane, NULL);
+  }
+  if (r != -2) {
+    rc |= r;
     r = read_section(p, "contacts", "contact", sizeof(nsed_contact_def), rd_contact,
                      (void **)&p->contacts, &p->contact_at, &p->ncontact, NULL);
+  }
+  if (r != -2) {
+    rc |= r;
+    r = expand_box_contacts(p);
   }
   if (r != -2) {
     rc |= r;
@@ -472,5 +571,7 @@ void nsedi_problem_defs_free(nsedi_problem_defs *p) {
   free(p->joint_at);
   free(p->force_at);
   free(p->contact_at);
+  free(p->planes);
+  free(p->plane_at);
   free(p->item_ok);
 }

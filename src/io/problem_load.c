@@ -13,7 +13,7 @@
 #include "yread.h"
 
 static const char *const top_keys[] = {"name", "description", "gravity", "floor", "bodies",
-                                       "joints", "forces", "contacts", "friction", "solver",
+                                       "joints", "forces", "planes", "contacts", "friction", "solver",
                                        "output", "contact_tracking", "omni_vehicle",
                                        "omni_wheel_testbench", "disk_on_shaft", NULL};
 
@@ -126,6 +126,12 @@ static int build_model(nsedi_problem_defs *p, nsed_model **out, nsed_error *err)
       if (nsed_model_add_force(m, &p->forces[i], &e) < 0) {
         def_path(p, "forces", p->force_at[i], ip, sizeof ip);
         nsedi_diag_add(p->d, p->force_at[i], ip, "%s", e.message);
+      }
+  if (!p->d->count)
+    for (int i = 0; i < p->nplane; i++)
+      if (nsed_model_add_plane(m, &p->planes[i], &e) < 0) {
+        def_path(p, "planes", p->plane_at[i], ip, sizeof ip);
+        nsedi_diag_add(p->d, p->plane_at[i], ip, "%s", e.message);
       }
   if (!p->d->count)
     for (int i = 0; i < p->ncontact; i++)

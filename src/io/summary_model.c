@@ -58,6 +58,7 @@ void nsedi_summary_contact_laws(FILE *f, const nsed_model *m) {
       number_field(f, "stiffness", c->stiffness);
       number_field(f, "damping", c->damping);
     }
+    if (c->vertex >= 0) fprintf(f, ", \"vertex\": %d", c->vertex);
     if (c->torsion > 0) {
       number_field(f, "torsion", c->torsion);
       number_field(f, "torsion_rate", c->torsion_rate);
@@ -87,7 +88,20 @@ void nsedi_summary_geometry(FILE *f, const nsed_model *m) {
   fputs(", \"velocity\": ", f);
   vector(f, o->floor_velocity, 3);
   fprintf(f, ", \"spin\": %.17g", o->floor_spin);
-  fputs("},\n    \"bodies\": [", f);
+  fputs("},\n    \"planes\": [", f);
+  for (int i = 0; i < nsed_model_nplane(m); i++) {
+    const nsed_plane_def *p = nsed_model_plane_def(m, i);
+    fputs(i ? ",\n      {\"name\": " : "\n      {\"name\": ", f);
+    nsedi_json_string(f, p->name);
+    fputs(", \"point\": ", f);
+    vector(f, p->point, 3);
+    fputs(", \"normal\": ", f);
+    vector(f, p->normal, 3);
+    fputs(", \"velocity\": ", f);
+    vector(f, p->velocity, 3);
+    fputc('}', f);
+  }
+  fputs(nsed_model_nplane(m) ? "\n    ],\n    \"bodies\": [" : "],\n    \"bodies\": [", f);
   for (int i = 0; i < nsed_model_nbody(m); i++) {
     const nsed_body_def *b = nsed_model_body_def(m, i);
     const nsed_shape *s = &b->shape;

@@ -1,4 +1,5 @@
 /* Default definitions and options, and the names used in problem files. */
+#include <stdio.h>
 #include <string.h>
 
 #include "nsed/model.h"
@@ -41,6 +42,28 @@ void nsed_contact_def_default(nsed_contact_def *def) {
   def->delta = 1e-6;
   def->tracking = NSED_TRACKING_INHERIT;
   def->torsion_rate = 1e-6;
+  def->vertex = -1;
+}
+
+int nsed_contact_box_vertex(const nsed_contact_def *box, int vertex, nsed_contact_def *out,
+                            nsed_error *err) {
+  if (vertex < 0 || vertex > 7)
+    return nsed_error_set(err, NSED_ERR_INPUT, "contact '%s': box vertex %d is not in 0..7",
+                          box->name, vertex);
+  nsed_contact_def c = *box;
+  int n = snprintf(c.name, sizeof c.name, "%s.v%d", box->name, vertex);
+  if (n < 0 || (size_t)n >= sizeof c.name)
+    return nsed_error_set(err, NSED_ERR_INPUT,
+                          "contact '%s': the name of its vertex contacts ('%s.v0') is too long",
+                          box->name, box->name);
+  c.vertex = vertex;
+  *out = c;
+  return NSED_OK;
+}
+
+void nsed_plane_def_default(nsed_plane_def *def) {
+  memset(def, 0, sizeof *def);
+  def->normal[2] = 1.0;
 }
 
 void nsed_options_default(nsed_options *o) {

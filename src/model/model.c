@@ -39,6 +39,7 @@ void nsed_model_free(nsed_model **pm) {
   free(m->joint);
   free(m->force);
   free(m->contact);
+  free(m->plane);
   free(m);
   *pm = NULL;
 }
@@ -66,6 +67,12 @@ static int check_name(const char *kind, const char *name, nsed_error *err) {
 int nsed_model_find_body(const nsed_model *m, const char *name) {
   for (int i = 0; i < m->nbody; i++)
     if (!strcmp(m->body[i].def.name, name)) return i;
+  return -1;
+}
+
+static int find_plane(const nsed_model *m, const char *name) {
+  for (int i = 0; i < m->nplane; i++)
+    if (!strcmp(m->plane[i].name, name)) return i;
   return -1;
 }
 
@@ -119,7 +126,8 @@ int nsed_model_add_body(nsed_model *m, const nsed_body_def *def, nsed_error *err
   int rc = check_name("body", def->name, err);
   if (rc) return rc;
   const char *n = def->name;
-  if (nsed_model_find_body(m, n) >= 0 || !strcmp(n, "ground") || !strcmp(n, "floor"))
+  if (nsed_model_find_body(m, n) >= 0 || find_plane(m, n) >= 0 || !strcmp(n, "ground") ||
+      !strcmp(n, "floor"))
     return nsed_error_set(err, NSED_ERR_INPUT, "body '%s': duplicate or reserved name", n);
   if (!(def->mass > 0) || !isfinite(def->mass))
     return nsed_error_set(err, NSED_ERR_INPUT, "body '%s': mass must be a positive number, got %g",
@@ -402,6 +410,103 @@ int nsed_model_add_force(nsed_model *m, const nsed_force_def *def, nsed_error *e
   return m->nforce++;
 }
 
+/* The pair each shape makes with a plane and with a sphere (-1: none). */
+static const int pair_with_plane[] = {
+    [NSED_SHAPE_NONE] = -1,   [NSED_SHAPE_SPHERE] = NSEDI_PAIR_SPHERE_PLANE,
+    [NSED_SHAPE_DISK] = NSEDI_PAIR_DISK_PLANE, [NSED_SHAPE_CYLINDER] = -1,
+    [NSED_SHAPE_BOX] = NSEDI_PAIR_BOX_PLANE, [NSED_SHAPE_POINT] = NSEDI_PAIR_POINT_PLANE,
+    [NSED_SHAPE_ROLLER] = NSEDI_PAIR_ROLLER_PLANE};
+static const char *const supported_pairs =
+    "sphere, disk rim, point, box vertex or roller against the floor; the same but the roller "
+    "against a plane; sphere against sphere";
+
+/* The other surface (floor, plane or body) and the pair's geometry function. */
+static int resolve_pair(nsed_model *m, nsedi_contact *c, const char *owner, nsed_error *err) {
+  const nsed_contact_def *def = &c->def;
+  const nsed_body_def *bd = &m->body[c->body].def;
+  nsed_shape_type st = bd->shape.type;
+  int on_floor = !def->other[0] || !strcmp(def->other, "floor");
+  c->other = NSEDI_GROUND;
+  c->plane = on_floor ? -1 : find_plane(m, def->other);
+  if (!on_floor && c->plane < 0) {
+    c->other = nsed_model_find_body(m, def->other);
+    if (c->other < 0)
+      return nsed_error_set(err, NSED_ERR_INPUT,
+                            "%s: 'with' must be floor, a plane or a body, '%s' is none of them",
+                            owner, def->other);
+    if (c->other == c->body)
+      return nsed_error_set(err, NSED_ERR_INPUT, "%s: a body cannot touch itself", owner);
+  }
+  nsed_shape_type ot = c->other >= 0 ? m->body[c->other].def.shape.type : NSED_SHAPE_NONE;
+  int pair = -1;
+  if (c->other == NSEDI_GROUND && (unsigned)st <= NSED_SHAPE_ROLLER) pair = pair_with_plane[st];
+  if (c->other >= 0 && st == NSED_SHAPE_SPHERE && ot == NSED_SHAPE_SPHERE) pair = NSEDI_PAIR_SPHERE_SPHERE;
+  if (pair == NSEDI_PAIR_ROLLER_PLANE && c->plane >= 0) pair = -1;
+  if (pair < 0)
+    return nsed_error_set(err, NSED_ERR_INPUT,
+                          "%s: body '%s' (%s) cannot touch %s%s%s%s: the pairs are %s", owner,
+                          def->body, nsed_shape_type_name(st),
+                          c->other >= 0 ? "body '" : c->plane >= 0 ? "plane '" : "the floor",
+                          c->other >= 0 ? def->other : c->plane >= 0 ? def->other : "",
+                          c->other >= 0 || c->plane >= 0 ? "'" : "",
+                          c->other >= 0 ? (ot == NSED_SHAPE_SPHERE ? " (sphere)" : " (not a sphere)") : "",
+                          supported_pairs);
+  c->pair = (nsedi_pair)pair;
+  memset(c->vertex, 0, sizeof c->vertex);
+  if (pair == NSEDI_PAIR_BOX_PLANE) {
+    if (def->vertex < 0 || def->vertex > 7)
+      return nsed_error_set(err, NSED_ERR_INPUT,
+                            "%s: box '%s' touches with a vertex: set vertex 0..7 (%d given; "
+                            "nsed_contact_box_vertex makes the eight)",
+                            owner, def->body, def->vertex);
+    for (int k = 0; k < 3; k++) c->vertex[k] = (def->vertex >> k & 1 ? 1 : -1) * bd->shape.half[k];
+  } else if (def->vertex != -1) {
+    return nsed_error_set(err, NSED_ERR_INPUT, "%s: vertex applies to box contacts only (body '%s' is a %s)",
+                          owner, def->body, nsed_shape_type_name(st));
+  }
+  return NSED_OK;
+}
+
+int nsed_model_add_plane(nsed_model *m, const nsed_plane_def *def, nsed_error *err) {
+  if (m->finalized) return nsed_error_set(err, NSED_ERR_INPUT, "the model is already finalized");
+  int rc = check_name("plane", def->name, err);
+  if (rc) return rc;
+  const char *n = def->name;
+  if (find_plane(m, n) >= 0 || nsed_model_find_body(m, n) >= 0 || !strcmp(n, "floor") ||
+      !strcmp(n, "ground"))
+    return nsed_error_set(err, NSED_ERR_INPUT,
+                          "plane '%s': duplicate or reserved name (a body, another plane, floor or "
+                          "ground)",
+                          n);
+  nsed_plane_def p = *def;
+  if (!finite3(p.point) || !finite3(p.normal) || !finite3(p.velocity))
+    return nsed_error_set(err, NSED_ERR_INPUT, "plane '%s': point, normal and velocity must be finite", n);
+  if (nsedi_v3_normalize(p.normal) < NSEDI_MODEL_ZERO_VECTOR)
+    return nsed_error_set(err, NSED_ERR_INPUT, "plane '%s': normal must be a non-zero vector", n);
+  if (fabs(nsedi_v3_dot(p.velocity, p.normal)) >
+      NSEDI_MODEL_FLOOR_TANGENT * (1 + nsedi_v3_norm(p.velocity)))
+    return nsed_error_set(err, NSED_ERR_INPUT,
+                          "plane '%s': velocity must be tangential (perpendicular to its normal)", n);
+  if (grow((void **)&m->plane, &m->cap_plane, m->nplane, sizeof *m->plane))
+    return nsed_error_set(err, NSED_ERR_NOMEM, "out of memory adding plane '%s'", n);
+  m->plane[m->nplane] = p;
+  return m->nplane++;
+}
+
+void nsedi_contact_plane(const nsed_model *m, int c, nsedi_plane *out) {
+  int i = m->contact[c].plane;
+  const nsed_options *o = &m->opt;
+  const double *pt = i < 0 ? o->floor_point : m->plane[i].point;
+  const double *nn = i < 0 ? o->floor_normal : m->plane[i].normal;
+  const double *vv = i < 0 ? o->floor_velocity : m->plane[i].velocity;
+  for (int k = 0; k < 3; k++) {
+    out->point[k] = pt[k];
+    out->normal[k] = nn[k];
+    out->velocity[k] = vv[k];
+  }
+  out->spin = i < 0 ? o->floor_spin : 0.0;
+}
+
 int nsed_model_add_contact(nsed_model *m, const nsed_contact_def *def, nsed_error *err) {
   if (m->finalized) return nsed_error_set(err, NSED_ERR_INPUT, "the model is already finalized");
   int rc = check_name("contact", def->name, err);
@@ -412,29 +517,10 @@ int nsed_model_add_contact(nsed_model *m, const nsed_contact_def *def, nsed_erro
     if (!strcmp(m->contact[i].def.name, def->name))
       return nsed_error_set(err, NSED_ERR_INPUT, "%s: duplicate name", owner);
   nsedi_contact c;
+  memset(&c, 0, sizeof c);
   c.def = *def;
   if ((rc = resolve_body(m, def->body, 0, "body", owner, &c.body, err))) return rc;
-  nsed_shape_type st = m->body[c.body].def.shape.type;
-  if (st != NSED_SHAPE_SPHERE && st != NSED_SHAPE_DISK && st != NSED_SHAPE_POINT &&
-      st != NSED_SHAPE_ROLLER)
-    return nsed_error_set(err, NSED_ERR_INPUT,
-                          "%s: body '%s' has no contact geometry (its shape must be sphere, disk, "
-                          "point or roller)",
-                          owner, def->body);
-  if (!def->other[0] || !strcmp(def->other, "floor")) {
-    c.other = NSEDI_GROUND;
-  } else {
-    c.other = nsed_model_find_body(m, def->other);
-    if (c.other < 0)
-      return nsed_error_set(err, NSED_ERR_INPUT,
-                            "%s: 'with' must be floor or a body, '%s' is neither", owner,
-                            def->other);
-    if (c.other == c.body)
-      return nsed_error_set(err, NSED_ERR_INPUT, "%s: a body cannot touch itself", owner);
-    if (st != NSED_SHAPE_SPHERE || m->body[c.other].def.shape.type != NSED_SHAPE_SPHERE)
-      return nsed_error_set(err, NSED_ERR_INPUT,
-                            "%s: body-body contacts are supported between spheres only", owner);
-  }
+  if ((rc = resolve_pair(m, &c, owner, err))) return rc;
   if (!(def->mu >= 0) || !isfinite(def->mu))
     return nsed_error_set(err, NSED_ERR_INPUT, "%s: mu must be a finite number >= 0, got %g",
                           owner, def->mu);
@@ -565,7 +651,7 @@ static int resolve_tracking(nsed_model *m, nsed_error *err) {
     nsed_contact_tracking t = c->def.tracking;
     if (t != NSED_TRACKING_INHERIT && (unsigned)t > NSED_TRACKING_DIFFERENTIAL)
       return nsed_error_set(err, NSED_ERR_INPUT, "%s: unknown tracking %d", owner, (int)t);
-    int roller = m->body[c->body].def.shape.type == NSED_SHAPE_ROLLER && c->other == NSEDI_GROUND;
+    int roller = c->pair == NSEDI_PAIR_ROLLER_PLANE;
     if (!roller && t != NSED_TRACKING_INHERIT && t != NSED_TRACKING_EXPLICIT)
       return nsed_error_set(err, NSED_ERR_INPUT,
                             "%s: 'tracking: %s' applies to roller/floor contacts only", owner,
@@ -660,6 +746,7 @@ int nsed_model_nbody(const nsed_model *m) { return m->nbody; }
 int nsed_model_njoint(const nsed_model *m) { return m->njoint; }
 int nsed_model_ncontact(const nsed_model *m) { return m->ncontact; }
 int nsed_model_nforce(const nsed_model *m) { return m->nforce; }
+int nsed_model_nplane(const nsed_model *m) { return m->nplane; }
 int nsed_model_nstate(const nsed_model *m) { return m->finalized ? m->nstate : 13 * m->nbody; }
 int nsed_model_nconstraint_rows(const nsed_model *m) { return m->nrow; }
 const char *nsed_model_body_name(const nsed_model *m, int i) { return m->body[i].def.name; }
@@ -669,3 +756,4 @@ const nsed_body_def *nsed_model_body_def(const nsed_model *m, int i) { return &m
 const nsed_joint_def *nsed_model_joint_def(const nsed_model *m, int i) { return &m->joint[i].def; }
 const nsed_contact_def *nsed_model_contact_def(const nsed_model *m, int i) { return &m->contact[i].def; }
 const nsed_force_def *nsed_model_force_def(const nsed_model *m, int i) { return &m->force[i].def; }
+const nsed_plane_def *nsed_model_plane_def(const nsed_model *m, int i) { return &m->plane[i]; }

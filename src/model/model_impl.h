@@ -28,10 +28,34 @@ typedef struct {
   int body, body_b;   /* body_b: NSEDI_GROUND for the world (SPRING) */
 } nsedi_force;
 
+/* The surface pairs a contact can be (one geometry function each, in the
+ * dispatch table of dynamics/contact_pairs.c): the body's shape first, the
+ * other surface second. */
+typedef enum {
+  NSEDI_PAIR_SPHERE_PLANE = 0,
+  NSEDI_PAIR_POINT_PLANE,
+  NSEDI_PAIR_DISK_PLANE,     /* the disk's rim */
+  NSEDI_PAIR_ROLLER_PLANE,   /* the floor only: the tracking algorithms assume it */
+  NSEDI_PAIR_BOX_PLANE,      /* one vertex of the box */
+  NSEDI_PAIR_SPHERE_SPHERE,
+  NSEDI_PAIR_COUNT
+} nsedi_pair;
+
+/* A plane's geometry as the contact pairs see it: the floor (from the
+ * options) or a plane of the model. */
+typedef struct {
+  double point[3], normal[3]; /* normal: unit */
+  double velocity[3];         /* tangential surface velocity (m/s) */
+  double spin;                /* rate of turning about normal through point (rad/s; floor only) */
+} nsedi_plane;
+
 typedef struct {
   nsed_contact_def def;
   int body;           /* the body whose shape touches */
-  int other;          /* NSEDI_GROUND: the floor; else a body (sphere-sphere) */
+  int other;          /* NSEDI_GROUND: a plane (the floor or plane); else a body (sphere-sphere) */
+  int plane;          /* other == NSEDI_GROUND: -1 the floor, else an index into the model's planes */
+  nsedi_pair pair;    /* which geometry function computes it */
+  double vertex[3];   /* BOX_PLANE: the vertex, body frame */
   /* Roller contacts (resolved at finalize): */
   nsed_contact_tracking tracking; /* never INHERIT after finalize */
   int wheel;          /* IMPLICIT: the wheel body carrying the roller, else -1 */
@@ -49,6 +73,8 @@ struct nsed_model {
   nsedi_joint *joint;
   nsedi_force *force;
   nsedi_contact *contact;
+  int nplane, cap_plane;
+  nsed_plane_def *plane; /* the planes besides the floor, normal unit */
   int nrow;           /* bilateral rows (sum of the joints' nrow) */
   int nstate;         /* 13 * nbody + 2 per differentially tracked contact + 1 per
                          rotational joint drive */
@@ -60,6 +86,10 @@ struct nsed_model {
 /* A law's value and first and second time derivatives at t (a piecewise
  * law: its slope between breakpoints, 0 outside; second derivative 0). */
 void nsedi_law_derivs(const nsed_law *law, double t, double out[3]);
+
+/* The plane contact c touches (other == NSEDI_GROUND): the floor's from
+ * the options, or one of the model's planes. */
+void nsedi_contact_plane(const nsed_model *m, int c, nsedi_plane *out);
 
 /* Rows each joint type imposes. */
 int nsedi_joint_nrows(nsed_joint_type type);

@@ -16,11 +16,12 @@
 static int alloc_phase(nsedi_phase *p, int nc) {
   return ALLOC(p->mode, nc) && ALLOC(p->held, nc) && ALLOC(p->slow, nc) && ALLOC(p->hold_mu, nc) && ALLOC(p->off_circle, nc) && ALLOC(p->dir, 2 * nc) &&
          ALLOC(p->root_offset, NSEDI_ROOTS_PER_CONTACT * nc) && ALLOC(p->region_sign, nc) &&
-         ALLOC(p->track_live, nc);
+         ALLOC(p->track_live, nc) && ALLOC(p->force_anchor, 3 * nc);
 }
 
 static void free_phase(nsedi_phase *p) {
-  void *a[] = {p->mode, p->held, p->slow, p->hold_mu, p->off_circle, p->dir, p->root_offset, p->region_sign, p->track_live};
+  void *a[] = {p->mode, p->held, p->slow, p->hold_mu, p->off_circle, p->dir, p->root_offset, p->region_sign, p->track_live,
+               p->force_anchor};
   for (size_t i = 0; i < sizeof a / sizeof a[0]; i++) free(a[i]);
 }
 
@@ -40,14 +41,14 @@ static int alloc_smooth(nsedi_smooth_ws *s, const nsed_model *m) {
   /* Per contact: the normal row and, sticking, the two tangential rows. */
   s->maxr = m->nrow + 3 * m->ncontact;
   int ok = ALLOC(s->rows, s->maxr) && ALLOC(s->cols, s->maxr) && ALLOC(s->target, s->maxr) &&
-           ALLOC(s->lam, s->maxr) && ALLOC(s->row_contact, s->maxr);
+           ALLOC(s->lam, s->maxr) && ALLOC(s->row_contact, s->maxr) && ALLOC(s->anchor, s->maxr);
   if (ok) s->ws = nsedi_dyn_ws_create(m, s->maxr);
   return ok && s->ws;
 }
 
 static void free_smooth(nsedi_smooth_ws *s) {
   nsedi_dyn_ws_free(&s->ws);
-  void *a[] = {s->rows, s->cols, s->target, s->lam, s->row_contact};
+  void *a[] = {s->rows, s->cols, s->target, s->lam, s->row_contact, s->anchor};
   for (size_t i = 0; i < sizeof a / sizeof a[0]; i++) free(a[i]);
 }
 
@@ -63,7 +64,7 @@ static int alloc_event(nsedi_event_ws *e, const nsed_model *m) {
          ALLOC(e->cpc, nc) && ALLOC(e->cmode, nc) && ALLOC(e->settle_rows, 3 * nc) &&
          ALLOC(e->settle_G, 9 * nc * nc) && ALLOC(e->settle_rhs, 3 * nc) &&
          ALLOC(e->settle_piv, 6 * nc) && ALLOC(e->du_imp, nv) &&
-         ALLOC(e->x_tmp, m->nstate + NSEDI_NWORK);
+         ALLOC(e->x_tmp, m->nstate + NSEDI_NWORK) && ALLOC(e->force_ev, 3 * nc);
 }
 
 static void free_event(nsedi_event_ws *e) {
@@ -71,7 +72,7 @@ static void free_event(nsedi_event_ws *e) {
                e->prev_hold_mu, e->trigger, e->pre_force, e->pose_dir, e->accel_floor, e->cand, e->impacted,
                e->impact_speed, e->impulse, e->taking_over, e->W, e->G, e->b, e->PWt, e->cl, e->ca,
                e->cdir, e->cpc, e->cmode, e->settle_rows, e->settle_G, e->settle_rhs,
-               e->settle_piv, e->du_imp, e->x_tmp};
+               e->settle_piv, e->du_imp, e->x_tmp, e->force_ev};
   for (size_t i = 0; i < sizeof a / sizeof a[0]; i++) free(a[i]);
 }
 
@@ -88,13 +89,16 @@ int nsed_data_check_initial_state(const nsed_model *m, const nsed_data *d, int *
     const nsedi_contact *C = &m->contact[c];
     if (contact) *contact = c;
     return nsed_error_set(err, NSED_ERR_INPUT,
-                          "contact '%s' starts interpenetrating: body '%s' is %.6g m inside %s%s%s at "
+                          "contact '%s' starts interpenetrating: body '%s' is %.6g m inside %s%s%s%s at "
                           "t = 0 (more than solver.contact_tol = %g m); move the bodies apart, to "
                           "touching at most",
                           C->def.name, m->body[C->body].def.name, -g->gap,
-                          C->other == NSEDI_GROUND ? "the floor" : "body '",
-                          C->other == NSEDI_GROUND ? "" : m->body[C->other].def.name,
-                          C->other == NSEDI_GROUND ? "" : "'", m->opt.contact_tol);
+                          C->other >= 0 ? "body '" : C->plane >= 0 ? "plane '" : "the floor",
+                          C->other >= 0 ? m->body[C->other].def.name
+                                        : C->plane >= 0 ? m->plane[C->plane].name : "",
+                          C->other >= 0 || C->plane >= 0 ? "'" : "",
+                          C->pair == NSEDI_PAIR_BOX_PLANE ? " (a vertex of the box)" : "",
+                          m->opt.contact_tol);
   }
   return NSED_OK;
 }

@@ -55,6 +55,9 @@ typedef struct {
                            indicator that starts at zero (docs/engine.md, "Phase starts") */
   double *region_sign;  /* nc: sign of a roller contact's surface region at the phase start */
   int *track_live;      /* nc: DIFFERENTIAL tracking states integrated in this phase */
+  double *force_anchor; /* 3 nc: the event problem's contact forces (n, t1, t2) at the phase
+                           start; redundant contacts' forces in the phase are the solution
+                           nearest them (docs/engine.md, "Redundant contacts") */
 } nsedi_phase;
 
 /* Caches of the last evaluation at (t, x) for the current phase. */
@@ -73,6 +76,8 @@ typedef struct {
   int maxr;                  /* capacity: nrow + 4 nc */
   nsedi_row *rows, *cols;    /* maxr: constraint rows and their force columns */
   double *target, *lam;      /* maxr: row accelerations wanted, multipliers */
+  double *anchor;            /* maxr: the multipliers' anchor (the phase's force_anchor) */
+  int deficient;             /* the last solve's rows were redundant (least-squares path) */
   int *row_contact;          /* maxr: contact of a row, -1 for joints */
   nsedi_dyn_ws *ws;          /* the constrained solve's own workspace */
 } nsedi_smooth_ws;
@@ -130,6 +135,8 @@ typedef struct {
   double *accel_floor;       /* nc: an onset's acceleration along its direction below this
                                 (m/s^2) is round-off (onset.c) */
   double *x_tmp;             /* nstate + NSEDI_NWORK: a state from the dense output */
+  double *force_ev;          /* 3 nc: the acceleration problem's forces, by contact
+                                (redundant_forces.c) */
 } nsedi_event_ws;
 
 /* The Zeno guard's memory (event_record.c): per contact, its impacts made

@@ -75,17 +75,20 @@ static int joint_rows(const nsed_model *m, nsed_data *d, double t) {
       w->cols[nr] = w->rows[nr];
       w->target[nr] = nsedi_joint_row_target(&m->opt, &w->rows[nr]);
       w->row_contact[nr] = -1;
+      w->anchor[nr] = 0.0;
     }
   }
   return nr;
 }
 
 /* A velocity-level row held by the gamma stabilisation. */
-static void add_velocity_row(nsedi_smooth_ws *w, int nr, const nsedi_row *r, double gam, int c) {
+static void add_velocity_row(nsedi_smooth_ws *w, int nr, const nsedi_row *r, double gam, int c,
+                             double anchor) {
   w->rows[nr] = *r;
   w->cols[nr] = *r;
   w->target[nr] = -(r->bias + gam * r->vel);
   w->row_contact[nr] = c;
+  w->anchor[nr] = anchor;
 }
 
 /* The rows of closed contact c from row nr on; returns the new count.
@@ -100,9 +103,11 @@ static int contact_rows(const nsed_model *m, nsed_data *d, int c, int nr) {
   w->cols[nr] = g->row[0];
   w->target[nr] = -(g->row[0].bias + 2 * eta * g->row[0].vel + xi * xi * g->gap);
   w->row_contact[nr] = c;
+  const double *anchor = d->ph.force_anchor + 3 * c;
+  w->anchor[nr] = anchor[0];
   if (d->ph.mode[c] == NSED_MODE_STICK) {
-    add_velocity_row(w, nr + 1, &g->row[1], gam, c);
-    add_velocity_row(w, nr + 2, &g->row[2], gam, c);
+    add_velocity_row(w, nr + 1, &g->row[1], gam, c, anchor[1]);
+    add_velocity_row(w, nr + 2, &g->row[2], gam, c, anchor[2]);
     return nr + 3;
   }
   double s[2], mu = friction_of(m, d, c, s);
@@ -114,6 +119,14 @@ static int contact_rows(const nsed_model *m, nsed_data *d, int c, int nr) {
     col->jb[k] -= mu * (s[0] * g->row[1].jb[k] + s[1] * g->row[2].jb[k]) - tf * g->spin.jb[k];
   }
   return nr + 1;
+}
+
+int nsedi_forces_anchored(const nsed_model *m, const nsed_data *d) {
+  for (int c = 0; c < m->ncontact; c++)
+    if (d->ph.mode[c] == NSED_MODE_SLIP && m->contact[c].def.law != NSED_CONTACT_COMPLIANT &&
+        (m->contact[c].def.mu > 0 || nsedi_torsion_factor(&m->contact[c].def, &d->cache.geom[c]) != 0))
+      return 0;
+  return 1;
 }
 
 /* Contact forces from the multipliers of the solved rows. */
@@ -149,7 +162,9 @@ static void powers(const nsed_model *m, const nsed_data *d, const double *x, int
     for (int k = 0; k < 3; k++)
       *pc += d->cache.lambda_c[3 * c + k] * (gc->row[k].vel + nsedi_v3_dot(dirs[k], gc->surface_v));
     /* The torsional moment on the body's own spin (a turning floor's added back). */
-    double spin_abs = gc->spin.vel + (m->contact[c].other == NSEDI_GROUND ? m->opt.floor_spin : 0.0);
+    const nsedi_contact *C = &m->contact[c];
+    int on_floor = C->other == NSEDI_GROUND && C->plane < 0;
+    double spin_abs = gc->spin.vel + (on_floor ? m->opt.floor_spin : 0.0);
     *pc += d->cache.lambda_c[3 * c] * nsedi_torsion_factor(&m->contact[c].def, gc) * spin_abs;
   }
   for (int i = 0; i < m->nrow && i < nr; i++) {
@@ -250,8 +265,9 @@ int nsedi_eval(const nsed_model *m, nsed_data *d, double t, const double *x, dou
     nr = contact_rows(m, d, c, nr);
   }
   int deficient = 0;
-  rc = nsedi_solve_constrained(m, d->sw.ws, nr, d->sw.rows, d->sw.cols, d->sw.target, ca->f, ca->du,
-                               d->sw.lam, &deficient);
+  rc = nsedi_solve_constrained(m, d->sw.ws, nr, d->sw.rows, d->sw.cols, d->sw.target, ca->f,
+                               nsedi_forces_anchored(m, d) ? d->sw.anchor : NULL, ca->du, d->sw.lam, &deficient);
+  d->sw.deficient = deficient;
   if (rc)
     return nsed_error_set(err, rc,
                           "t = %.17g: the constrained equations of motion are inconsistent "

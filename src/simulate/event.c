@@ -114,7 +114,7 @@ int nsedi_project_velocities(const nsed_model *m, nsed_data *d, nsed_error *err)
   for (int i = 0; i < nr; i++) w->target[i] = -w->rows[i].vel;
   for (int k = 0; k < m->nv; k++) d->cache.f[k] = 0.0;
   int deficient = 0;
-  int rc = nsedi_solve_constrained(m, w->ws, nr, w->rows, w->rows, w->target, d->cache.f,
+  int rc = nsedi_solve_constrained(m, w->ws, nr, w->rows, w->rows, w->target, d->cache.f, NULL,
                                    d->cache.du, w->lam, &deficient);
   if (rc)
     return nsed_error_set(err, NSED_ERR_INPUT,

@@ -38,6 +38,25 @@ static int open_joins(const nsed_model *m, const nsed_data *d, int c) {
          !nsedi_roller_next_waiting(m, d, c);
 }
 
+/* Held slips that stop together with one whose stop root fired: contacts
+ * that slide as one (the vertices of a box on its face, any contacts of
+ * one rigid body that translate together) reach zero speed at the same
+ * instant, but the root finder reports only the roots that changed sign;
+ * the others sit within their integration noise of zero. Their slip has
+ * ended as well, so they are stick candidates of the same event. */
+static void simultaneous_stops(const nsed_model *m, nsed_data *d) {
+  nsedi_event_ws *ev = &d->ev;
+  int any = 0;
+  for (int c = 0; c < m->ncontact; c++) any |= ev->trigger[c] & NSEDI_TRIG_STOPPED;
+  if (!any) return;
+  for (int c = 0; c < m->ncontact; c++) {
+    if (ev->prev_mode[c] != NSED_MODE_SLIP || !ev->prev_held[c] || (ev->trigger[c] & NSEDI_TRIG_STOPPED))
+      continue;
+    if (!nsedi_coulomb_friction(m, c) || !d->cache.geom_ok[c]) continue;
+    if (nsedi_slip_speed(&d->cache.geom[c]) <= nsedi_slip_noise(m, d, c)) ev->trigger[c] |= NSEDI_TRIG_STOPPED;
+  }
+}
+
 int nsedi_event_classify(const nsed_model *m, nsed_data *d, nsed_error *err) {
   const nsed_options *o = &m->opt;
   nsedi_event_ws *ev = &d->ev;
@@ -60,6 +79,7 @@ int nsedi_event_classify(const nsed_model *m, nsed_data *d, nsed_error *err) {
       ev->cand[n++] = c;
     }
   }
+  if (ev->fired) simultaneous_stops(m, d);
   ev->n = nsedi_roller_drop_handed_over(m, d, n);
   return NSED_OK;
 }

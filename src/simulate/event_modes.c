@@ -208,7 +208,7 @@ int nsedi_event_modes(const nsed_model *m, nsed_data *d, nsed_error *err) {
     int rc = solve(m, d, na, err);
     if (rc) return rc;
     decide(m, d, na);
-    rc = nsedi_eval(m, d, d->t, d->x, NULL, err);
+    rc = nsedi_centre_force_anchor(m, d, na, err);
     if (rc) return rc;
     if (nsedi_event_boundary_sticks(m, d) == 0) return NSED_OK;
   }

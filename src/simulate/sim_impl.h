@@ -17,6 +17,15 @@ int nsedi_eval(const nsed_model *m, nsed_data *d, double t, const double *x, dou
  * about n on the body: -torsion sat(w_n / torsion_rate); 0 without torsion. */
 double nsedi_torsion_factor(const nsed_contact_def *cd, const nsedi_contact_geom *g);
 
+/* Redundant contacts' forces follow the phase's force anchor only while no
+ * closed contact slips with friction (or torsion): a slipping contact's
+ * friction follows its normal force, so there the share of the normal
+ * forces moves the bodies, and it stays the minimum-norm one (that of
+ * equally stiff contacts), a function of the state alone. With sticking
+ * and frictionless contacts only, the share moves nothing (docs/engine.md,
+ * "Redundant contacts"). */
+int nsedi_forces_anchored(const nsed_model *m, const nsed_data *d);
+
 /* A joint row's acceleration target -(bias + Baumgarte terms): the row's
  * own feedback replaces the Baumgarte terms (an acceleration-level servo). */
 double nsedi_joint_row_target(const nsed_options *o, const nsedi_row *r);
@@ -83,6 +92,13 @@ int nsedi_event_build(const nsed_model *m, nsed_data *d, int n);
  * becomes an error naming the contacts with their gaps and speeds. */
 int nsedi_event_solve(const nsed_model *m, nsed_data *d, int n, int impact_level,
                       nsed_lcp_stats *st, nsed_error *err);
+
+/* After the acceleration problem's modes (event_modes.c): the phase's
+ * force anchor, the point between the problem's answer and the
+ * minimum-norm forces of the new phase that lies deepest inside every
+ * closed contact's law (redundant_forces.c; docs/engine.md, "Redundant
+ * contacts"). Leaves the caches evaluated with it. */
+int nsedi_centre_force_anchor(const nsed_model *m, nsed_data *d, int na, nsed_error *err);
 
 /* Stage 5, settle (event_settle.c): impulses that remove the residual
  * tangential velocity of stopping contacts and of slips starting from rest,

@@ -118,5 +118,18 @@ int main(int argc, char **argv) {
     nsed_data_free(&d);
     nsed_model_free(&m);
   }
+  if ((m = load(root, "box_incline.yaml"))) {
+    /* The four face vertices stick together at v0 / (g (mu cos th - sin th)). */
+    const double th = 20 * M_PI / 180, a = 9.81 * (0.5 * cos(th) - sin(th));
+    memset(&r, 0, sizeof r);
+    CHECK(run_model(m, &d, &r) == NSED_OK);
+    CHECK(count_kind(&r, NSED_EVENT_STICK, &t) == 4 && r.nev == 4);
+    CHECK_NEAR(t, 1.0 / a, 1e-9, 0);
+    double s[13];
+    nsed_data_body_state(d, 0, s);
+    CHECK_NEAR(hypot(s[0] + 0.01710100716628344, s[2] - 0.04698463103929542), 0.5 / a, 1e-9, 0);
+    nsed_data_free(&d);
+    nsed_model_free(&m);
+  }
   return TEST_DONE();
 }

@@ -185,7 +185,9 @@ static double known_of(const fd_case *c, const rowset *rs, int i, double t) {
   if (c->is_contact) {
     if (m->contact[c->idx].other != NSEDI_GROUND) return 0;
     const double *d = i == 0 ? rs->g.n : i == 1 ? rs->g.t1 : rs->g.t2;
-    return -nsedi_v3_dot(d, m->opt.floor_velocity);
+    nsedi_plane pl;
+    nsedi_contact_plane(m, c->idx, &pl);
+    return -nsedi_v3_dot(d, pl.velocity);
   }
   const nsed_joint_def *d = &m->joint[c->idx].def;
   if (kind_of(c, i) != K_ANGLE) return 0;
@@ -708,6 +710,7 @@ static void contact_case(fd_case *c, const char *name, nsed_shape_type type, dou
     nsedi_quat_axis_angle(b.quat, ey, -psi);
   }
   if (type == NSED_SHAPE_POINT) b.inertia[0] = b.inertia[1] = b.inertia[2] = 0.2;
+  if (type == NSED_SHAPE_BOX) nsedi_v3_set(b.shape.half, 0.3, 0.2, 0.1);
   must(nsed_model_add_body(c->m, &b, &err), &err);
   if (on_sphere)
     add_body(c->m, "other", NSED_SHAPE_SPHERE, 0.5, NULL);
@@ -727,6 +730,22 @@ static void contact_case(fd_case *c, const char *name, nsed_shape_type type, dou
   snprintf(cd.name, sizeof cd.name, "c");
   snprintf(cd.body, sizeof cd.body, "body");
   if (on_sphere) snprintf(cd.other, sizeof cd.other, "other");
+  if (type == NSED_SHAPE_BOX) {
+    /* a vertex against a plane of the model (tilted, moving like a belt) */
+    nsed_plane_def pd;
+    nsed_plane_def_default(&pd);
+    snprintf(pd.name, sizeof pd.name, "slope");
+    unit3(pd.normal, -0.3, 0.2, 1.0);
+    nsedi_v3_set(pd.point, -0.1, 0.3, 0.02);
+    if (moving) {
+      double t1[3], t2[3];
+      nsedi_v3_tangents(t1, t2, pd.normal);
+      for (int k = 0; k < 3; k++) pd.velocity[k] = -0.8 * t1[k] + 1.1 * t2[k];
+    }
+    must(nsed_model_add_plane(c->m, &pd, &err), &err);
+    snprintf(cd.other, sizeof cd.other, "slope");
+    cd.vertex = 5;
+  }
   cd.tracking = tracking;
   if (gen == GEN_ROLLER_WHEEL) snprintf(cd.wheel, sizeof cd.wheel, "wheel");
   c->idx = must_idx(nsed_model_add_contact(c->m, &cd, &err), &err);
@@ -794,8 +813,8 @@ static nsed_model *solve_model(int nbody, const jspec *js, int nj) {
 /* Rows of every joint at a random state, Baumgarte targets, a random force,
  * the solve; checks both equations. Returns the status; *deficient set by
  * the solve; worst residuals accumulated in res[2]; lam out (nr). */
-static int solve_once(const nsed_model *m, double eta, double xi, int *nr_out, double *lam,
-                      nsedi_row *rows, int *deficient, double res[2]) {
+static int solve_once(const nsed_model *m, double eta, double xi, const double *anchor,
+                      int *nr_out, double *lam, nsedi_row *rows, int *deficient, double res[2]) {
   double x[MAXS], f[6 * MAXB], du[6 * MAXB], target[MAXR];
   nsedi_kin kin[MAXB];
   memset(x, 0, sizeof x);
@@ -821,7 +840,7 @@ static int solve_once(const nsed_model *m, double eta, double xi, int *nr_out, d
   /* The solve runs inside the RHS: it allocates nothing, also when the
    * rows are redundant and it takes the least-squares path. */
   long allocs = nallocs;
-  int rc = nsedi_solve_constrained(m, ws, nr, rows, rows, target, f, du, lam, deficient);
+  int rc = nsedi_solve_constrained(m, ws, nr, rows, rows, target, f, anchor, du, lam, deficient);
   CHECK_MSG(nallocs == allocs, "the constrained solve allocated %ld times (rank deficient %d)",
             nallocs - allocs, *deficient);
   nsedi_dyn_ws_free(&ws);
@@ -864,7 +883,7 @@ static int solve_once(const nsed_model *m, double eta, double xi, int *nr_out, d
 }
 
 static void check_solve(void) {
-  double res[2] = {0, 0}, resr[2] = {0, 0}, lamdiff = 0;
+  double res[2] = {0, 0}, resr[2] = {0, 0}, lamdiff = 0, anchordiff = 0;
   nsedi_row rows[MAXR];
   double lam[MAXR];
   int nr, def;
@@ -883,7 +902,7 @@ static void check_solve(void) {
     };
     nsed_model *m = solve_model(6, js, 8);
     for (int s = 0; s < NSAMPLE; s++) {
-      int rc = solve_once(m, 2.0, 3.0, &nr, lam, rows, &def, res);
+      int rc = solve_once(m, 2.0, 3.0, NULL, &nr, lam, rows, &def, res);
       CHECK_MSG(rc == NSED_OK && !def, "chain sample %d: rc %d, rank deficient %d", s, rc, def);
     }
     nsed_model_free(&m);
@@ -905,7 +924,7 @@ static void check_solve(void) {
       nsed_model *m = solve_model(2, v ? js2 : js1, 3);
       int r0 = m->joint[1].row0, r1 = m->joint[2].row0, nsh = v ? 5 : 3;
       for (int s = 0; s < NSAMPLE; s++) {
-        int rc = solve_once(m, 2.0, 3.0, &nr, lam, rows, &def, resr);
+        int rc = solve_once(m, 2.0, 3.0, NULL, &nr, lam, rows, &def, resr);
         CHECK_MSG(rc == NSED_OK && def, "redundant %d sample %d: rc %d, rank deficient %d", v, s,
                   rc, def);
         double lmax = 0;
@@ -919,6 +938,25 @@ static void check_solve(void) {
       }
       nsed_model_free(&m);
     }
+    /* With an anchor a the multipliers are the solution nearest it: the two
+     * identical joints share the correction from a equally. */
+    nsed_model *m = solve_model(2, js1, 3);
+    int r0 = m->joint[1].row0, r1 = m->joint[2].row0;
+    double anchor[MAXR];
+    for (int s = 0; s < NSAMPLE; s++) {
+      for (int i = 0; i < MAXR; i++) anchor[i] = srnd(10.0);
+      int rc = solve_once(m, 2.0, 3.0, anchor, &nr, lam, rows, &def, resr);
+      CHECK_MSG(rc == NSED_OK && def, "anchored sample %d: rc %d, deficient %d", s, rc, def);
+      double lmax = 0;
+      for (int i = 0; i < nr; i++) lmax = fmax(lmax, fabs(lam[i]) + fabs(anchor[i]));
+      for (int i = 0; i < 3; i++) {
+        double e = fabs((lam[r0 + i] - anchor[r0 + i]) - (lam[r1 + i] - anchor[r1 + i])) / (1 + lmax);
+        anchordiff = fmax(anchordiff, e);
+        CHECK_MSG(e <= 1e-8, "anchored sample %d row %d: corrections %.15g and %.15g", s, i,
+                  lam[r0 + i] - anchor[r0 + i], lam[r1 + i] - anchor[r1 + i]);
+      }
+    }
+    nsed_model_free(&m);
   }
   /* Contradictory: two welds of B1 to the ground at anchors 0.3 apart. With
    * position stabilisation their targets cannot both hold; without it
@@ -931,10 +969,10 @@ static void check_solve(void) {
     nsed_model *m = solve_model(1, js, 2);
     double junk[2] = {0, 0};
     for (int s = 0; s < NSAMPLE; s++) {
-      int rc = solve_once(m, 2.0, 3.0, &nr, lam, rows, &def, junk);
+      int rc = solve_once(m, 2.0, 3.0, NULL, &nr, lam, rows, &def, junk);
       CHECK_MSG(rc == NSED_ERR_SINGULAR, "contradictory welds sample %d: rc %d (%s)", s, rc,
                 nsed_status_name(rc));
-      rc = solve_once(m, 0.0, 0.0, &nr, lam, rows, &def, resr);
+      rc = solve_once(m, 0.0, 0.0, NULL, &nr, lam, rows, &def, resr);
       CHECK_MSG(rc == NSED_OK && def, "unstabilised double weld sample %d: rc %d, deficient %d", s,
                 rc, def);
     }
@@ -942,6 +980,7 @@ static void check_solve(void) {
   }
   printf("solve: chain |J du - target| %.2e, |M du - f - J^T lam| %.2e (relative)\n", res[0],
          res[1]);
+  printf("solve: anchored duplicates' corrections differ by %.2e\n", anchordiff);
   printf("solve: redundant %.2e, %.2e; duplicate multipliers differ by %.2e\n", resr[0], resr[1],
          lamdiff);
 }
@@ -965,6 +1004,9 @@ int main(void) {
                GEN_FREE);
   contact_case(&cases[nc++], "disk rim/moving floor", NSED_SHAPE_DISK, 0.4, 0, 0, 0, 1, INH,
                GEN_DISK);
+  contact_case(&cases[nc++], "box vertex/plane", NSED_SHAPE_BOX, 0, 0, 0, 0, 0, INH, GEN_FREE);
+  contact_case(&cases[nc++], "box vertex/moving plane", NSED_SHAPE_BOX, 0, 0, 0, 0, 1, INH,
+               GEN_FREE);
   contact_case(&cases[nc++], "roller body n4", NSED_SHAPE_ROLLER, 0.7, 4, 0, 0, 0, INH,
                GEN_ROLLER_BODY);
   contact_case(&cases[nc++], "roller body n5 psi.3", NSED_SHAPE_ROLLER, 0.7, 5, 0.3, 0, 0, INH,

@@ -178,6 +178,12 @@ int main(void) {
   FIELD(nsed_contact_def, wheel);
   FIELD(nsed_contact_def, torsion);
   FIELD(nsed_contact_def, torsion_rate);
+  FIELD(nsed_contact_def, vertex);
+  SIZE(nsed_plane_def);
+  FIELD(nsed_plane_def, name);
+  FIELD(nsed_plane_def, point);
+  FIELD(nsed_plane_def, normal);
+  FIELD(nsed_plane_def, velocity);
   SIZE(nsed_run_options);
   FIELD(nsed_run_options, problem_path);
   FIELD(nsed_run_options, problem_text);

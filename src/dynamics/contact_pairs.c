@@ -1,0 +1,247 @@
+/* Contact geometry, one function per surface pair behind a dispatch table
+ * (after MuJoCo's collision table): each fills the same frame, gap, rows
+ * and spin row of nsedi_contact_geom. A contact's pair is chosen when it
+ * is added to the model (model.c, resolve_pair). Derivations:
+ * docs/engine.md ("Contact geometry") and docs/rollers.md. */
+#include <math.h>
+#include <string.h>
+
+#include "math3.h"
+#include "nsed/status.h"
+#include "roller.h"
+#include "row_parts.h"
+#include "tolerances.h"
+
+/* Rows for a body point at world offset rho whose geometric contact point
+ * moves with rho_dot relative to the body's centre, against a plane that
+ * translates tangentially (a belt) and may turn about its normal through
+ * its point (the floor as a turntable, constant rate). */
+static void plane_rows(const nsedi_plane *pl, nsedi_contact_geom *g, int body, const nsedi_kin *k,
+                       const double rho[3], const double rho_dot[3]) {
+  const double *dirs[3] = {g->n, g->t1, g->t2};
+  double vp[3], ap[3], wrd[3], arm[3], spin_v[3], pdot[3], spin_a[3];
+  point_motion(k, rho, vp, ap);
+  nsedi_v3_cross(wrd, k->ww, rho_dot);
+  /* The surface under the contact point moves with vs = v_belt + W n x (p - c);
+   * following the contact point p (pdot = v + rho_dot), the row sees it
+   * change at dvs/dt = W n x pdot. */
+  nsedi_v3_sub(arm, g->p, pl->point);
+  nsedi_v3_cross(spin_v, g->n, arm);
+  nsedi_v3_axpy(g->surface_v, pl->velocity, pl->spin, spin_v);
+  nsedi_v3_add(pdot, k->v, rho_dot);
+  nsedi_v3_cross(spin_a, g->n, pdot);
+  nsedi_v3_scale(spin_a, spin_a, pl->spin);
+  for (int i = 0; i < 3; i++) {
+    nsedi_row *r = &g->row[i];
+    row_init(r, body, NSEDI_GROUND);
+    side_point(r->ja, k, rho, dirs[i], +1);
+    double rel[3];
+    nsedi_v3_sub(rel, vp, g->surface_v);
+    r->vel = nsedi_v3_dot(dirs[i], rel);
+    /* d/dt (v + w x rho(t)) = dv + dw x rho + w x rho_dot: the contact
+     * point slides over the body surface (rolling), hence rho_dot, not w x rho. */
+    r->bias = nsedi_v3_dot(dirs[i], wrd) - nsedi_v3_dot(dirs[i], spin_a);
+  }
+  g->row[0].pos = g->gap;
+  row_init(&g->spin, body, NSEDI_GROUND);
+  side_rot(g->spin.ja, k, g->n, +1);
+  g->spin.vel = nsedi_v3_dot(g->n, k->ww) - pl->spin;
+}
+
+/* The plane pairs: the body's point nearest the plane, rho from its centre
+ * (world) and rho_dot = d rho/dt: w x rho for a material point (a box's
+ * vertex), the geometric point's own motion for a rolling surface (zero
+ * for a sphere on a plane). */
+typedef int (*support_fn)(const nsed_model *m, int c, const nsedi_kin *kin, const double *xtrack,
+                          const nsedi_plane *pl, nsedi_contact_geom *g, double rho[3],
+                          double rho_dot[3]);
+
+static int sphere_support(const nsed_model *m, int c, const nsedi_kin *kin, const double *xtrack,
+                          const nsedi_plane *pl, nsedi_contact_geom *g, double rho[3],
+                          double rho_dot[3]) {
+  (void)kin, (void)xtrack, (void)pl;
+  nsedi_v3_scale(rho, g->n, -m->body[m->contact[c].body].def.shape.radius);
+  nsedi_v3_set(rho_dot, 0, 0, 0);
+  return NSED_OK;
+}
+
+static int point_support(const nsed_model *m, int c, const nsedi_kin *kin, const double *xtrack,
+                         const nsedi_plane *pl, nsedi_contact_geom *g, double rho[3],
+                         double rho_dot[3]) {
+  (void)m, (void)c, (void)kin, (void)xtrack, (void)pl, (void)g;
+  nsedi_v3_set(rho, 0, 0, 0);
+  nsedi_v3_set(rho_dot, 0, 0, 0);
+  return NSED_OK;
+}
+
+/* A box's vertex is a material point of the body: it turns with it. */
+static int box_support(const nsed_model *m, int c, const nsedi_kin *kin, const double *xtrack,
+                       const nsedi_plane *pl, nsedi_contact_geom *g, double rho[3],
+                       double rho_dot[3]) {
+  (void)xtrack, (void)pl, (void)g;
+  const nsedi_contact *C = &m->contact[c];
+  const nsedi_kin *k = &kin[C->body];
+  nsedi_kin_dir(k, C->vertex, rho);
+  nsedi_v3_cross(rho_dot, k->ww, rho);
+  return NSED_OK;
+}
+
+/* The disk's lowest rim point: e = unit part of -n perpendicular to the axis k. */
+static int disk_support(const nsed_model *m, int c, const nsedi_kin *kin, const double *xtrack,
+                        const nsedi_plane *pl, nsedi_contact_geom *g, double rho[3],
+                        double rho_dot[3]) {
+  (void)xtrack;
+  const nsedi_contact *C = &m->contact[c];
+  const nsedi_kin *k = &kin[C->body];
+  double radius = m->body[C->body].def.shape.radius;
+  double kz[3] = {0, 0, 1}, kw[3], kd[3], u[3], ud[3], e[3], ed[3];
+  nsedi_kin_dir(k, kz, kw);
+  nsedi_v3_cross(kd, k->ww, kw);
+  double nk = nsedi_v3_dot(g->n, kw), nkd = nsedi_v3_dot(g->n, kd);
+  for (int i = 0; i < 3; i++) {
+    u[i] = -g->n[i] + nk * kw[i];
+    ud[i] = nkd * kw[i] + nk * kd[i];
+  }
+  double un = nsedi_v3_norm(u);
+  if (un < NSEDI_DISK_FLAT) {
+    /* Lying flat: every rim point is lowest, the rim contact is undefined.
+     * The gap is the centre's height, so an open disk falling flat is
+     * caught when it reaches the plane. */
+    double d0[3];
+    nsedi_v3_copy(g->p, k->r);
+    nsedi_v3_sub(d0, k->r, pl->point);
+    g->gap = nsedi_v3_dot(g->n, d0);
+    return NSED_ERR_EVENT;
+  }
+  nsedi_v3_scale(e, u, 1.0 / un);
+  double eud = nsedi_v3_dot(e, ud);
+  for (int i = 0; i < 3; i++) ed[i] = (ud[i] - e[i] * eud) / un;
+  nsedi_v3_scale(rho, e, radius);
+  nsedi_v3_scale(rho_dot, ed, radius);
+  return NSED_OK;
+}
+
+static int roller_support(const nsed_model *m, int c, const nsedi_kin *kin, const double *xtrack,
+                          const nsedi_plane *pl, nsedi_contact_geom *g, double rho[3],
+                          double rho_dot[3]) {
+  (void)pl;
+  nsedi_roller_point rp;
+  nsedi_roller_point_eval(m, c, kin, xtrack, g->n, &rp);
+  nsedi_v3_copy(rho, rp.rho);
+  nsedi_v3_copy(rho_dot, rp.rho_dot);
+  g->region = rp.region;
+  g->leaving = rp.leaving;
+  g->track_rate[0] = rp.rate[0];
+  g->track_rate[1] = rp.rate[1];
+  return NSED_OK;
+}
+
+/* A body against a plane: the frame from the plane's normal, the support
+ * point from the shape, the gap along the normal. */
+static int against_plane(const nsed_model *m, int c, const nsedi_kin *kin, const double *xtrack,
+                         nsedi_contact_geom *g, support_fn support) {
+  const nsedi_contact *C = &m->contact[c];
+  const nsedi_kin *k = &kin[C->body];
+  nsedi_plane pl;
+  nsedi_contact_plane(m, c, &pl);
+  nsedi_v3_copy(g->n, pl.normal);
+  nsedi_v3_tangents(g->t1, g->t2, g->n);
+  double rho[3], rho_dot[3], d[3];
+  int rc = support(m, c, kin, xtrack, &pl, g, rho, rho_dot);
+  if (rc) return rc;
+  nsedi_v3_add(g->p, k->r, rho);
+  nsedi_v3_sub(d, g->p, pl.point);
+  g->gap = nsedi_v3_dot(g->n, d);
+  plane_rows(&pl, g, C->body, k, rho, rho_dot);
+  return NSED_OK;
+}
+
+#define PLANE_PAIR(fn, support)                                                                   \
+  static int fn(const nsed_model *m, int c, const nsedi_kin *kin, const double *xtrack,          \
+                nsedi_contact_geom *g) {                                                          \
+    return against_plane(m, c, kin, xtrack, g, support);                                        \
+  }
+PLANE_PAIR(sphere_plane, sphere_support)
+PLANE_PAIR(point_plane, point_support)
+PLANE_PAIR(disk_plane, disk_support)
+PLANE_PAIR(roller_plane, roller_support)
+PLANE_PAIR(box_plane, box_support)
+
+/* Sphere A (the contact's body) against sphere B: n from B's centre to A's. */
+static int sphere_sphere(const nsed_model *m, int c, const nsedi_kin *kin, const double *xtrack,
+                         nsedi_contact_geom *g) {
+  (void)xtrack;
+  const nsedi_contact *C = &m->contact[c];
+  const nsedi_kin *k = &kin[C->body], *kb = &kin[C->other];
+  double ra = m->body[C->body].def.shape.radius, rb = m->body[C->other].def.shape.radius;
+  double D[3], Dv[3];
+  nsedi_v3_sub(D, k->r, kb->r);
+  nsedi_v3_sub(Dv, k->v, kb->v);
+  double L = nsedi_v3_norm(D);
+  if (L < NSEDI_SPHERE_COINCIDENT) return NSED_ERR_EVENT;
+  nsedi_v3_scale(g->n, D, 1.0 / L);
+  g->gap = L - ra - rb;
+  nsedi_v3_tangents(g->t1, g->t2, g->n);
+  double nd[3];
+  nsedi_v3_axpy(nd, Dv, -nsedi_v3_dot(g->n, Dv), g->n);
+  nsedi_v3_scale(nd, nd, 1.0 / L);
+  /* Derivatives of the tangents follow the deterministic rule of
+   * nsedi_v3_tangents: t1 = unit(a - (a.n) n), t2 = n x t1. */
+  double a[3] = {1, 0, 0};
+  if (fabs(g->n[0]) > NSEDI_TANGENT_SWITCH) nsedi_v3_set(a, 0, 1, 0);
+  double an = nsedi_v3_dot(a, g->n), and_ = nsedi_v3_dot(a, nd), p[3], pd[3];
+  for (int i = 0; i < 3; i++) {
+    p[i] = a[i] - an * g->n[i];
+    pd[i] = -and_ * g->n[i] - an * nd[i];
+  }
+  double pn = nsedi_v3_norm(p), t1d[3], t2d[3], x1[3], x2[3];
+  double tp = nsedi_v3_dot(g->t1, pd);
+  for (int i = 0; i < 3; i++) t1d[i] = (pd[i] - g->t1[i] * tp) / pn;
+  nsedi_v3_cross(x1, nd, g->t1);
+  nsedi_v3_cross(x2, g->n, t1d);
+  nsedi_v3_add(t2d, x1, x2);
+  double rhoa[3], rhob[3], rhoad[3], rhobd[3];
+  nsedi_v3_scale(rhoa, g->n, -ra);
+  nsedi_v3_scale(rhob, g->n, rb);
+  nsedi_v3_scale(rhoad, nd, -ra);
+  nsedi_v3_scale(rhobd, nd, rb);
+  nsedi_v3_add(g->p, k->r, rhoa);
+  double va[3], vb[3], aa[3], ab[3], rel[3], wa[3], wb[3], relb[3];
+  point_motion(k, rhoa, va, aa);
+  point_motion(kb, rhob, vb, ab);
+  nsedi_v3_sub(rel, va, vb);
+  nsedi_v3_cross(wa, k->ww, rhoad);
+  nsedi_v3_cross(wb, kb->ww, rhobd);
+  nsedi_v3_sub(relb, wa, wb);
+  const double *dirs[3] = {g->n, g->t1, g->t2};
+  const double *ddirs[3] = {nd, t1d, t2d};
+  for (int i = 0; i < 3; i++) {
+    nsedi_row *r = &g->row[i];
+    row_init(r, C->body, C->other);
+    side_point(r->ja, k, rhoa, dirs[i], +1);
+    side_point(r->jb, kb, rhob, dirs[i], -1);
+    r->vel = nsedi_v3_dot(dirs[i], rel);
+    r->bias = nsedi_v3_dot(ddirs[i], rel) + nsedi_v3_dot(dirs[i], relb);
+  }
+  g->row[0].pos = g->gap;
+  row_init(&g->spin, C->body, C->other);
+  side_rot(g->spin.ja, k, g->n, +1);
+  side_rot(g->spin.jb, kb, g->n, -1);
+  g->spin.vel = nsedi_v3_dot(g->n, k->ww) - nsedi_v3_dot(g->n, kb->ww);
+  return NSED_OK;
+}
+
+typedef int (*pair_fn)(const nsed_model *m, int c, const nsedi_kin *kin, const double *xtrack,
+                       nsedi_contact_geom *g);
+
+static const pair_fn pair_table[NSEDI_PAIR_COUNT] = {
+    [NSEDI_PAIR_SPHERE_PLANE] = sphere_plane, [NSEDI_PAIR_POINT_PLANE] = point_plane,
+    [NSEDI_PAIR_DISK_PLANE] = disk_plane,     [NSEDI_PAIR_ROLLER_PLANE] = roller_plane,
+    [NSEDI_PAIR_BOX_PLANE] = box_plane,       [NSEDI_PAIR_SPHERE_SPHERE] = sphere_sphere};
+
+int nsedi_contact_eval(const nsed_model *m, int c, const nsedi_kin *kin, const double *xtrack,
+                       nsedi_contact_geom *g) {
+  memset(g, 0, sizeof *g);
+  g->region = 1.0;
+  return pair_table[m->contact[c].pair](m, c, kin, xtrack, g);
+}

@@ -1,0 +1,165 @@
+/* The forces of redundant contacts in a smooth phase (docs/engine.md,
+ * "Redundant contacts"). When contacts constrain the same motion twice (a
+ * box's four vertices on its face, a sphere in a corner), the equations of
+ * motion fix the bodies' accelerations but not how the forces share them:
+ * the multipliers are determined only up to the null space of the system.
+ * The contact laws must hold for the forces reported and watched by the
+ * indicators, so the phase takes the solution nearest an anchor chosen at
+ * its start: the forces, among those the equations allow, that lie
+ * deepest inside every closed contact's law: the largest soft minimum of
+ * their margins.
+ *
+ * Every margin (a normal force, the distance inside a friction polygon or
+ * circle) is concave in the forces, and so is their soft minimum, on the
+ * affine set of solutions: it has no local maxima but the global one. The
+ * search starts on the segment from the event problem's answer (inside
+ * every law, but a vertex of the feasible set, often on its boundary: a
+ * vertex that carries no load) to the phase's minimum-norm solution
+ * (central, but blind to the laws), then climbs by projected ascent: a
+ * step along the objective's gradient, projected back onto
+ * the solutions by the anchored solve itself (the solution nearest a
+ * point is that point's projection). */
+#include <math.h>
+#include <string.h>
+
+#include "sim_impl.h"
+#include "tolerances.h"
+
+/* Calls f(ctx, margin, gradient on (n, t1, t2)) for every law margin of the
+ * closed Coulomb contacts of cand[0, na) at the forces l (3 nc, by contact):
+ * the normal force, and for a sticking contact each face of its friction
+ * polygon (as nsedi_friction_margin numbers them) or its circle. */
+typedef void (*margin_fn)(void *ctx, int c, double margin, const double grad[3]);
+
+static void each_margin(const nsed_model *m, const nsed_data *d, int na, const double *f,
+                        margin_fn fn, void *ctx) {
+  const nsed_options *o = &m->opt;
+  int sides = o->friction.sides, vertex = o->friction.model == NSED_FRICTION_POLYGON_VERTEX;
+  double off = vertex ? M_PI / sides : 0.0, scale = vertex ? cos(M_PI / sides) : 1.0;
+  for (int i = 0; i < na; i++) {
+    int c = d->ev.cand[i];
+    nsed_mode mode = d->ph.mode[c];
+    if (mode == NSED_MODE_OPEN || m->contact[c].def.law != NSED_CONTACT_COULOMB) continue;
+    const double *l = f + 3 * c, mu0 = m->contact[c].def.mu0;
+    const double gn[3] = {1, 0, 0};
+    fn(ctx, c, l[0], gn);
+    if (mode != NSED_MODE_STICK) continue;
+    if (o->friction.model == NSED_FRICTION_EXACT_CONE) {
+      double lt = hypot(l[1], l[2]);
+      const double gc[3] = {mu0, lt > 0 ? -l[1] / lt : 0, lt > 0 ? -l[2] / lt : 0};
+      fn(ctx, c, mu0 * l[0] - lt, gc);
+      continue;
+    }
+    for (int j = 0; j < sides; j++) {
+      double th = 2 * M_PI * j / sides + off, cs = cos(th), sn = sin(th);
+      const double gp[3] = {scale * mu0, -cs, -sn};
+      fn(ctx, c, scale * mu0 * l[0] - cs * l[1] - sn * l[2], gp);
+    }
+  }
+}
+
+/* The objective: the soft minimum -tau log sum exp(-m_j / tau) of the
+ * margins relative to fscale (tau = NSEDI_ANCHOR_SOFTMIN), concave like the
+ * minimum but still rising when the smallest margin is pinned (a trailing
+ * vertex's normal force, fixed by the moments) and others are not; and its
+ * gradient. Two passes: the smallest margin first, for the exponentials'
+ * range. */
+typedef struct {
+  double fscale, lowest, sum, *g;
+} softmin;
+
+static void find_lowest(void *ctx, int c, double margin, const double grad[3]) {
+  (void)c, (void)grad;
+  softmin *s = ctx;
+  s->lowest = fmin(s->lowest, margin / s->fscale);
+}
+
+static void accumulate(void *ctx, int c, double margin, const double grad[3]) {
+  softmin *s = ctx;
+  double w = exp(-(margin / s->fscale - s->lowest) / NSEDI_ANCHOR_SOFTMIN);
+  s->sum += w;
+  if (s->g)
+    for (int k = 0; k < 3; k++) s->g[3 * c + k] += w * grad[k];
+}
+
+static double objective(const nsed_model *m, const nsed_data *d, int na, const double *f,
+                        double fscale, double *g) {
+  softmin s = {fscale, INFINITY, 0.0, g};
+  each_margin(m, d, na, f, find_lowest, &s);
+  if (!isfinite(s.lowest)) return INFINITY;
+  if (g) memset(g, 0, sizeof(double) * 3 * (size_t)m->ncontact);
+  each_margin(m, d, na, f, accumulate, &s);
+  return s.lowest - NSEDI_ANCHOR_SOFTMIN * log(s.sum);
+}
+
+/* The anchor at a along the segment from the answer to the minimum-norm forces mn. */
+static void point_at(const nsed_model *m, nsed_data *d, const double *mn, double a) {
+  const double *ev = d->ev.force_ev;
+  for (int k = 0; k < 3 * m->ncontact; k++) d->ph.force_anchor[k] = ev[k] + a * (mn[k] - ev[k]);
+}
+
+/* The best point of the segment by ternary search (the objective is concave on it). */
+static void seed_on_segment(const nsed_model *m, nsed_data *d, int na, double fscale) {
+  const double *mn = d->cache.lambda_c;
+  double lo = 0.0, hi = 1.0;
+  for (int it = 0; it < NSEDI_ANCHOR_SEARCH_STEPS; it++) {
+    double a1 = lo + (hi - lo) / 3, a2 = hi - (hi - lo) / 3;
+    point_at(m, d, mn, a1);
+    double m1 = objective(m, d, na, d->ph.force_anchor, fscale, NULL);
+    point_at(m, d, mn, a2);
+    double m2 = objective(m, d, na, d->ph.force_anchor, fscale, NULL);
+    if (m1 < m2)
+      lo = a1;
+    else
+      hi = a2;
+  }
+  point_at(m, d, mn, 0.5 * (lo + hi));
+}
+
+/* Projected ascent from the anchor; the caches end evaluated with it. */
+static int climb(const nsed_model *m, nsed_data *d, int na, double fscale, nsed_error *err) {
+  int nc3 = 3 * m->ncontact;
+  double *anchor = d->ph.force_anchor, *g = d->ev.force_ev; /* the answer is no longer needed */
+  int rc = nsedi_eval(m, d, d->t, d->x, NULL, err);
+  if (rc) return rc;
+  memcpy(anchor, d->cache.lambda_c, sizeof(double) * (size_t)nc3);
+  double best = objective(m, d, na, anchor, fscale, NULL);
+  for (int it = 0; it < NSEDI_ANCHOR_ASCENT_STEPS; it++) {
+    objective(m, d, na, anchor, fscale, g);
+    double gn = 0;
+    for (int k = 0; k < nc3; k++) gn = fmax(gn, fabs(g[k]));
+    if (!(gn > 0)) break;
+    int improved = 0;
+    for (double eta = fscale / gn; eta > NSEDI_ANCHOR_STEP_FLOOR * fscale / gn && !improved; eta *= 0.5) {
+      for (int k = 0; k < nc3; k++) anchor[k] += eta * g[k];
+      rc = nsedi_eval(m, d, d->t, d->x, NULL, err);
+      if (rc) return rc;
+      double trial = objective(m, d, na, d->cache.lambda_c, fscale, NULL);
+      for (int k = 0; k < nc3; k++) anchor[k] -= eta * g[k];
+      if (trial > best + NSEDI_ANCHOR_TIE) {
+        memcpy(anchor, d->cache.lambda_c, sizeof(double) * (size_t)nc3);
+        best = trial;
+        improved = 1;
+      }
+    }
+    if (!improved) break;
+  }
+  return nsedi_eval(m, d, d->t, d->x, NULL, err);
+}
+
+int nsedi_centre_force_anchor(const nsed_model *m, nsed_data *d, int na, nsed_error *err) {
+  nsedi_event_ws *ev = &d->ev;
+  int nc = m->ncontact;
+  memset(ev->force_ev, 0, sizeof(double) * 3 * (size_t)nc);
+  for (int i = 0; i < na; i++)
+    for (int k = 0; k < 3; k++) ev->force_ev[3 * ev->cand[i] + k] = ev->cl[3 * i + k];
+  /* The minimum-norm forces of the new phase: the evaluation with no anchor. */
+  memset(d->ph.force_anchor, 0, sizeof(double) * 3 * (size_t)nc);
+  int rc = nsedi_eval(m, d, d->t, d->x, NULL, err);
+  /* Unique forces, or forces that move the bodies (eval.c): nothing to choose. */
+  if (rc || !d->sw.deficient || !nsedi_forces_anchored(m, d)) return rc;
+  double fscale = ev->fscale;
+  for (int k = 0; k < 3 * nc; k++) fscale = fmax(fscale, fabs(ev->force_ev[k]));
+  seed_on_segment(m, d, na, fscale);
+  return climb(m, d, na, fscale, err);
+}

@@ -1,0 +1,292 @@
+#!/usr/bin/python3
+"""Planes and box vertices from Python (ModelBuilder.plane, contact's
+vertex and other naming a plane, a dict's planes).
+
+Usage: test_planes.py SOURCE_ROOT LIBNSED_SO [B_SANITIZE]
+
+- a box (half extents 0.2 0.1 0.05, mass 2) lying on its face on an incline
+  plane of theta = 20 deg (through the origin, normal (-sin th, 0, cos th)),
+  launched down the slope at v0 = 1 m/s, exact Coulomb mu = mu0 = 0.5: its
+  contact expands into the eight vertex contacts c.v0 .. c.v7, the four of
+  the bottom face slip and stop together at t* = v0 / (g (mu cos th -
+  sin th)) (to 1e-8 s) after v0^2 / (2 g (mu cos th - sin th)) down the
+  slope (to 1e-8 m), the normal forces add up to m g cos th while it
+  slides, the top four stay open, the box stays on the plane and does not
+  turn; the same problem as a dict (planes:, with: a plane, a box contact
+  without vertex) runs bit for bit as the built one;
+- plane mistakes: a zero normal (the library's message, naming the plane,
+  from build(); a dict's from the loader), a normal velocity, a plane named
+  as a body, Python-side types and unknown fields at the call; vertex on a
+  sphere, vertex out of range, a box contact's name too long for ".v0";
+- nsed_model_plane_def round trip: the fields given (the normal normalised),
+  the defaults of nsed_plane_def_default, Model.planes, the same planes
+  read from a dict byte for byte; a contact's other and vertex as given
+  (vertex -1 on a sphere, 3 on a box given one); a box contact given before
+  its box and plane expands all the same.
+Exit 77 (skipped) for a sanitizer build.
+"""
+
+import math
+import sys
+
+sys.dont_write_bytecode = True  # also for harness: nothing written into the sources
+from harness import Checks, binding_args  # noqa: E402
+
+ROOT, LIB = binding_args(2)[:2]
+
+import numpy as np  # noqa: E402
+
+import nsed  # noqa: E402
+from nsed._core import lib  # noqa: E402
+from nsed._ffi import ffi  # noqa: E402
+
+G = 9.81
+check = Checks()
+
+TH = math.radians(20.0)
+V0, MU, MASS = 1.0, 0.5, 2.0
+HALF = [0.2, 0.1, 0.05]
+NORMAL = [-math.sin(TH), 0.0, math.cos(TH)]
+DOWN = [-math.cos(TH), 0.0, -math.sin(TH)]     # down the slope (the plane rises along +x)
+START = [HALF[2] * x for x in NORMAL]           # the bottom face on the plane
+VEL = [V0 * x for x in DOWN]
+
+
+def incline_builder(t_end=1.2):
+    m = nsed.ModelBuilder("box on an incline")
+    m.plane(name="incline", point=[0, 0, 0], normal=NORMAL)
+    m.body(name="box", mass=MASS, shape=nsed.Box(HALF),
+           quat=nsed.quat_from_axis_angle([0, 1, 0], angle_rad=-TH),   # body z along NORMAL
+           position=START, velocity=VEL)
+    m.contact(name="c", body="box", other="incline", mu=MU, mu0=MU, law="coulomb")
+    m.options(t_end=t_end, output_dt=0.01)
+    return m
+
+
+def incline_dict(t_end=1.2):
+    return {
+        "name": "box on an incline",
+        "planes": [{"name": "incline", "point": [0.0, 0.0, 0.0], "normal": NORMAL,
+                    "velocity": [0.0, 0.0, 0.0]}],
+        "bodies": [{"name": "box", "mass": MASS, "shape": {"type": "box", "half_extents": HALF},
+                    "orientation": {"axis": [0, 1, 0], "angle_rad": -TH},
+                    "position": START, "velocity": VEL}],
+        "contacts": [{"name": "c", "body": "box", "with": "incline", "mu": MU, "mu0": MU,
+                      "law": "coulomb"}],
+        "solver": {"t_end": t_end},
+        "output": {"dt": 0.01},
+    }
+
+
+def test_incline():
+    model = incline_builder().build()
+    names = tuple(f"c.v{v}" for v in range(8))
+    check(model.contacts == names and model.planes == ("incline",),
+          f"box contact expanded: {model.contacts}, planes {model.planes}")
+    defs = [lib.nsed_model_contact_def(model._m, i) for i in range(8)]
+    check([d.vertex for d in defs] == list(range(8))
+          and all(ffi.string(d.other) == b"incline" and d.mu == MU and d.mu0 == MU for d in defs),
+          f"vertex contacts: vertex {[d.vertex for d in defs]}, other "
+          f"{[ffi.string(d.other) for d in defs]}")
+    r = model.run()
+    check(r.summary["status"] == "ok", f"status {r.summary['status']}")
+
+    a = G * (MU * math.cos(TH) - math.sin(TH))     # deceleration while sliding
+    tstar, dstar = V0 / a, V0 * V0 / (2 * a)
+    ev = r.events
+    bottom = {f"c.v{v}" for v in range(4)}          # bit 2 clear: -half[2], the face on the plane
+    check(len(ev) == 4 and set(ev["contact"]) == bottom and all(ev["kind"] == "stick")
+          and all(ev["from"] == "slip") and all(ev["to"] == "stick"),
+          f"events: {list(zip(ev['t'], ev['kind'], ev['contact'], ev['from'], ev['to']))}")
+    dt = np.max(np.abs(ev["t"] - tstar)) if len(ev) else math.inf
+    check(dt < 1e-8, f"stop at {list(ev['t'])} vs t* = {tstar!r}: |diff| {dt:.3g} s")
+
+    box = r.body("box")
+    pos = np.stack([box["x"], box["y"], box["z"]], axis=1) - np.array(START)
+    along = pos @ np.array(DOWN)
+    off = pos @ np.array(NORMAL)
+    dd = abs(along[-1] - dstar)
+    check(box["t"][-1] == 1.2 and dd < 1e-8,
+          f"distance {along[-1]!r} vs {dstar!r}: |diff| {dd:.3g} m")
+    # before the stop: s(t) = v0 t - a t^2 / 2; after it: at rest
+    sliding = box["t"] < tstar
+    ts = box["t"][sliding]
+    ds = np.max(np.abs(along[sliding] - (V0 * ts - 0.5 * a * ts ** 2)))
+    still = box["t"] > tstar
+    speed = np.max(np.abs([box[k][still] for k in ("vx", "vy", "vz", "wx", "wy", "wz")]))
+    check(ds < 1e-8 and speed < 1e-12,
+          f"s(t) max error {ds:.3g} m; speed after the stop {speed:.3g}")
+    q = np.stack([box[k] for k in ("q0", "q1", "q2", "q3")], axis=1)
+    dq = np.max(np.abs(q - q[0]))
+    check(np.max(np.abs(off)) < 1e-12 and np.max(np.abs(box["y"])) < 1e-12 and dq < 1e-12,
+          f"on the plane: |off| {np.max(np.abs(off)):.3g} m, |y| {np.max(np.abs(box['y'])):.3g} m, "
+          f"quaternion change {dq:.3g}")
+
+    c = r.contacts
+    top = np.isin(c["contact"], [f"c.v{v}" for v in range(4, 8)])
+    check(np.all(c["mode"][top] == "open") and
+          np.all(np.isin(c["mode"][~top], ["slip", "stick"])),
+          f"modes: top {set(c['mode'][top])}, bottom {set(c['mode'][~top])}")
+    # one row per contact and trajectory row (several rows may share an instant)
+    rows = c.reshape(-1, 8)
+    check(len(rows) == len(r.trajectory) and np.all(rows["t"] == r.trajectory["t"][:, None])
+          and np.all(rows["contact"] == np.array(names)), "contacts: 8 rows per sample")
+    sliding = np.all(rows["mode"][:, :4] == "slip", axis=1)
+    ln = np.sum(rows["lambda_n"][sliding], axis=1)
+    worst = np.max(np.abs(ln - MASS * G * math.cos(TH)))
+    check(np.sum(sliding) > 10 and worst < 1e-8,
+          f"sum of the normal forces while sliding vs m g cos th: max |diff| {worst:.3g} N "
+          f"over {np.sum(sliding)} samples")
+
+    # the same problem as a dict (planes:, with: a plane, the box contact expanded by the loader)
+    f = nsed.run(incline_dict())
+    same = (f.trajectory.tobytes() == r.trajectory.tobytes()
+            and f.events["t"].tobytes() == r.events["t"].tobytes()
+            and list(f.events["contact"]) == list(r.events["contact"])
+            and f.contacts.tobytes() == r.contacts.tobytes())
+    check(same and nsed.from_dict(incline_dict()).planes == ("incline",),
+          "the dict runs bit for bit as the built model")
+    print(f"box on an incline (theta 20 deg, mu 0.5, v0 1): stop at {ev['t'][0]!r} s, closed form "
+          f"{tstar!r} s, |diff| {dt:.3g} s; distance {along[-1]!r} m, closed form {dstar!r} m, "
+          f"|diff| {dd:.3g} m; s(t) max error {ds:.3g} m; sum lambda_n max error {worst:.3g} N")
+
+
+def expect_input_error(make, expect, what):
+    try:
+        make()
+        check(False, f"{what}: accepted")
+    except nsed.InputError as e:
+        check(e.message == expect and e.status_name == "NSED_ERR_INPUT",
+              f"{what}: {e.message!r}, expected {expect!r}")
+    except Exception as e:    # noqa: BLE001 (a wrong exception type is a failure)
+        check(False, f"{what}: {type(e).__name__} {e}, expected InputError")
+
+
+def test_errors():
+    def with_plane(**plane):
+        def make():
+            m = nsed.ModelBuilder()
+            m.body(name="ball", shape=nsed.Sphere(0.1), position=[0, 0, 0.1])
+            m.plane(**plane)
+            m.contact(name="c", body="ball", other=plane.get("name", ""))
+            return m.build()
+        return make
+
+    expect_input_error(with_plane(name="wall", normal=[0, 0, 0]),
+                       "plane 'wall': normal must be a non-zero vector", "zero normal")
+    expect_input_error(with_plane(name="belt", velocity=[0, 0, 1]),
+                       "plane 'belt': velocity must be tangential (perpendicular to its normal)",
+                       "normal velocity")
+    try:
+        with_plane(name="ball")()
+        check(False, "a plane named as a body: accepted")
+    except nsed.InputError as e:
+        check(e.message.startswith("plane 'ball': duplicate or reserved name"),
+              f"a plane named as a body: {e.message!r}")
+    doc = incline_dict()
+    doc["planes"][0]["normal"] = [0, 0, 0]
+    expect_input_error(lambda: nsed.from_dict(doc),
+                       "<dict>: planes[0].normal: expected a non-zero direction, got [0, 0, 0]",
+                       "a dict's zero normal")
+    # Python-side, at the call
+    expect_input_error(lambda: nsed.ModelBuilder().plane(name="wall", normal=[0, 1]),
+                       "plane 'wall': normal: expected 3 numbers, got [0, 1]", "normal of 2")
+    expect_input_error(lambda: nsed.ModelBuilder().plane(name="wall", point="origin"),
+                       "plane 'wall': point: expected 3 numbers, got 'origin'", "point a string")
+    expect_input_error(lambda: nsed.ModelBuilder().contact(name="c", body="b", vertex=1.5),
+                       "contact 'c': vertex: expected an integer, got 1.5", "vertex 1.5")
+    try:
+        nsed.ModelBuilder().plane(name="wall", normale=[0, 0, 1])
+        check(False, "plane field typo accepted")
+    except TypeError as e:
+        check(str(e) == "plane 'wall': unknown field 'normale' (did you mean 'normal'?); the "
+              "fields are name, point, normal, velocity", f"plane field typo: {e}")
+
+    def vertex_on(shape, vertex):
+        def make():
+            m = nsed.ModelBuilder()
+            m.body(name="b", shape=shape, position=[0, 0, 1])
+            m.contact(name="c", body="b", vertex=vertex)
+            return m.build()
+        return make
+    def long_box_contact():
+        m = nsed.ModelBuilder()
+        m.body(name="b", shape=nsed.Box([0.1, 0.1, 0.1]), position=[0, 0, 1])
+        m.contact(name="x" * 61, body="b")      # NAME.v0 would have 64 bytes
+        return m.build()
+    for make, head, what in (
+            (long_box_contact, f"contact '{'x' * 61}': the name of its vertex contacts",
+             "a box contact's name too long for .v0"),
+            (vertex_on(nsed.Sphere(0.1), 2), "contact 'c': vertex", "vertex on a sphere"),
+            (vertex_on(nsed.Box([0.1, 0.1, 0.1]), 8), "contact 'c': box 'b'", "vertex 8 on a box")):
+        try:
+            make()
+            check(False, f"{what}: accepted")
+        except nsed.InputError as e:
+            check(e.message.startswith(head), f"{what}: {e.message!r}")
+            print(f"{what}: {e.message}")
+
+
+def test_round_trip():
+    m = nsed.ModelBuilder()
+    m.body(name="ball", shape=nsed.Sphere(0.1), position=[0, 0, 0.1])
+    m.body(name="brick", shape=nsed.Box([0.1, 0.2, 0.3]), position=[2, 0, 0.3])
+    m.plane(name="belt", point=[1, 2, -0.5], normal=[0, 0, 2], velocity=[0.25, -0.5, 0])
+    m.plane(name="wall", point=[5, 0, 0], normal=[-3, 0, 4])
+    m.plane(name="flat")
+    m.contact(name="ball_belt", body="ball", other="belt")
+    m.contact(name="corner", body="brick", other="wall", vertex=3)
+    check(m.names("plane") == ["belt", "wall", "flat"], f"names('plane') {m.names('plane')}")
+    check(repr(m) == "<nsed.ModelBuilder '<built>': 2 bodies, 3 planes, 0 joints, 0 forces, "
+          "2 contacts>", f"repr {m!r}")
+    model = m.build()
+    check(model.planes == ("belt", "wall", "flat") and lib.nsed_model_nplane(model._m) == 3
+          and model.contacts == ("ball_belt", "corner"),
+          f"Model.planes {model.planes}, contacts {model.contacts}")
+    got = [lib.nsed_model_plane_def(model._m, i) for i in range(3)]
+    want = [(b"belt", [1, 2, -0.5], [0, 0, 1], [0.25, -0.5, 0]),
+            (b"wall", [5, 0, 0], [-0.6, 0, 0.8], [0, 0, 0]),
+            (b"flat", [0, 0, 0], [0, 0, 1], [0, 0, 0])]     # nsed_plane_def_default
+    for p, (name, point, normal, velocity) in zip(got, want):
+        ok = (ffi.string(p.name) == name and list(p.point) == point
+              and np.max(np.abs(np.array(list(p.normal)) - normal)) < 1e-15
+              and list(p.velocity) == velocity)
+        check(ok, f"plane {name}: point {list(p.point)}, normal {list(p.normal)}, "
+              f"velocity {list(p.velocity)}")
+    c0, c1 = (lib.nsed_model_contact_def(model._m, i) for i in range(2))
+    check(ffi.string(c0.other) == b"belt" and c0.vertex == -1
+          and ffi.string(c1.other) == b"wall" and c1.vertex == 3,
+          f"contacts: other {ffi.string(c0.other)} vertex {c0.vertex}, "
+          f"other {ffi.string(c1.other)} vertex {c1.vertex}")
+    # the calls in any order: the contact on the box before the box and its plane
+    m = nsed.ModelBuilder()
+    m.contact(name="c", body="brick", other="floor2", mu=0.4)
+    m.body(name="brick", shape=nsed.Box([0.1, 0.2, 0.3]), position=[0, 0, 0.3])
+    m.plane(name="floor2", normal=[0, 0, 1])
+    late = m.build()
+    cd = [lib.nsed_model_contact_def(late._m, i) for i in range(8)]
+    check(late.contacts == tuple(f"c.v{v}" for v in range(8)) and m.names("contact") == ["c"]
+          and [d.vertex for d in cd] == list(range(8))
+          and all(d.mu == 0.4 and d.mu0 == 0.4 and ffi.string(d.other) == b"floor2" for d in cd),
+          f"box contact given first: {late.contacts}")
+    # the loader's reading of the same planes
+    doc = {"planes": [{"name": "belt", "point": [1, 2, -0.5], "normal": [0, 0, 2],
+                       "velocity": [0.25, -0.5, 0]},
+                      {"name": "wall", "point": [5, 0, 0], "normal": [-3, 0, 4]}],
+           "bodies": [{"name": "ball", "mass": 1, "shape": {"type": "sphere", "radius": 0.1},
+                       "position": [0, 0, 0.1]}],
+           "contacts": [{"name": "ball_belt", "body": "ball", "with": "belt"}]}
+    loaded = nsed.from_dict(doc)
+    for i in range(2):
+        a, b = lib.nsed_model_plane_def(model._m, i), lib.nsed_model_plane_def(loaded._m, i)
+        check(ffi.buffer(a)[:] == ffi.buffer(b)[:], f"plane {i}: built and dict differ")
+
+
+def main():
+    for test in (test_incline, test_errors, test_round_trip):
+        test()
+    return check.summary()
+
+
+if __name__ == "__main__":
+    sys.exit(main())
