@@ -69,10 +69,13 @@ PROBLEMS = {
     "disk3": dict(file="disk_on_shaft_case3.yaml", t_end=50, quick_t_end=20,
                   body="disk"),
     "omni": dict(file="omni_wheel_testbench.yaml", t_end=10, body="hub"),
+    "box": dict(file="box_incline.yaml", t_end=2, body="box", closed="box",
+                contact_suffix=".v0", extra=["output.dt=1e-4"]),
 }
 
 # Closed forms (problem headers).
 SPHERE_MU, SPHERE_G = 0.3, 9.81
+BOX_V0, BOX_MU, BOX_THETA = 1.0, 0.5, math.radians(20)
 BELT_FIRST_SLIP, BELT_PERIOD = 2.4525, 3.1526808705
 
 
@@ -252,6 +255,29 @@ def sphere_metrics(run, model, v0=2.0):
                 v_final_err=abs(v_fin - 5 / 7 * v0))
 
 
+def box_metrics(run, model):
+    """The box down the incline: |t_stop - t*| with t* = v0 / a, a = g (mu cos
+    th - sin th) (the header), and the speed it is left with at the end
+    (exact: 0; regularised: it creeps at delta tan th / mu).  Without stick
+    events the stop is where the slip speed reaches delta, plus delta / a:
+    exact on the regularised law's saturated branch, where the box
+    decelerates at a (below delta the law's linear branch takes over)."""
+    a = SPHERE_G * (BOX_MU * math.cos(BOX_THETA) - math.sin(BOX_THETA))
+    t_star = BOX_V0 / a
+    sticks = event_times(run, "stick")
+    if sticks:
+        t_stop = sticks[0]
+    elif model["delta"]:
+        c = crossings(run["slip_t"], run["slip"], model["delta"], upward=False)
+        t_stop = c[0] + model["delta"] / a if c else float("nan")
+    else:
+        t_stop = float("nan")
+    v_end = float(np.linalg.norm(run["vel"][-1])) if len(run["t"]) else float("nan")
+    creep = model["delta"] * math.tan(BOX_THETA) / BOX_MU if model["delta"] else 0.0
+    return dict(t_stop=t_stop, t_stop_err=abs(t_stop - t_star), v_end=v_end,
+                v_end_err=abs(v_end - creep))
+
+
 def belt_metrics(run, model):
     """First slip time and period errors against the closed form."""
     onsets = event_times(run, "slip")
@@ -303,6 +329,8 @@ def primary_error(pinfo, m):
     trajectory error against the tight exact-cone reference."""
     if pinfo.get("closed") == "sphere":
         return m["t_stick_err"], "abs(t_stick - t*) [s]"
+    if pinfo.get("closed") == "box":
+        return m["t_stop_err"], "abs(t_stop - t*) [s]"
     if pinfo.get("closed") == "belt":
         return np.nanmax([m["first_slip_err"], m["period_err"]]) \
             if not (math.isnan(m["first_slip_err"]) and math.isnan(m["period_err"])) \
@@ -339,7 +367,8 @@ def atomic_savefig(fig, path):
 
 COLUMNS = ["problem", "model", "family", "n_star", "form", "delta", "status",
            "t_reached", "events", "rhs_evaluations", "steps", "wall_seconds",
-           "error", "error_kind", "t_stick_err", "v_final_err", "first_slip_err",
+           "error", "error_kind", "t_stick_err", "v_final_err", "t_stop_err", "v_end",
+           "v_end_err", "first_slip_err",
            "period_err", "event_time_err_max", "events_matched", "events_ref",
            "event_seq_match", "traj_max_diff", "message"]
 
@@ -446,11 +475,12 @@ def collect_problem(problem, models, jobs, args):
     if ref_summ.get("status") != "ok":
         print(f"run.py: warning: {problem} reference run status "
               f"{ref_summ.get('status')}: {ref_summ.get('message')}", file=sys.stderr)
-    ref = load_run(os.path.join(rdir, "reference"), p["body"], contacts[0])
+    contact = contacts[0] + p.get("contact_suffix", "")   # a box's first vertex contact
+    ref = load_run(os.path.join(rdir, "reference"), p["body"], contact)
     rows = []
     for m in models:
         summ = jobs[m["name"]].result()
-        run = load_run(os.path.join(rdir, m["name"]), p["body"], contacts[0])
+        run = load_run(os.path.join(rdir, m["name"]), p["body"], contact)
         row = dict(problem=problem, model=m["name"], family=m["family"],
                    n_star=m["n_star"], form=m["form"], delta=m["delta"],
                    status=summ.get("status"), t_reached=summ.get("t_reached"),
@@ -463,6 +493,8 @@ def collect_problem(problem, models, jobs, args):
             row.update(sphere_metrics(run, m))
         elif p.get("closed") == "belt":
             row.update(belt_metrics(run, m))
+        elif p.get("closed") == "box":
+            row.update(box_metrics(run, m))
         row["error"], row["error_kind"] = primary_error(p, row)
         rows.append(row)
         print(f"  {problem:7s} {m['name']:16s} {row['status']:8s} "
