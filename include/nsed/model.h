@@ -50,21 +50,24 @@ typedef enum {
   NSED_SHAPE_NONE = 0,     /* no geometry (inertia must be given) */
   NSED_SHAPE_SPHERE = 1,   /* radius */
   NSED_SHAPE_DISK = 2,     /* thin disk: radius; axis = body z; contacts on its rim (a circle) */
-  NSED_SHAPE_CYLINDER = 3, /* solid cylinder: radius, length along body z (inertia only) */
+  NSED_SHAPE_CYLINDER = 3, /* solid cylinder: radius, length along body z; contacts on its two
+                              rims (the circles at z = -+length/2) */
   NSED_SHAPE_BOX = 4,      /* half extents along body x, y, z; contacts at its 8 vertices */
   NSED_SHAPE_POINT = 5,    /* a contact point at the centre of mass (a sliding block, a particle);
                               inertia must be given */
-  NSED_SHAPE_ROLLER = 6    /* omni-wheel spindle roller (seed 001 eq. 1), axis = body x:
+  NSED_SHAPE_ROLLER = 6,   /* omni-wheel spindle roller (seed 001 eq. 1), axis = body x:
                               x^2 + (sqrt(y^2 + z^2) + R1)^2 = R^2, R = radius (the wheel's),
                               R1 = R cos(alpha), alpha = pi/rollers, tips at x = +-R sin(alpha);
                               inclined rollers (psi != 0): the profile of docs/rollers.md,
                               tips at x = +-R sin(alpha) / cos(psi) */
+  NSED_SHAPE_CAPSULE = 7   /* a segment of length along body z swept by a sphere of radius;
+                              contacts on its two end caps (the spheres at z = -+length/2) */
 } nsed_shape_type;
 
 typedef struct {
   nsed_shape_type type;
   double radius;
-  double length;   /* CYLINDER */
+  double length;   /* CYLINDER, CAPSULE */
   double half[3];  /* BOX */
   int rollers;     /* ROLLER: rollers per wheel n >= 3 (alpha = pi/n) */
   double psi;      /* ROLLER: inclination of the roller axis to the wheel plane (rad), |psi| < pi/2 */
@@ -211,7 +214,8 @@ typedef enum {
 
 typedef struct {
   char name[NSED_NAME_MAX];
-  char body[NSED_NAME_MAX];   /* its shape (sphere, disk rim, point, roller, box vertex) touches */
+  char body[NSED_NAME_MAX];   /* its shape touches (a sphere, disk rim, point, roller, or a
+                                 feature of a box, cylinder or capsule) */
   char other[NSED_NAME_MAX];  /* "" or "floor": the floor plane; a plane added by
                                  nsed_model_add_plane; else a sphere body */
   double mu;                  /* kinetic friction coefficient >= 0 */
@@ -227,19 +231,26 @@ typedef struct {
                                  moment -torsion lambda_n sat(w_n / torsion_rate) about n, w_n the
                                  relative spin; REGULARIZED and COMPLIANT laws only (default 0) */
   double torsion_rate;        /* rad/s > 0: the spin below which that moment is linear (default 1e-6) */
-  int vertex;                 /* BOX bodies: the touching vertex 0..7, bit k set = +half[k] along
-                                 body axis k (nsed_contact_box_vertex); -1 (default) otherwise */
+  int feature;                /* which part of a shape with several touches: a box's vertex 0..7
+                                 (bit k set = +half[k] along body axis k), a cylinder's rim or a
+                                 capsule's end cap 0 (at z = -length/2) or 1 (+length/2);
+                                 -1 (default) for the other shapes (nsed_contact_feature) */
 } nsed_contact_def;
 
 /* Defaults: floor contact, mu = mu0 = 0.3, restitution 0, tracking inherited. */
 NSED_API void nsed_contact_def_default(nsed_contact_def *def);
 
-/* The contact of one vertex (0..7) of a box: *box with vertex set and
- * ".v<vertex>" appended to its name. A box touches a plane at its vertices,
- * so the eight of them make the box's contact set. NSED_ERR_INPUT if the
- * name does not fit or vertex is out of range. */
-NSED_API int nsed_contact_box_vertex(const nsed_contact_def *box, int vertex, nsed_contact_def *out,
-                                     nsed_error *err);
+/* The number of contact features of a shape: 8 vertices of a box, 2 rims
+ * of a cylinder, 2 end caps of a capsule; 0 for shapes that touch as one. */
+NSED_API int nsed_shape_features(nsed_shape_type shape);
+
+/* The contact of one feature of a shape: *c with feature set and its name
+ * suffixed ".v<i>" (box vertex), ".rim<i>" (cylinder) or ".end<i>"
+ * (capsule). A contact on such a shape is the set of its features'
+ * contacts. NSED_ERR_INPUT if the name does not fit or feature is out of
+ * range. */
+NSED_API int nsed_contact_feature(const nsed_contact_def *c, nsed_shape_type shape, int feature,
+                                  nsed_contact_def *out, nsed_error *err);
 
 /* ---- planes ---- */
 

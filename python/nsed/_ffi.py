@@ -88,7 +88,7 @@ typedef struct {
 } nsed_law;
 typedef enum {
   NSED_SHAPE_NONE = 0, NSED_SHAPE_SPHERE = 1, NSED_SHAPE_DISK = 2, NSED_SHAPE_CYLINDER = 3,
-  NSED_SHAPE_BOX = 4, NSED_SHAPE_POINT = 5, NSED_SHAPE_ROLLER = 6
+  NSED_SHAPE_BOX = 4, NSED_SHAPE_POINT = 5, NSED_SHAPE_ROLLER = 6, NSED_SHAPE_CAPSULE = 7
 } nsed_shape_type;
 typedef struct {
   nsed_shape_type type; double radius; double length; double half[3]; int rollers; double psi;
@@ -155,7 +155,7 @@ typedef struct {
   nsed_contact_tracking tracking;
   char wheel[NSED_NAME_MAX];
   double torsion, torsion_rate;
-  int vertex;
+  int feature;
 } nsed_contact_def;
 typedef struct {
   char name[NSED_NAME_MAX]; double point[3]; double normal[3]; double velocity[3];
@@ -222,8 +222,9 @@ void nsed_joint_def_default(nsed_joint_def *def);
 void nsed_force_def_default(nsed_force_def *def);
 void nsed_contact_def_default(nsed_contact_def *def);
 void nsed_plane_def_default(nsed_plane_def *def);
-int nsed_contact_box_vertex(const nsed_contact_def *box, int vertex, nsed_contact_def *out,
-                            nsed_error *err);
+int nsed_shape_features(nsed_shape_type shape);
+int nsed_contact_feature(const nsed_contact_def *c, nsed_shape_type shape, int feature,
+                         nsed_contact_def *out, nsed_error *err);
 void nsed_options_default(nsed_options *o);
 int nsed_model_add_body(nsed_model *m, const nsed_body_def *def, nsed_error *err);
 int nsed_model_add_joint(nsed_model *m, const nsed_joint_def *def, nsed_error *err);

@@ -14,13 +14,16 @@ defaults (nsed_body_def_default, ...), keyword for field; build() hands
 them to nsed_model_create, nsed_model_add_body/joint/force/plane/contact
 (in that order, as the problem loader, so the calls may come in any
 order), nsed_model_set_options and nsed_model_finalize, and checks the
-initial state as the problem loader does. A contact on a box body given
-without a vertex becomes the box's eight vertex contacts NAME.v0 ..
-NAME.v7 (nsed_contact_box_vertex), as in a problem file. Its Model is the
-class nsed.load returns. Python types are checked at each call
-(InputError naming the item and field, TypeError for an unknown keyword);
-what the library refuses comes from build() as InputError with the
-library's message ("body 'ball': mass must be a positive number, got -1").
+initial state as the problem loader does. A contact on a body whose shape
+touches with several features (nsed_shape_features: a box's eight
+vertices, a cylinder's two rims, a capsule's two end caps) given without
+a feature becomes its features' contacts NAME.v0 .. NAME.v7,
+NAME.rim0/rim1 or NAME.end0/end1 (nsed_contact_feature), as in a problem
+file. Its Model is the class nsed.load returns. Python types are checked
+at each call (InputError naming the item and field, TypeError for an
+unknown keyword); what the library refuses comes from build() as
+InputError with the library's message ("body 'ball': mass must be a
+positive number, got -1").
 
 Enumerated fields take the words of problem files: shape types from
 nsed_shape_type_name ("sphere", ...), joint types from nsed_joint_type_name
@@ -89,10 +92,10 @@ DRIVE_INPUTS = {"coordinate": lib.NSED_DRIVE_OF_COORDINATE, "rate": lib.NSED_DRI
 
 class Shape:
     """A body's shape (nsed_shape): type ("none", "sphere", "disk",
-    "cylinder", "box", "point", "roller"), radius, length (cylinder), half
-    (box half extents), rollers and psi (roller). Sphere(r), Disk(r),
-    Cylinder(r, length), Box(half), Point(), Roller(r, rollers, psi) make
-    the usual ones."""
+    "cylinder", "box", "point", "roller", "capsule"), radius, length
+    (cylinder, capsule), half (box half extents), rollers and psi (roller).
+    Sphere(r), Disk(r), Cylinder(r, length), Box(half), Point(),
+    Roller(r, rollers, psi), Capsule(r, length) make the usual ones."""
 
     def __init__(self, type="none", radius=0.0, length=0.0, half=(0.0, 0.0, 0.0), rollers=0,
                  psi=0.0):
@@ -119,13 +122,23 @@ def Disk(radius):
 
 
 def Cylinder(radius, length):
-    """A solid cylinder along body z (inertia only)."""
+    """A solid cylinder of length `length` along body z (contacts on its two
+    rims, the circles at z = -length/2 and +length/2: features 0 and 1)."""
     return Shape("cylinder", radius=radius, length=length)
 
 
 def Box(half):
-    """A box of half extents [hx, hy, hz] along the body axes (inertia only)."""
+    """A box of half extents [hx, hy, hz] along the body axes (contacts at
+    its eight vertices: feature k has +half[i] along body axis i where bit i
+    of k is set, -half[i] where it is clear)."""
     return Shape("box", half=half)
+
+
+def Capsule(radius, length):
+    """A segment of length `length` along body z swept by a sphere of radius
+    `radius` (a cylinder with hemispherical ends; contacts on its two end
+    caps, the spheres at z = -length/2 and +length/2: features 0 and 1)."""
+    return Shape("capsule", radius=radius, length=length)
 
 
 def Point():
@@ -474,7 +487,7 @@ _CONTACT = {"name": ("name",), "body": ("name",), "other": ("name",), "mu": ("nu
             "mu0": ("number",), "restitution": ("number",), "law": ("word", CONTACT_LAWS),
             "delta": ("number",), "stiffness": ("number",), "damping": ("number",),
             "tracking": ("word", TRACKING), "wheel": ("name",), "torsion": ("number",),
-            "torsion_rate": ("number",), "vertex": ("integer",)}
+            "torsion_rate": ("number",), "feature": ("integer",)}
 _PLANE = {"name": ("name",), "point": ("vector", 3), "normal": ("vector", 3),
           "velocity": ("vector", 3)}
 _FRICTION = {"model": ("word", FRICTION_MODELS), "sides": ("integer",),
@@ -628,12 +641,15 @@ class ModelBuilder:
         restitution, law ("coulomb", "regularized", "compliant"), delta,
         stiffness, damping, tracking ("inherit", "explicit", "implicit",
         "differential"), wheel, torsion (m; regularized and compliant
-        laws), torsion_rate (rad/s), vertex (a box body's touching vertex
-        0..7, bit k set = +half[k] along body axis k). Defaults:
-        nsed_contact_def_default (mu = mu0 = 0.3); as in a problem file, mu
-        given without mu0 sets mu0 = mu, and a contact on a box body
-        without vertex is, at build(), the eight contacts NAME.v0 ..
-        NAME.v7 of its vertices (nsed_contact_box_vertex)."""
+        laws), torsion_rate (rad/s), feature (which part of a shape with
+        several touches: a box's vertex 0..7, bit k set = +half[k] along
+        body axis k; a cylinder's rim or a capsule's end cap 0 at
+        z = -length/2, 1 at +length/2). Defaults: nsed_contact_def_default
+        (mu = mu0 = 0.3, feature -1); as in a problem file, mu given
+        without mu0 sets mu0 = mu, and a contact on a box, cylinder or
+        capsule body without feature is, at build(), the contacts of all
+        its features (nsed_contact_feature): NAME.v0 .. NAME.v7,
+        NAME.rim0 and NAME.rim1, NAME.end0 and NAME.end1."""
         if "mu" in fields and "mu0" not in fields:
             fields = dict(fields, mu0=fields["mu"])
         d = _Definition("contact", "nsed_contact_def", lib.nsed_contact_def_default, _CONTACT,
@@ -663,8 +679,9 @@ class ModelBuilder:
 
     def names(self, kind):
         """The names given to the definitions of a kind ("body", "plane",
-        "joint", "force", "contact"), in order (a box's contact once, by the
-        name given: the built Model's contacts hold its vertex contacts)."""
+        "joint", "force", "contact"), in order (a contact on a box, cylinder
+        or capsule once, by the name given: the built Model's contacts hold
+        its feature contacts)."""
         return [d.fields.get("name") for d in self._defs[kind]]
 
     def __repr__(self):
@@ -678,8 +695,8 @@ class ModelBuilder:
     def build(self, name=None):
         """The finalized Model: nsed_model_create, nsed_model_add_body for
         every body, then the joints, forces, planes and contacts (a contact
-        on a box body without vertex as its eight vertex contacts, by
-        nsed_contact_box_vertex), nsed_model_set_options,
+        without feature on a body whose shape has features as the contacts
+        of all of them, by nsed_contact_feature), nsed_model_set_options,
         nsed_model_finalize, and the initial state checked
         (nsed_data_check_initial_state: no bodies starting
         interpenetrating). Raises InputError with the library's message."""
@@ -695,7 +712,7 @@ class ModelBuilder:
                       ("contact", lib.nsed_model_add_contact))
             for kind, add in adders:
                 for d in self._defs[kind]:
-                    for struct, _keep in (_box_vertices(m, d) if kind == "contact"
+                    for struct, _keep in (_features(m, d) if kind == "contact"
                                           else ((d.struct, None),)):
                         if add(m, struct, err) < 0:
                             _raise(err.status, _str(err.message))
@@ -710,22 +727,28 @@ class ModelBuilder:
         return Model._from_c(m, name if name is not None else self.name)
 
 
-def _box_vertices(m, d):
+def _features(m, d):
     """The contact definitions d stands for in model m (its bodies added): a
-    contact on a box body without vertex (the default -1) is the eight of
-    its vertices (nsed_contact_box_vertex: NAME.v0 .. NAME.v7, in place, as
-    the problem loader's expand_box_contacts); any other, itself (the
-    library checks it). Pairs (struct, the buffer keeping it alive)."""
-    if d.struct.vertex != -1:
+    contact without feature (the default -1) on a body whose shape has
+    nsed_shape_features(type) > 0 (a box, a cylinder, a capsule) is the
+    contacts of all its features (nsed_contact_feature: NAME.v0 ..,
+    NAME.rim0 .., NAME.end0 .., in place and in feature order, as the
+    problem loader's expand_features); any other, itself (the library
+    checks it). Pairs (struct, the buffer keeping it alive)."""
+    if d.struct.feature != -1:
         return ((d.struct, None),)
     i = lib.nsed_model_find_body(m, d.struct.body)
-    if i < 0 or lib.nsed_model_body_def(m, i).shape.type != lib.NSED_SHAPE_BOX:
+    if i < 0:
+        return ((d.struct, None),)
+    shape = lib.nsed_model_body_def(m, i).shape.type
+    n = lib.nsed_shape_features(shape)
+    if n <= 0:
         return ((d.struct, None),)
     err = ffi.new("nsed_error *")
     out = []
-    for v in range(8):
+    for f in range(n):
         c, buf = new_padded("nsed_contact_def")
-        if lib.nsed_contact_box_vertex(d.struct, v, c, err) != NSED_OK:
+        if lib.nsed_contact_feature(d.struct, shape, f, c, err) != NSED_OK:
             _raise(err.status, _str(err.message))
         out.append((c, buf))
     return out
@@ -755,5 +778,5 @@ def _check_initial_state(m):
 
 
 __all__ = ["ModelBuilder", "quat_from_axis_angle", "Shape", "Sphere", "Disk", "Cylinder", "Box",
-           "Point", "Roller", "Law", "Constant", "Sine", "Piecewise", "Drive", "Feedback",
-           "Table"]
+           "Point", "Roller", "Capsule", "Law", "Constant", "Sine", "Piecewise", "Drive",
+           "Feedback", "Table"]

@@ -42,7 +42,7 @@ THREE_PACKAGE = "libjs-three"
 MAX_ROWS = 20000
 MAX_VALUES = 2_000_000
 
-SHAPES = ("none", "sphere", "disk", "cylinder", "box", "point", "roller")
+SHAPES = ("none", "sphere", "disk", "cylinder", "box", "point", "roller", "capsule")
 POINT_COLUMNS = ("point_x", "point_y", "point_z")
 
 
@@ -137,9 +137,9 @@ def _shape_of(body, where):
         raise ResultError(f"{where}: body '{body.get('name')}' has shape {shape!r}, "
                           f"not one of {', '.join(SHAPES)}")
     out = {"shape": shape}
-    if shape in ("sphere", "disk", "cylinder", "roller"):
+    if shape in ("sphere", "disk", "cylinder", "roller", "capsule"):
         out["radius"] = _positive(body, "radius", where)
-    if shape == "cylinder":
+    if shape in ("cylinder", "capsule"):
         out["length"] = _positive(body, "length", where)
     if shape == "box":
         half = body.get("half")
@@ -588,7 +588,8 @@ var KIND_COLOURS = { close: '#1f77b4', open: '#17becf', impact: '#d62728', stick
 function kindColour(k) { return KIND_COLOURS[k] || '#000000'; }
 // Colours by shape, alternating between bodies of the same shape.
 var SHAPE_COLOURS = { sphere: [0x4c72b0, 0xdd8452, 0x55a868, 0xc44e52], disk: [0x8172b3, 0x937860],
-  cylinder: [0x55a868, 0x64b5cd], box: [0xc44e52, 0xccb974], roller: [0x3f6fb5, 0x2a9d8f], point: [0x333333] };
+  cylinder: [0x55a868, 0x64b5cd], box: [0xc44e52, 0xccb974], roller: [0x3f6fb5, 0x2a9d8f], point: [0x333333],
+  capsule: [0x64b5cd, 0x8172b3] };
 var CLEAR = 0xf2f4f7;
 
 // ---- time lookup and interpolation ------------------------------------------
@@ -662,6 +663,7 @@ function boundingRadius(b) {
   switch (b.shape) {
     case 'sphere': case 'disk': return b.radius;
     case 'cylinder': return Math.hypot(b.radius, b.length / 2);
+    case 'capsule': return b.radius + b.length / 2;
     case 'box': return Math.hypot(b.half[0], b.half[1], b.half[2]);
     case 'roller': return roller(b).reduce(function (m, p) { return Math.max(m, Math.hypot(p[0], p[1])); }, 0);
     default: return 0;
@@ -774,6 +776,20 @@ function shapeMesh(b, colour) {
     case 'point':   // around its contact's dot (MARK), which is drawn on top
       g = new THREE.SphereBufferGeometry(2.2 * MARK, 16, 10);
       sign = function () { return 1; };
+      break;
+    case 'capsule':   // a lathe of two quarter circles joined by the segment, axis body z
+      var cp = [];
+      for (var j = 0; j <= 16; j++) {
+        var a = -Math.PI / 2 + j * Math.PI / 32;
+        cp.push(new THREE.Vector2(b.radius * Math.cos(a), -b.length / 2 + b.radius * Math.sin(a)));
+      }
+      for (var j2 = 0; j2 <= 16; j2++) {
+        var a2 = j2 * Math.PI / 32;
+        cp.push(new THREE.Vector2(b.radius * Math.cos(a2), b.length / 2 + b.radius * Math.sin(a2)));
+      }
+      g = new THREE.LatheBufferGeometry(cp, 32);
+      g.rotateX(Math.PI / 2);                      // lathe axis y -> body z
+      sign = function (x, y) { return x * y; };
       break;
     case 'roller':
       var pts = roller(b).map(function (p) { return new THREE.Vector2(p[1], p[0]); });

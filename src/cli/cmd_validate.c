@@ -69,7 +69,7 @@ static void print_model(const char *path, const nsed_model *m) {
     printf(" kg m^2, shape %s", nsed_shape_type_name(b->shape.type));
     if (b->shape.type == NSED_SHAPE_SPHERE || b->shape.type == NSED_SHAPE_DISK)
       printf(" radius %.10g m", b->shape.radius);
-    if (b->shape.type == NSED_SHAPE_CYLINDER)
+    if (b->shape.type == NSED_SHAPE_CYLINDER || b->shape.type == NSED_SHAPE_CAPSULE)
       printf(" radius %.10g m length %.10g m", b->shape.radius, b->shape.length);
     if (b->shape.type == NSED_SHAPE_BOX) vec(" half extents", b->shape.half, 3);
     if (b->shape.type == NSED_SHAPE_ROLLER)
@@ -121,7 +121,7 @@ static void print_model(const char *path, const nsed_model *m) {
   for (int i = 0; i < nsed_model_ncontact(m); i++) {
     const nsed_contact_def *c = nsed_model_contact_def(m, i);
     printf("  %s: %s", c->name, c->body);
-    if (c->vertex >= 0) printf(" vertex %d", c->vertex);
+    if (c->feature >= 0) printf(" feature %d", c->feature);
     printf(" with %s, law %s", *c->other ? c->other : "floor", nsed_contact_law_name(c->law));
     switch (c->law) {
       case NSED_CONTACT_COULOMB:

@@ -81,15 +81,31 @@ static int box_support(const nsed_model *m, int c, const nsedi_kin *kin, const d
   (void)xtrack, (void)pl, (void)g;
   const nsedi_contact *C = &m->contact[c];
   const nsedi_kin *k = &kin[C->body];
-  nsedi_kin_dir(k, C->vertex, rho);
+  nsedi_kin_dir(k, C->feature_point, rho);
   nsedi_v3_cross(rho_dot, k->ww, rho);
   return NSED_OK;
 }
 
-/* The disk's lowest rim point: e = unit part of -n perpendicular to the axis k. */
-static int disk_support(const nsed_model *m, int c, const nsedi_kin *kin, const double *xtrack,
-                        const nsedi_plane *pl, nsedi_contact_geom *g, double rho[3],
-                        double rho_dot[3]) {
+/* A capsule's end cap: the sphere about a material point of the body. */
+static int capsule_support(const nsed_model *m, int c, const nsedi_kin *kin, const double *xtrack,
+                           const nsedi_plane *pl, nsedi_contact_geom *g, double rho[3],
+                           double rho_dot[3]) {
+  (void)xtrack, (void)pl;
+  const nsedi_contact *C = &m->contact[c];
+  const nsedi_kin *k = &kin[C->body];
+  double centre[3];
+  nsedi_kin_dir(k, C->feature_point, centre);
+  nsedi_v3_axpy(rho, centre, -m->body[C->body].def.shape.radius, g->n);
+  nsedi_v3_cross(rho_dot, k->ww, centre);
+  return NSED_OK;
+}
+
+/* The lowest point of a rim (a circle about the body z axis through the
+ * body point centre: the disk's own centre, a cylinder's end): e = unit
+ * part of -n perpendicular to the axis k, rho = centre + r e. */
+static int rim_support(const nsed_model *m, int c, const nsedi_kin *kin, const double *xtrack,
+                       const nsedi_plane *pl, nsedi_contact_geom *g, double rho[3],
+                       double rho_dot[3]) {
   (void)xtrack;
   const nsedi_contact *C = &m->contact[c];
   const nsedi_kin *k = &kin[C->body];
@@ -105,19 +121,25 @@ static int disk_support(const nsed_model *m, int c, const nsedi_kin *kin, const 
   double un = nsedi_v3_norm(u);
   if (un < NSEDI_DISK_FLAT) {
     /* Lying flat: every rim point is lowest, the rim contact is undefined.
-     * The gap is the centre's height, so an open disk falling flat is
+     * The gap is the rim centre's height, so an open disk falling flat is
      * caught when it reaches the plane. */
-    double d0[3];
-    nsedi_v3_copy(g->p, k->r);
-    nsedi_v3_sub(d0, k->r, pl->point);
+    double d0[3], centre[3];
+    nsedi_kin_dir(k, C->feature_point, centre);
+    nsedi_v3_add(g->p, k->r, centre);
+    nsedi_v3_sub(d0, g->p, pl->point);
     g->gap = nsedi_v3_dot(g->n, d0);
     return NSED_ERR_EVENT;
   }
   nsedi_v3_scale(e, u, 1.0 / un);
   double eud = nsedi_v3_dot(e, ud);
   for (int i = 0; i < 3; i++) ed[i] = (ud[i] - e[i] * eud) / un;
-  nsedi_v3_scale(rho, e, radius);
-  nsedi_v3_scale(rho_dot, ed, radius);
+  double centre[3], centre_dot[3];
+  nsedi_kin_dir(k, C->feature_point, centre);
+  nsedi_v3_cross(centre_dot, k->ww, centre);
+  for (int i = 0; i < 3; i++) {
+    rho[i] = centre[i] + radius * e[i];
+    rho_dot[i] = centre_dot[i] + radius * ed[i];
+  }
   return NSED_OK;
 }
 
@@ -163,20 +185,26 @@ static int against_plane(const nsed_model *m, int c, const nsedi_kin *kin, const
   }
 PLANE_PAIR(sphere_plane, sphere_support)
 PLANE_PAIR(point_plane, point_support)
-PLANE_PAIR(disk_plane, disk_support)
+PLANE_PAIR(disk_plane, rim_support)
 PLANE_PAIR(roller_plane, roller_support)
 PLANE_PAIR(box_plane, box_support)
+PLANE_PAIR(cylinder_plane, rim_support)
+PLANE_PAIR(capsule_plane, capsule_support)
 
-/* Sphere A (the contact's body) against sphere B: n from B's centre to A's. */
-static int sphere_sphere(const nsed_model *m, int c, const nsedi_kin *kin, const double *xtrack,
-                         nsedi_contact_geom *g) {
-  (void)xtrack;
+/* Sphere A (the contact's body) against a sphere of radius rb about the
+ * point q = c_B + qoff of body B, where qoff (world) moves with qoff_dot
+ * (zero for B's centre; along a capsule's axis for its closest point):
+ * n from q to A's centre. */
+static int sphere_about(const nsed_model *m, int c, const nsedi_kin *kin, double rb,
+                        const double qoff[3], const double qoff_dot[3], nsedi_contact_geom *g) {
   const nsedi_contact *C = &m->contact[c];
   const nsedi_kin *k = &kin[C->body], *kb = &kin[C->other];
-  double ra = m->body[C->body].def.shape.radius, rb = m->body[C->other].def.shape.radius;
+  double ra = m->body[C->body].def.shape.radius;
   double D[3], Dv[3];
-  nsedi_v3_sub(D, k->r, kb->r);
-  nsedi_v3_sub(Dv, k->v, kb->v);
+  for (int i = 0; i < 3; i++) {
+    D[i] = k->r[i] - kb->r[i] - qoff[i];
+    Dv[i] = k->v[i] - kb->v[i] - qoff_dot[i];
+  }
   double L = nsedi_v3_norm(D);
   if (L < NSEDI_SPHERE_COINCIDENT) return NSED_ERR_EVENT;
   nsedi_v3_scale(g->n, D, 1.0 / L);
@@ -202,9 +230,9 @@ static int sphere_sphere(const nsed_model *m, int c, const nsedi_kin *kin, const
   nsedi_v3_add(t2d, x1, x2);
   double rhoa[3], rhob[3], rhoad[3], rhobd[3];
   nsedi_v3_scale(rhoa, g->n, -ra);
-  nsedi_v3_scale(rhob, g->n, rb);
+  nsedi_v3_axpy(rhob, qoff, rb, g->n);
   nsedi_v3_scale(rhoad, nd, -ra);
-  nsedi_v3_scale(rhobd, nd, rb);
+  nsedi_v3_axpy(rhobd, qoff_dot, rb, nd);
   nsedi_v3_add(g->p, k->r, rhoa);
   double va[3], vb[3], aa[3], ab[3], rel[3], wa[3], wb[3], relb[3];
   point_motion(k, rhoa, va, aa);
@@ -231,13 +259,51 @@ static int sphere_sphere(const nsed_model *m, int c, const nsedi_kin *kin, const
   return NSED_OK;
 }
 
+static int sphere_sphere(const nsed_model *m, int c, const nsedi_kin *kin, const double *xtrack,
+                         nsedi_contact_geom *g) {
+  (void)xtrack;
+  const double zero[3] = {0, 0, 0};
+  return sphere_about(m, c, kin, m->body[m->contact[c].other].def.shape.radius, zero, zero, g);
+}
+
+/* Sphere A against capsule B: the sphere about the point of B's segment
+ * nearest A's centre, s u from B's centre (u = B's axis, |s| <= L/2).
+ * Inside the segment it slides along the axis with
+ * ds/dt = (v_A - v_B) . u + (c_A - c_B) . (w_B x u); clamped at an end it
+ * is a material point. Crossing between the two is a region root. */
+static int sphere_capsule(const nsed_model *m, int c, const nsedi_kin *kin, const double *xtrack,
+                          nsedi_contact_geom *g) {
+  (void)xtrack;
+  const nsedi_contact *C = &m->contact[c];
+  const nsedi_kin *k = &kin[C->body], *kb = &kin[C->other];
+  const nsed_shape *sb = &m->body[C->other].def.shape;
+  double ez[3] = {0, 0, 1}, u[3], wu[3], d[3], dv[3], qoff[3], qoff_dot[3];
+  nsedi_kin_dir(kb, ez, u);
+  nsedi_v3_cross(wu, kb->ww, u);
+  nsedi_v3_sub(d, k->r, kb->r);
+  nsedi_v3_sub(dv, k->v, kb->v);
+  double h = 0.5 * sb->length, proj = nsedi_v3_dot(d, u);
+  int inside = fabs(proj) < h;
+  double s = inside ? proj : copysign(h, proj);
+  double sd = inside ? nsedi_v3_dot(dv, u) + nsedi_v3_dot(d, wu) : 0.0;
+  for (int i = 0; i < 3; i++) {
+    qoff[i] = s * u[i];
+    qoff_dot[i] = sd * u[i] + s * wu[i];
+  }
+  int rc = sphere_about(m, c, kin, sb->radius, qoff, qoff_dot, g);
+  g->region = h - fabs(proj);
+  return rc;
+}
+
 typedef int (*pair_fn)(const nsed_model *m, int c, const nsedi_kin *kin, const double *xtrack,
                        nsedi_contact_geom *g);
 
 static const pair_fn pair_table[NSEDI_PAIR_COUNT] = {
     [NSEDI_PAIR_SPHERE_PLANE] = sphere_plane, [NSEDI_PAIR_POINT_PLANE] = point_plane,
     [NSEDI_PAIR_DISK_PLANE] = disk_plane,     [NSEDI_PAIR_ROLLER_PLANE] = roller_plane,
-    [NSEDI_PAIR_BOX_PLANE] = box_plane,       [NSEDI_PAIR_SPHERE_SPHERE] = sphere_sphere};
+    [NSEDI_PAIR_BOX_PLANE] = box_plane,       [NSEDI_PAIR_CYLINDER_PLANE] = cylinder_plane,
+    [NSEDI_PAIR_CAPSULE_PLANE] = capsule_plane, [NSEDI_PAIR_SPHERE_SPHERE] = sphere_sphere,
+    [NSEDI_PAIR_SPHERE_CAPSULE] = sphere_capsule};
 
 int nsedi_contact_eval(const nsed_model *m, int c, const nsedi_kin *kin, const double *xtrack,
                        nsedi_contact_geom *g) {

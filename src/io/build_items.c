@@ -11,7 +11,8 @@
 /* NSEDI_OPT at the path of the item being read. */
 #define OPT(map, key, call) NSEDI_OPT(map, path, key, call)
 
-static const char *const shape_names[] = {"none", "sphere", "disk", "cylinder", "box", "point", "roller", NULL};
+static const char *const shape_names[] = {"none", "sphere", "disk",   "cylinder", "box",
+                                          "point", "roller", "capsule", NULL};
 static const char *const joint_names[] = {"spherical", "revolute", "cylindrical", "prismatic",
                                           "universal", "weld", "servo", "align", NULL};
 static const char *const force_names[] = {"force", "torque", "spring", NULL};
@@ -95,8 +96,9 @@ static int read_shape(nsedi_problem_defs *p, const nsedi_ynode *node, const char
   s->type = (nsed_shape_type)type;
   /* Which dimensions each shape needs; the others would be silently unused. */
   int need_r = type == NSED_SHAPE_SPHERE || type == NSED_SHAPE_DISK || type == NSED_SHAPE_CYLINDER ||
-               type == NSED_SHAPE_ROLLER;
-  int need_l = type == NSED_SHAPE_CYLINDER, need_h = type == NSED_SHAPE_BOX;
+               type == NSED_SHAPE_ROLLER || type == NSED_SHAPE_CAPSULE;
+  int need_l = type == NSED_SHAPE_CYLINDER || type == NSED_SHAPE_CAPSULE;
+  int need_h = type == NSED_SHAPE_BOX;
   int need_n = type == NSED_SHAPE_ROLLER;
   /* need 2: optional for this shape, meaningless for the others */
   struct { const char *key; int need; } dims[] = {{"radius", need_r}, {"length", need_l},
@@ -372,7 +374,7 @@ static int read_contact(nsedi_problem_defs *p, const nsedi_ynode *node, const ch
                         nsed_contact_def *c) {
   static const char *const keys[] = {"name", "body", "with", "mu", "mu0", "restitution", "law",
                                      "delta", "stiffness", "damping", "tracking", "wheel", "torsion",
-                                     "torsion_rate", "vertex", NULL};
+                                     "torsion_rate", "feature", NULL};
   nsed_contact_def_default(c);
   if (nsedi_check_map(p->d, node, path, keys) && (!node || node->kind != NSEDI_Y_MAP)) return -1;
   int rc = 0;
@@ -389,9 +391,9 @@ static int read_contact(nsedi_problem_defs *p, const nsedi_ynode *node, const ch
              check_body_ref(p, with, kp, c->other, 0))
       rc = -1;
   }
-  long vertex = -1;
-  OPT(node, "vertex", nsedi_read_int(p->d, v_, kp_, 0, 7, &vertex));
-  c->vertex = (int)vertex;
+  long feature = -1;
+  OPT(node, "feature", nsedi_read_int(p->d, v_, kp_, 0, 7, &feature));
+  c->feature = (int)feature;
   OPT(node, "wheel", nsedi_read_name(p->d, v_, kp_, c->wheel) || check_body_ref(p, v_, kp_, c->wheel, 0));
   if (nsedi_read_contact_law(p->d, node, path, c)) rc = -1;
   if (rc) return -1;
@@ -404,27 +406,33 @@ static int read_contact(nsedi_problem_defs *p, const nsedi_ynode *node, const ch
   if (!p->item_ok[bi] || (oi >= 0 && !p->item_ok[oi])) return 0; /* its own message says why */
   const nsed_shape_type st = p->bodies[bi].shape.type;
   KP(kp, path, "body");
-  if (st != NSED_SHAPE_SPHERE && st != NSED_SHAPE_DISK && st != NSED_SHAPE_POINT &&
-      st != NSED_SHAPE_ROLLER && st != NSED_SHAPE_BOX)
+  if (st == NSED_SHAPE_NONE)
     return nsedi_diag_add(p->d, nsedi_ymap_get(node, "body"), kp,
-                          "body '%s' has shape %s: contacts need a sphere, a disk, a point, a box or "
-                          "a roller",
-                          c->body, shape_names[st]);
-  if (c->vertex >= 0 && st != NSED_SHAPE_BOX) {
-    KP(kp, path, "vertex");
-    return nsedi_diag_add(p->d, nsedi_ymap_get(node, "vertex"), kp,
-                          "vertex applies to box contacts only (body '%s' is a %s)", c->body,
-                          shape_names[st]);
+                          "body '%s' has no shape: contacts need a sphere, disk, point, box, "
+                          "cylinder, capsule or roller",
+                          c->body);
+  int nf = nsed_shape_features(st);
+  if (c->feature >= 0 && c->feature >= nf) {
+    KP(kp, path, "feature");
+    const nsedi_ynode *fn = nsedi_ymap_get(node, "feature");
+    if (!nf)
+      return nsedi_diag_add(p->d, fn, kp,
+                            "feature applies to box, cylinder and capsule contacts only (body "
+                            "'%s' is a %s)",
+                            c->body, shape_names[st]);
+    return nsedi_diag_add(p->d, fn, kp, "a %s has features 0..%d, not %d", shape_names[st], nf - 1,
+                          c->feature);
   }
   if (oi >= 0) {
     KP(kp, path, "with");
     if (oi == bi)
       return nsedi_diag_add(p->d, with, kp, "a body cannot touch itself");
-    if (st != NSED_SHAPE_SPHERE || p->bodies[oi].shape.type != NSED_SHAPE_SPHERE)
+    nsed_shape_type ot = p->bodies[oi].shape.type;
+    if (st != NSED_SHAPE_SPHERE || (ot != NSED_SHAPE_SPHERE && ot != NSED_SHAPE_CAPSULE))
       return nsedi_diag_add(p->d, with, kp,
-                            "body-body contacts are between two spheres ('%s' is a %s, '%s' a %s)",
-                            c->body, shape_names[st], c->other,
-                            shape_names[p->bodies[oi].shape.type]);
+                            "body-body contacts are a sphere (the body) against a sphere or a "
+                            "capsule ('%s' is a %s, '%s' a %s)",
+                            c->body, shape_names[st], c->other, shape_names[ot]);
   }
   return 0;
 }
@@ -477,17 +485,20 @@ static int rd_plane(nsedi_problem_defs *p, const nsedi_ynode *n, const char *pat
   return read_plane(p, n, path, def);
 }
 
-/* A box touches with its vertices: a contact on a box without a vertex
- * becomes its eight vertex contacts (NAME.v0 .. NAME.v7), each pointing at
- * the list item it came from. */
-static int expand_box_contacts(nsedi_problem_defs *p) {
-  int extra = 0;
-  for (int i = 0; i < p->ncontact; i++) {
-    int b = nsedi_defs_find_body(p, p->contacts[i].body);
-    if (b >= 0 && p->bodies[b].shape.type == NSED_SHAPE_BOX && p->contacts[i].vertex < 0) extra += 7;
-  }
-  if (!extra) return 0;
-  int n = p->ncontact + extra, k = 0, rc = 0;
+/* A shape with several contact features (a box's vertices, a cylinder's
+ * rims, a capsule's end caps) touches with each: a contact on one without
+ * a feature becomes its features' contacts (NAME.v0 .., NAME.rim0 ..,
+ * NAME.end0 ..), each pointing at the list item it came from. */
+static int features_of(const nsedi_problem_defs *p, int i) {
+  int b = nsedi_defs_find_body(p, p->contacts[i].body);
+  if (b < 0 || p->contacts[i].feature >= 0) return 0;
+  return nsed_shape_features(p->bodies[b].shape.type);
+}
+
+static int expand_features(nsedi_problem_defs *p) {
+  int n = 0, k = 0, rc = 0;
+  for (int i = 0; i < p->ncontact; i++) n += features_of(p, i) ? features_of(p, i) : 1;
+  if (n == p->ncontact) return 0;
   nsed_contact_def *defs = calloc((size_t)n, sizeof *defs);
   const nsedi_ynode **at = calloc((size_t)n, sizeof *at);
   if (!defs || !at) {
@@ -496,14 +507,15 @@ static int expand_box_contacts(nsedi_problem_defs *p) {
     return -2;
   }
   for (int i = 0; i < p->ncontact; i++) {
-    int b = nsedi_defs_find_body(p, p->contacts[i].body);
-    int box = b >= 0 && p->bodies[b].shape.type == NSED_SHAPE_BOX && p->contacts[i].vertex < 0;
-    for (int v = 0; v < (box ? 8 : 1); v++, k++) {
+    int nf = features_of(p, i);
+    nsed_shape_type st = nf ? p->bodies[nsedi_defs_find_body(p, p->contacts[i].body)].shape.type
+                            : NSED_SHAPE_NONE;
+    for (int f = 0; f < (nf ? nf : 1); f++, k++) {
       at[k] = p->contact_at[i];
       defs[k] = p->contacts[i];
       nsed_error e;
       nsed_error_clear(&e);
-      if (box && nsed_contact_box_vertex(&p->contacts[i], v, &defs[k], &e)) {
+      if (nf && nsed_contact_feature(&p->contacts[i], st, f, &defs[k], &e)) {
         char ip[300];
         nsedi_path_index(ip, sizeof ip, "contacts", i);
         rc = nsedi_diag_add(p->d, at[k], ip, "%s", e.message);
@@ -550,7 +562,7 @@ int nsedi_build_items(nsedi_problem_defs *p) {
   }
   if (r != -2) {
     rc |= r;
-    r = expand_box_contacts(p);
+    r = expand_features(p);
   }
   if (r != -2) {
     rc |= r;

@@ -58,7 +58,7 @@ void nsedi_summary_contact_laws(FILE *f, const nsed_model *m) {
       number_field(f, "stiffness", c->stiffness);
       number_field(f, "damping", c->damping);
     }
-    if (c->vertex >= 0) fprintf(f, ", \"vertex\": %d", c->vertex);
+    if (c->feature >= 0) fprintf(f, ", \"feature\": %d", c->feature);
     if (c->torsion > 0) {
       number_field(f, "torsion", c->torsion);
       number_field(f, "torsion_rate", c->torsion_rate);
@@ -113,6 +113,7 @@ void nsedi_summary_geometry(FILE *f, const nsed_model *m) {
       case NSED_SHAPE_SPHERE:
       case NSED_SHAPE_DISK: number_field(f, "radius", s->radius); break;
       case NSED_SHAPE_CYLINDER:
+      case NSED_SHAPE_CAPSULE:
         number_field(f, "radius", s->radius);
         number_field(f, "length", s->length);
         break;

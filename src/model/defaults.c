@@ -42,22 +42,34 @@ void nsed_contact_def_default(nsed_contact_def *def) {
   def->delta = 1e-6;
   def->tracking = NSED_TRACKING_INHERIT;
   def->torsion_rate = 1e-6;
-  def->vertex = -1;
+  def->feature = -1;
 }
 
-int nsed_contact_box_vertex(const nsed_contact_def *box, int vertex, nsed_contact_def *out,
-                            nsed_error *err) {
-  if (vertex < 0 || vertex > 7)
-    return nsed_error_set(err, NSED_ERR_INPUT, "contact '%s': box vertex %d is not in 0..7",
-                          box->name, vertex);
-  nsed_contact_def c = *box;
-  int n = snprintf(c.name, sizeof c.name, "%s.v%d", box->name, vertex);
-  if (n < 0 || (size_t)n >= sizeof c.name)
+int nsed_shape_features(nsed_shape_type shape) {
+  switch (shape) {
+    case NSED_SHAPE_BOX: return 8;
+    case NSED_SHAPE_CYLINDER:
+    case NSED_SHAPE_CAPSULE: return 2;
+    default: return 0;
+  }
+}
+
+int nsed_contact_feature(const nsed_contact_def *c, nsed_shape_type shape, int feature,
+                         nsed_contact_def *out, nsed_error *err) {
+  int n = nsed_shape_features(shape);
+  if (feature < 0 || feature >= n)
     return nsed_error_set(err, NSED_ERR_INPUT,
-                          "contact '%s': the name of its vertex contacts ('%s.v0') is too long",
-                          box->name, box->name);
-  c.vertex = vertex;
-  *out = c;
+                          "contact '%s': feature %d is not one of the %d of a %s", c->name, feature,
+                          n, nsed_shape_type_name(shape));
+  const char *tag = shape == NSED_SHAPE_BOX ? "v" : shape == NSED_SHAPE_CYLINDER ? "rim" : "end";
+  nsed_contact_def f = *c;
+  int len = snprintf(f.name, sizeof f.name, "%s.%s%d", c->name, tag, feature);
+  if (len < 0 || (size_t)len >= sizeof f.name)
+    return nsed_error_set(err, NSED_ERR_INPUT,
+                          "contact '%s': the name of its feature contacts ('%s.%s0') is too long",
+                          c->name, c->name, tag);
+  f.feature = feature;
+  *out = f;
   return NSED_OK;
 }
 
@@ -108,6 +120,7 @@ const char *nsed_contact_tracking_name(nsed_contact_tracking t) {
 }
 
 const char *nsed_shape_type_name(nsed_shape_type t) {
-  static const char *names[] = {"none", "sphere", "disk", "cylinder", "box", "point", "roller"};
+  static const char *names[] = {"none", "sphere", "disk", "cylinder", "box", "point", "roller",
+                                "capsule"};
   return (unsigned)t < sizeof names / sizeof names[0] ? names[t] : "unknown";
 }

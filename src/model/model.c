@@ -109,6 +109,15 @@ static void shape_inertia(const nsed_shape *s, double mass, double J[3]) {
     case NSED_SHAPE_ROLLER:
       nsedi_roller_inertia(s, mass, J);
       break;
+    case NSED_SHAPE_CAPSULE: {
+      /* a cylinder and two hemispheres of one density; a hemisphere's
+       * centre of mass is 3r/8 from its flat face */
+      double L = s->length, vc = M_PI * r * r * L, vs = 4.0 / 3.0 * M_PI * r * r * r;
+      double mc = mass * vc / (vc + vs), ms = mass - mc;
+      J[0] = J[1] = mc * (L * L / 12 + r * r / 4) + ms * (0.4 * r * r + L * L / 4 + 3 * L * r / 8);
+      J[2] = 0.5 * mc * r * r + 0.4 * ms * r * r;
+      break;
+    }
     case NSED_SHAPE_BOX: {
       double a = 2 * s->half[0], b = 2 * s->half[1], c = 2 * s->half[2];
       J[0] = mass * (b * b + c * c) / 12.0;
@@ -142,7 +151,8 @@ int nsed_model_add_body(nsed_model *m, const nsed_body_def *def, nsed_error *err
                           "body '%s': orientation quaternion must be finite and non-zero", n);
   const nsed_shape *s = &def->shape;
   int needs_radius = s->type == NSED_SHAPE_SPHERE || s->type == NSED_SHAPE_DISK ||
-                     s->type == NSED_SHAPE_CYLINDER || s->type == NSED_SHAPE_ROLLER;
+                     s->type == NSED_SHAPE_CYLINDER || s->type == NSED_SHAPE_ROLLER ||
+                     s->type == NSED_SHAPE_CAPSULE;
   if (s->type == NSED_SHAPE_ROLLER && s->rollers < 3)
     return nsed_error_set(err, NSED_ERR_INPUT,
                           "body '%s': a roller needs rollers >= 3 per wheel, got %d", n, s->rollers);
@@ -155,6 +165,9 @@ int nsed_model_add_body(nsed_model *m, const nsed_body_def *def, nsed_error *err
                           n, s->radius);
   if (s->type == NSED_SHAPE_CYLINDER && !(s->length > 0 && isfinite(s->length)))
     return nsed_error_set(err, NSED_ERR_INPUT, "body '%s': cylinder length must be positive", n);
+  if (s->type == NSED_SHAPE_CAPSULE && !(s->length > 0 && isfinite(s->length)))
+    return nsed_error_set(err, NSED_ERR_INPUT,
+                          "body '%s': capsule length must be positive (a sphere has none)", n);
   if (s->type == NSED_SHAPE_BOX &&
       !(s->half[0] > 0 && s->half[1] > 0 && s->half[2] > 0 && finite3(s->half)))
     return nsed_error_set(err, NSED_ERR_INPUT, "body '%s': box half extents must be positive", n);
@@ -410,15 +423,20 @@ int nsed_model_add_force(nsed_model *m, const nsed_force_def *def, nsed_error *e
   return m->nforce++;
 }
 
-/* The pair each shape makes with a plane and with a sphere (-1: none). */
+/* The pair each shape makes with a plane (-1: none). */
 static const int pair_with_plane[] = {
-    [NSED_SHAPE_NONE] = -1,   [NSED_SHAPE_SPHERE] = NSEDI_PAIR_SPHERE_PLANE,
-    [NSED_SHAPE_DISK] = NSEDI_PAIR_DISK_PLANE, [NSED_SHAPE_CYLINDER] = -1,
-    [NSED_SHAPE_BOX] = NSEDI_PAIR_BOX_PLANE, [NSED_SHAPE_POINT] = NSEDI_PAIR_POINT_PLANE,
-    [NSED_SHAPE_ROLLER] = NSEDI_PAIR_ROLLER_PLANE};
+    [NSED_SHAPE_NONE] = -1,
+    [NSED_SHAPE_SPHERE] = NSEDI_PAIR_SPHERE_PLANE,
+    [NSED_SHAPE_DISK] = NSEDI_PAIR_DISK_PLANE,
+    [NSED_SHAPE_CYLINDER] = NSEDI_PAIR_CYLINDER_PLANE,
+    [NSED_SHAPE_BOX] = NSEDI_PAIR_BOX_PLANE,
+    [NSED_SHAPE_POINT] = NSEDI_PAIR_POINT_PLANE,
+    [NSED_SHAPE_ROLLER] = NSEDI_PAIR_ROLLER_PLANE,
+    [NSED_SHAPE_CAPSULE] = NSEDI_PAIR_CAPSULE_PLANE};
 static const char *const supported_pairs =
-    "sphere, disk rim, point, box vertex or roller against the floor; the same but the roller "
-    "against a plane; sphere against sphere";
+    "sphere, disk rim, point, box vertex, cylinder rim, capsule end cap or roller against the "
+    "floor; the same but the roller against a plane; a sphere (the contact's body) against a "
+    "sphere or a capsule";
 
 /* The other surface (floor, plane or body) and the pair's geometry function. */
 static int resolve_pair(nsed_model *m, nsedi_contact *c, const char *owner, nsed_error *err) {
@@ -439,29 +457,40 @@ static int resolve_pair(nsed_model *m, nsedi_contact *c, const char *owner, nsed
   }
   nsed_shape_type ot = c->other >= 0 ? m->body[c->other].def.shape.type : NSED_SHAPE_NONE;
   int pair = -1;
-  if (c->other == NSEDI_GROUND && (unsigned)st <= NSED_SHAPE_ROLLER) pair = pair_with_plane[st];
+  if (c->other == NSEDI_GROUND && (unsigned)st <= NSED_SHAPE_CAPSULE) pair = pair_with_plane[st];
   if (c->other >= 0 && st == NSED_SHAPE_SPHERE && ot == NSED_SHAPE_SPHERE) pair = NSEDI_PAIR_SPHERE_SPHERE;
+  if (c->other >= 0 && st == NSED_SHAPE_SPHERE && ot == NSED_SHAPE_CAPSULE)
+    pair = NSEDI_PAIR_SPHERE_CAPSULE;
   if (pair == NSEDI_PAIR_ROLLER_PLANE && c->plane >= 0) pair = -1;
-  if (pair < 0)
-    return nsed_error_set(err, NSED_ERR_INPUT,
-                          "%s: body '%s' (%s) cannot touch %s%s%s%s: the pairs are %s", owner,
-                          def->body, nsed_shape_type_name(st),
-                          c->other >= 0 ? "body '" : c->plane >= 0 ? "plane '" : "the floor",
-                          c->other >= 0 ? def->other : c->plane >= 0 ? def->other : "",
-                          c->other >= 0 || c->plane >= 0 ? "'" : "",
-                          c->other >= 0 ? (ot == NSED_SHAPE_SPHERE ? " (sphere)" : " (not a sphere)") : "",
-                          supported_pairs);
+  if (pair < 0) {
+    char what[2 * NSED_NAME_MAX + 32];
+    if (c->other >= 0)
+      snprintf(what, sizeof what, "body '%s' (a %s)", def->other, nsed_shape_type_name(ot));
+    else if (c->plane >= 0)
+      snprintf(what, sizeof what, "plane '%s'", def->other);
+    else
+      snprintf(what, sizeof what, "the floor");
+    return nsed_error_set(err, NSED_ERR_INPUT, "%s: body '%s' (a %s) cannot touch %s: the pairs are %s",
+                          owner, def->body, nsed_shape_type_name(st), what, supported_pairs);
+  }
   c->pair = (nsedi_pair)pair;
-  memset(c->vertex, 0, sizeof c->vertex);
-  if (pair == NSEDI_PAIR_BOX_PLANE) {
-    if (def->vertex < 0 || def->vertex > 7)
+  memset(c->feature_point, 0, sizeof c->feature_point);
+  int nf = nsed_shape_features(st);
+  if (nf > 0) {
+    if (def->feature < 0 || def->feature >= nf)
       return nsed_error_set(err, NSED_ERR_INPUT,
-                            "%s: box '%s' touches with a vertex: set vertex 0..7 (%d given; "
-                            "nsed_contact_box_vertex makes the eight)",
-                            owner, def->body, def->vertex);
-    for (int k = 0; k < 3; k++) c->vertex[k] = (def->vertex >> k & 1 ? 1 : -1) * bd->shape.half[k];
-  } else if (def->vertex != -1) {
-    return nsed_error_set(err, NSED_ERR_INPUT, "%s: vertex applies to box contacts only (body '%s' is a %s)",
+                            "%s: %s '%s' touches with one of its %d features: set feature 0..%d "
+                            "(%d given; nsed_contact_feature makes them)",
+                            owner, nsed_shape_type_name(st), def->body, nf, nf - 1, def->feature);
+    const nsed_shape *sh = &bd->shape;
+    if (st == NSED_SHAPE_BOX)
+      for (int k = 0; k < 3; k++) c->feature_point[k] = (def->feature >> k & 1 ? 1 : -1) * sh->half[k];
+    else
+      c->feature_point[2] = (def->feature ? 0.5 : -0.5) * sh->length;
+  } else if (def->feature != -1) {
+    return nsed_error_set(err, NSED_ERR_INPUT,
+                          "%s: feature applies to box, cylinder and capsule contacts only (body "
+                          "'%s' is a %s)",
                           owner, def->body, nsed_shape_type_name(st));
   }
   return NSED_OK;

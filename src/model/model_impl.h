@@ -37,7 +37,10 @@ typedef enum {
   NSEDI_PAIR_DISK_PLANE,     /* the disk's rim */
   NSEDI_PAIR_ROLLER_PLANE,   /* the floor only: the tracking algorithms assume it */
   NSEDI_PAIR_BOX_PLANE,      /* one vertex of the box */
+  NSEDI_PAIR_CYLINDER_PLANE, /* one rim of the cylinder */
+  NSEDI_PAIR_CAPSULE_PLANE,  /* one end cap of the capsule */
   NSEDI_PAIR_SPHERE_SPHERE,
+  NSEDI_PAIR_SPHERE_CAPSULE, /* the capsule is the other body; its nearest point is a region */
   NSEDI_PAIR_COUNT
 } nsedi_pair;
 
@@ -55,7 +58,8 @@ typedef struct {
   int other;          /* NSEDI_GROUND: a plane (the floor or plane); else a body (sphere-sphere) */
   int plane;          /* other == NSEDI_GROUND: -1 the floor, else an index into the model's planes */
   nsedi_pair pair;    /* which geometry function computes it */
-  double vertex[3];   /* BOX_PLANE: the vertex, body frame */
+  double feature_point[3]; /* body frame: a box's vertex; a cylinder rim's or a capsule end
+                              cap's centre */
   /* Roller contacts (resolved at finalize): */
   nsed_contact_tracking tracking; /* never INHERIT after finalize */
   int wheel;          /* IMPLICIT: the wheel body carrying the roller, else -1 */

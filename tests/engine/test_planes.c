@@ -83,7 +83,7 @@ static void add_box_contacts_law(nsed_model *m, const char *with, double mu, dou
   c.mu = c.mu0 = mu;
   c.restitution = e;
   for (int i = 0; i < 8; i++) {
-    must(nsed_contact_box_vertex(&c, i, &v, &err), &err);
+    must(nsed_contact_feature(&c, NSED_SHAPE_BOX, i, &v, &err), &err);
     must(nsed_model_add_contact(m, &v, &err), &err);
   }
 }

@@ -124,8 +124,10 @@ enum {
   GEN_ROLLER_BODY, /* the lowest point well inside the spindle's smooth surface */
   GEN_ROLLER_TIP,  /* well past it: a tip touches */
   GEN_SPHERES,     /* centres apart, away from the tangent rule's switch */
-  GEN_ROLLER_WHEEL /* roller 0 mounted on the vertical wheel 1 in its lower half, velocities
-                      consistent with the mount and keeping the wheel vertical */
+  GEN_ROLLER_WHEEL, /* roller 0 mounted on the vertical wheel 1 in its lower half, velocities
+                       consistent with the mount and keeping the wheel vertical */
+  GEN_SPHERE_CAPSULE /* as GEN_SPHERES, and the sphere's centre away from where its nearest
+                        point on the capsule's segment reaches an end (the region) */
 };
 
 typedef struct {
@@ -315,9 +317,13 @@ static int state_ok(const fd_case *c, const double *x) {
       double ci = fabs(nsedi_v3_dot(d, n)), lim = roller_limit(&m->body[0].def.shape);
       return c->gen == GEN_ROLLER_TIP ? ci > lim + 0.1 : ci < 0.75 * lim;
     }
-    case GEN_SPHERES: {
+    case GEN_SPHERES:
+    case GEN_SPHERE_CAPSULE: {
       nsedi_v3_sub(d, kin[0].r, kin[1].r);
-      double L = nsedi_v3_norm(d);
+      double L = nsedi_v3_norm(d), u[3];
+      nsedi_kin_dir(&kin[1], ez, u);
+      double h = 0.5 * m->body[1].def.shape.length;
+      if (c->gen == GEN_SPHERE_CAPSULE && fabs(fabs(nsedi_v3_dot(d, u)) - h) < 0.1) return 0;
       return L > 0.9 && fabs(fabs(d[0] / L) - 0.7) > 0.02;
     }
     default:
@@ -711,8 +717,18 @@ static void contact_case(fd_case *c, const char *name, nsed_shape_type type, dou
   }
   if (type == NSED_SHAPE_POINT) b.inertia[0] = b.inertia[1] = b.inertia[2] = 0.2;
   if (type == NSED_SHAPE_BOX) nsedi_v3_set(b.shape.half, 0.3, 0.2, 0.1);
+  if (type == NSED_SHAPE_CYLINDER || type == NSED_SHAPE_CAPSULE) b.shape.length = 0.5;
   must(nsed_model_add_body(c->m, &b, &err), &err);
-  if (on_sphere)
+  if (on_sphere == 2) {
+    nsed_body_def o;
+    nsed_body_def_default(&o);
+    snprintf(o.name, sizeof o.name, "other");
+    o.mass = 1.7;
+    o.shape.type = NSED_SHAPE_CAPSULE;
+    o.shape.radius = 0.2;
+    o.shape.length = 0.8;
+    must(nsed_model_add_body(c->m, &o, &err), &err);
+  } else if (on_sphere)
     add_body(c->m, "other", NSED_SHAPE_SPHERE, 0.5, NULL);
   else if (gen == GEN_ROLLER_WHEEL) {
     /* The wheel (axis z) at the origin, the roller below it at R1. */
@@ -744,8 +760,9 @@ static void contact_case(fd_case *c, const char *name, nsed_shape_type type, dou
     }
     must(nsed_model_add_plane(c->m, &pd, &err), &err);
     snprintf(cd.other, sizeof cd.other, "slope");
-    cd.vertex = 5;
+    cd.feature = 5;
   }
+  if (type == NSED_SHAPE_CYLINDER || type == NSED_SHAPE_CAPSULE) cd.feature = 1;
   cd.tracking = tracking;
   if (gen == GEN_ROLLER_WHEEL) snprintf(cd.wheel, sizeof cd.wheel, "wheel");
   c->idx = must_idx(nsed_model_add_contact(c->m, &cd, &err), &err);
@@ -986,7 +1003,7 @@ static void check_solve(void) {
 }
 
 int main(void) {
-  enum { MAXCASE = 32 };
+  enum { MAXCASE = 40 };
   static fd_case cases[MAXCASE];
   int nc = 0;
   rng_state = 20240611;
@@ -1000,11 +1017,17 @@ int main(void) {
   contact_case(&cases[nc++], "point/floor", NSED_SHAPE_POINT, 0, 0, 0, 0, 0, INH, GEN_FREE);
   contact_case(&cases[nc++], "disk rim/floor", NSED_SHAPE_DISK, 0.4, 0, 0, 0, 0, INH, GEN_DISK);
   contact_case(&cases[nc++], "sphere/sphere", NSED_SHAPE_SPHERE, 0.3, 0, 0, 1, 0, INH, GEN_SPHERES);
+  contact_case(&cases[nc++], "sphere/capsule", NSED_SHAPE_SPHERE, 0.3, 0, 0, 2, 0, INH,
+               GEN_SPHERE_CAPSULE);
   contact_case(&cases[nc++], "sphere/moving floor", NSED_SHAPE_SPHERE, 0.35, 0, 0, 0, 1, INH,
                GEN_FREE);
   contact_case(&cases[nc++], "disk rim/moving floor", NSED_SHAPE_DISK, 0.4, 0, 0, 0, 1, INH,
                GEN_DISK);
   contact_case(&cases[nc++], "box vertex/plane", NSED_SHAPE_BOX, 0, 0, 0, 0, 0, INH, GEN_FREE);
+  contact_case(&cases[nc++], "cylinder rim/floor", NSED_SHAPE_CYLINDER, 0.4, 0, 0, 0, 0, INH,
+               GEN_DISK);
+  contact_case(&cases[nc++], "capsule end/moving floor", NSED_SHAPE_CAPSULE, 0.2, 0, 0, 0, 1, INH,
+               GEN_FREE);
   contact_case(&cases[nc++], "box vertex/moving plane", NSED_SHAPE_BOX, 0, 0, 0, 0, 1, INH,
                GEN_FREE);
   contact_case(&cases[nc++], "roller body n4", NSED_SHAPE_ROLLER, 0.7, 4, 0, 0, 0, INH,

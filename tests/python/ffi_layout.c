@@ -178,7 +178,7 @@ int main(void) {
   FIELD(nsed_contact_def, wheel);
   FIELD(nsed_contact_def, torsion);
   FIELD(nsed_contact_def, torsion_rate);
-  FIELD(nsed_contact_def, vertex);
+  FIELD(nsed_contact_def, feature);
   SIZE(nsed_plane_def);
   FIELD(nsed_plane_def, name);
   FIELD(nsed_plane_def, point);
@@ -231,6 +231,7 @@ int main(void) {
   CONST(NSED_SHAPE_BOX);
   CONST(NSED_SHAPE_POINT);
   CONST(NSED_SHAPE_ROLLER);
+  CONST(NSED_SHAPE_CAPSULE);
   CONST(NSED_JOINT_SPHERICAL);
   CONST(NSED_JOINT_REVOLUTE);
   CONST(NSED_JOINT_CYLINDRICAL);

@@ -1,6 +1,6 @@
 #!/usr/bin/python3
-"""Planes and box vertices from Python (ModelBuilder.plane, contact's
-vertex and other naming a plane, a dict's planes).
+"""Planes, box vertices and cylinder rims from Python (ModelBuilder.plane,
+contact's feature and other naming a plane, a dict's planes).
 
 Usage: test_planes.py SOURCE_ROOT LIBNSED_SO [B_SANITIZE]
 
@@ -13,16 +13,25 @@ Usage: test_planes.py SOURCE_ROOT LIBNSED_SO [B_SANITIZE]
   slope (to 1e-8 m), the normal forces add up to m g cos th while it
   slides, the top four stay open, the box stays on the plane and does not
   turn; the same problem as a dict (planes:, with: a plane, a box contact
-  without vertex) runs bit for bit as the built one;
+  without feature) runs bit for bit as the built one;
+- a solid cylinder (radius 0.1, length 0.3, mass 2, axis along world y)
+  released at rest on its side on the same incline, both rims touching,
+  exact Coulomb mu = 0.5 (> tan th / 3: it rolls): its contact expands into
+  the two rim contacts c.rim0 and c.rim1 (features 0 and 1), both stick,
+  and its centre travels a t^2 / 2 down the slope in 0.5 s (to 1e-8 m),
+  a = g sin th / (1 + I / (m r^2)) = (2/3) g sin th;
 - plane mistakes: a zero normal (the library's message, naming the plane,
   from build(); a dict's from the loader), a normal velocity, a plane named
-  as a body, Python-side types and unknown fields at the call; vertex on a
-  sphere, vertex out of range, a box contact's name too long for ".v0";
+  as a body, Python-side types and unknown fields at the call; feature on
+  a sphere, feature out of range, a box contact's name too long for ".v0";
 - nsed_model_plane_def round trip: the fields given (the normal normalised),
   the defaults of nsed_plane_def_default, Model.planes, the same planes
-  read from a dict byte for byte; a contact's other and vertex as given
-  (vertex -1 on a sphere, 3 on a box given one); a box contact given before
-  its box and plane expands all the same.
+  read from a dict byte for byte; a contact's other and feature as given
+  (feature -1 on a sphere, 3 on a box given one); a box contact given before
+  its box and plane expands all the same; an nsed.Capsule (shape type 7)
+  standing on the floor: its contact expands into c.end0 and c.end1, one
+  given feature 1 stays itself, the bodies and contacts byte for byte
+  those of the same dict (shape {type: capsule}, feature:).
 Exit 77 (skipped) for a sanitizer build.
 """
 
@@ -84,9 +93,9 @@ def test_incline():
     check(model.contacts == names and model.planes == ("incline",),
           f"box contact expanded: {model.contacts}, planes {model.planes}")
     defs = [lib.nsed_model_contact_def(model._m, i) for i in range(8)]
-    check([d.vertex for d in defs] == list(range(8))
+    check([d.feature for d in defs] == list(range(8))
           and all(ffi.string(d.other) == b"incline" and d.mu == MU and d.mu0 == MU for d in defs),
-          f"vertex contacts: vertex {[d.vertex for d in defs]}, other "
+          f"vertex contacts: feature {[d.feature for d in defs]}, other "
           f"{[ffi.string(d.other) for d in defs]}")
     r = model.run()
     check(r.summary["status"] == "ok", f"status {r.summary['status']}")
@@ -151,6 +160,41 @@ def test_incline():
           f"|diff| {dd:.3g} m; s(t) max error {ds:.3g} m; sum lambda_n max error {worst:.3g} N")
 
 
+def test_cylinder():
+    """A solid cylinder rolling without slip down the incline from rest."""
+    radius, length, t_end = 0.1, 0.3, 0.5
+    start = [radius * x for x in NORMAL]        # both rims touching the plane
+    m = nsed.ModelBuilder("cylinder rolling down an incline")
+    m.plane(name="incline", point=[0, 0, 0], normal=NORMAL)
+    m.body(name="roll", mass=MASS, shape=nsed.Cylinder(radius, length),
+           quat=nsed.quat_from_axis_angle([1, 0, 0], angle_deg=-90),   # body z onto world y
+           position=start)
+    m.contact(name="c", body="roll", other="incline", mu=MU, mu0=MU, law="coulomb")
+    m.options(t_end=t_end, output_dt=0.01)
+    model = m.build()
+    defs = [lib.nsed_model_contact_def(model._m, i) for i in range(len(model.contacts))]
+    check(model.contacts == ("c.rim0", "c.rim1") and [d.feature for d in defs] == [0, 1]
+          and m.names("contact") == ["c"],
+          f"cylinder contact expanded: {model.contacts}, features {[d.feature for d in defs]}")
+    r = model.run()
+    check(r.summary["status"] == "ok" and len(r.events) == 0,
+          f"status {r.summary['status']}, {len(r.events)} events")
+    check(set(r.contacts["mode"]) == {"stick"}, f"rim modes {set(r.contacts['mode'])}")
+
+    inertia = 0.5 * MASS * radius ** 2                 # about the cylinder's axis
+    a = G * math.sin(TH) / (1 + inertia / (MASS * radius ** 2))
+    roll = r.body("roll")
+    pos = np.stack([roll["x"], roll["y"], roll["z"]], axis=1) - np.array(start)
+    along = pos @ np.array(DOWN)
+    want = 0.5 * a * t_end ** 2
+    err = abs(along[-1] - want)
+    check(roll["t"][-1] == t_end and err < 1e-8,
+          f"cylinder distance after {t_end} s {along[-1]!r} vs a t^2/2 = {want!r}: "
+          f"|diff| {err:.3g} m")
+    print(f"cylinder rolling down an incline (theta 20 deg, r 0.1, mu 0.5): distance after "
+          f"{t_end} s {along[-1]!r} m, closed form {want!r} m, |diff| {err:.3g} m")
+
+
 def expect_input_error(make, expect, what):
     try:
         make()
@@ -193,8 +237,8 @@ def test_errors():
                        "plane 'wall': normal: expected 3 numbers, got [0, 1]", "normal of 2")
     expect_input_error(lambda: nsed.ModelBuilder().plane(name="wall", point="origin"),
                        "plane 'wall': point: expected 3 numbers, got 'origin'", "point a string")
-    expect_input_error(lambda: nsed.ModelBuilder().contact(name="c", body="b", vertex=1.5),
-                       "contact 'c': vertex: expected an integer, got 1.5", "vertex 1.5")
+    expect_input_error(lambda: nsed.ModelBuilder().contact(name="c", body="b", feature=1.5),
+                       "contact 'c': feature: expected an integer, got 1.5", "feature 1.5")
     try:
         nsed.ModelBuilder().plane(name="wall", normale=[0, 0, 1])
         check(False, "plane field typo accepted")
@@ -202,23 +246,25 @@ def test_errors():
         check(str(e) == "plane 'wall': unknown field 'normale' (did you mean 'normal'?); the "
               "fields are name, point, normal, velocity", f"plane field typo: {e}")
 
-    def vertex_on(shape, vertex):
+    def feature_on(shape, feature):
         def make():
             m = nsed.ModelBuilder()
             m.body(name="b", shape=shape, position=[0, 0, 1])
-            m.contact(name="c", body="b", vertex=vertex)
+            m.contact(name="c", body="b", feature=feature)
             return m.build()
         return make
+
     def long_box_contact():
         m = nsed.ModelBuilder()
         m.body(name="b", shape=nsed.Box([0.1, 0.1, 0.1]), position=[0, 0, 1])
         m.contact(name="x" * 61, body="b")      # NAME.v0 would have 64 bytes
         return m.build()
     for make, head, what in (
-            (long_box_contact, f"contact '{'x' * 61}': the name of its vertex contacts",
+            (long_box_contact, f"contact '{'x' * 61}': the name of its feature contacts",
              "a box contact's name too long for .v0"),
-            (vertex_on(nsed.Sphere(0.1), 2), "contact 'c': vertex", "vertex on a sphere"),
-            (vertex_on(nsed.Box([0.1, 0.1, 0.1]), 8), "contact 'c': box 'b'", "vertex 8 on a box")):
+            (feature_on(nsed.Sphere(0.1), 2), "contact 'c': feature", "feature on a sphere"),
+            (feature_on(nsed.Box([0.1, 0.1, 0.1]), 8), "contact 'c': box 'b'",
+             "feature 8 on a box")):
         try:
             make()
             check(False, f"{what}: accepted")
@@ -235,7 +281,7 @@ def test_round_trip():
     m.plane(name="wall", point=[5, 0, 0], normal=[-3, 0, 4])
     m.plane(name="flat")
     m.contact(name="ball_belt", body="ball", other="belt")
-    m.contact(name="corner", body="brick", other="wall", vertex=3)
+    m.contact(name="corner", body="brick", other="wall", feature=3)
     check(m.names("plane") == ["belt", "wall", "flat"], f"names('plane') {m.names('plane')}")
     check(repr(m) == "<nsed.ModelBuilder '<built>': 2 bodies, 3 planes, 0 joints, 0 forces, "
           "2 contacts>", f"repr {m!r}")
@@ -254,10 +300,10 @@ def test_round_trip():
         check(ok, f"plane {name}: point {list(p.point)}, normal {list(p.normal)}, "
               f"velocity {list(p.velocity)}")
     c0, c1 = (lib.nsed_model_contact_def(model._m, i) for i in range(2))
-    check(ffi.string(c0.other) == b"belt" and c0.vertex == -1
-          and ffi.string(c1.other) == b"wall" and c1.vertex == 3,
-          f"contacts: other {ffi.string(c0.other)} vertex {c0.vertex}, "
-          f"other {ffi.string(c1.other)} vertex {c1.vertex}")
+    check(ffi.string(c0.other) == b"belt" and c0.feature == -1
+          and ffi.string(c1.other) == b"wall" and c1.feature == 3,
+          f"contacts: other {ffi.string(c0.other)} feature {c0.feature}, "
+          f"other {ffi.string(c1.other)} feature {c1.feature}")
     # the calls in any order: the contact on the box before the box and its plane
     m = nsed.ModelBuilder()
     m.contact(name="c", body="brick", other="floor2", mu=0.4)
@@ -266,9 +312,32 @@ def test_round_trip():
     late = m.build()
     cd = [lib.nsed_model_contact_def(late._m, i) for i in range(8)]
     check(late.contacts == tuple(f"c.v{v}" for v in range(8)) and m.names("contact") == ["c"]
-          and [d.vertex for d in cd] == list(range(8))
+          and [d.feature for d in cd] == list(range(8))
           and all(d.mu == 0.4 and d.mu0 == 0.4 and ffi.string(d.other) == b"floor2" for d in cd),
           f"box contact given first: {late.contacts}")
+    # a capsule: its two end caps, or the one given by feature; the dict's the same
+    m = nsed.ModelBuilder()
+    m.body(name="pill", shape=nsed.Capsule(0.05, 0.2), position=[0, 0, 0.15])   # on end cap 0
+    m.body(name="pill2", shape=nsed.Capsule(0.05, 0.2), position=[1, 0, 0.15])
+    m.contact(name="c", body="pill", mu=0.4)
+    m.contact(name="d", body="pill2", mu=0.4, feature=1)
+    caps = m.build()
+    cd = [lib.nsed_model_contact_def(caps._m, i) for i in range(3)]
+    check(caps.contacts == ("c.end0", "c.end1", "d") and [d.feature for d in cd] == [0, 1, 1]
+          and lib.nsed_model_body_def(caps._m, 0).shape.type == 7,
+          f"capsule contacts {caps.contacts}, features {[d.feature for d in cd]}")
+    shape = {"type": "capsule", "radius": 0.05, "length": 0.2}
+    doc = {"bodies": [{"name": "pill", "mass": 1, "shape": shape, "position": [0, 0, 0.15]},
+                      {"name": "pill2", "mass": 1, "shape": shape, "position": [1, 0, 0.15]}],
+           "contacts": [{"name": "c", "body": "pill", "mu": 0.4},
+                        {"name": "d", "body": "pill2", "mu": 0.4, "feature": 1}]}
+    loaded = nsed.from_dict(doc)
+    same = (loaded.contacts == caps.contacts
+            and all(ffi.buffer(lib.nsed_model_contact_def(caps._m, i))[:]
+                    == ffi.buffer(lib.nsed_model_contact_def(loaded._m, i))[:] for i in range(3))
+            and all(ffi.buffer(lib.nsed_model_body_def(caps._m, i))[:]
+                    == ffi.buffer(lib.nsed_model_body_def(loaded._m, i))[:] for i in range(2)))
+    check(same, f"capsules: built and dict differ ({loaded.contacts})")
     # the loader's reading of the same planes
     doc = {"planes": [{"name": "belt", "point": [1, 2, -0.5], "normal": [0, 0, 2],
                        "velocity": [0.25, -0.5, 0]},
@@ -283,7 +352,7 @@ def test_round_trip():
 
 
 def main():
-    for test in (test_incline, test_errors, test_round_trip):
+    for test in (test_incline, test_cylinder, test_errors, test_round_trip):
         test()
     return check.summary()
 

@@ -1,0 +1,180 @@
+/* The contact geometry of every shape-plane pair against brute force: for
+ * random orientations, positions and plane normals, the smallest gap over
+ * a shape's contacts (its features' for a box, cylinder or capsule) equals
+ * the smallest signed distance to the plane over dense samples of the
+ * shape's surface, and each contact point lies on its feature of the
+ * surface (a vertex, a rim's circle, a cap's sphere). Sampling finds a point at most the sampling
+ * step's sagitta above the true closest one, so the check is
+ * 0 <= brute - gap <= that bound. */
+#include <math.h>
+#include <stdint.h>
+
+#include "kinematics.h"
+#include "rows.h"
+#include "engine_util.h"
+#include "math3.h"
+#include "model_impl.h"
+#include "nsed_test.h"
+
+static uint64_t rng = 0x9e3779b97f4a7c15ull;
+static double urand(void) {
+  rng ^= rng << 13, rng ^= rng >> 7, rng ^= rng << 17;
+  return (double)(rng >> 11) / 9007199254740992.0;
+}
+static double srnd(double a) { return a * (2 * urand() - 1); }
+
+enum { NSAMPLE_ANGLE = 720 };
+
+static double dist(const double p[3], const double pt[3], const double n[3]) {
+  double d[3];
+  nsedi_v3_sub(d, p, pt);
+  return nsedi_v3_dot(d, n);
+}
+
+/* Body point b (body frame) in the world. */
+static void world(const nsedi_kin *k, const double b[3], double w[3]) {
+  nsedi_kin_dir(k, b, w);
+  nsedi_v3_add(w, w, k->r);
+}
+
+/* The smallest signed distance over samples of the shape's surface and the
+ * sampling bound on how far above the true minimum it can be. */
+static double brute_force(const nsed_shape *s, const nsedi_kin *k, const double pt[3],
+                          const double n[3], double *bound) {
+  double best = INFINITY, p[3], b[3];
+  double h = 2 * M_PI / NSAMPLE_ANGLE;
+  switch (s->type) {
+    case NSED_SHAPE_BOX:
+      for (int v = 0; v < 8; v++) {
+        for (int i = 0; i < 3; i++) b[i] = (v >> i & 1 ? 1 : -1) * s->half[i];
+        world(k, b, p);
+        best = fmin(best, dist(p, pt, n));
+      }
+      *bound = 0; /* a box's lowest point is a vertex: exact */
+      return best;
+    case NSED_SHAPE_CYLINDER:
+    case NSED_SHAPE_DISK:
+      for (int e = 0; e < (s->type == NSED_SHAPE_DISK ? 1 : 2); e++)
+        for (int j = 0; j < NSAMPLE_ANGLE; j++) {
+          b[0] = s->radius * cos(j * h);
+          b[1] = s->radius * sin(j * h);
+          b[2] = s->type == NSED_SHAPE_DISK ? 0 : (e ? 0.5 : -0.5) * s->length;
+          world(k, b, p);
+          best = fmin(best, dist(p, pt, n));
+        }
+      *bound = s->radius * (1 - cos(h / 2));
+      return best;
+    case NSED_SHAPE_CAPSULE:
+    case NSED_SHAPE_SPHERE: {
+      /* a sphere's lowest point is its centre minus r n (sampling its
+       * surface on a grid would only add the grid's error): the caps'
+       * centres are sampled along the segment instead */
+      int nseg = s->type == NSED_SHAPE_SPHERE ? 1 : NSAMPLE_ANGLE;
+      for (int j = 0; j < nseg; j++) {
+        b[0] = b[1] = 0;
+        b[2] = s->type == NSED_SHAPE_SPHERE ? 0 : s->length * ((double)j / (nseg - 1) - 0.5);
+        world(k, b, p);
+        best = fmin(best, dist(p, pt, n) - s->radius);
+      }
+      *bound = 0; /* the ends of the segment are sampled: the minimum is at one */
+      return best;
+    }
+    default:
+      *bound = INFINITY;
+      return NAN;
+  }
+}
+
+/* How far the contact point p of contact c is from its feature of the
+ * body's surface: a box's vertex; a rim (on its circle: radius and plane);
+ * a sphere or an end cap (its radius from the centre). */
+static double off_surface(const nsed_model *m, int c, const nsedi_kin *k, const double p[3]) {
+  const nsedi_contact *C = &m->contact[c];
+  const nsed_shape *s = &m->body[C->body].def.shape;
+  double centre[3], d[3], axis[3], ez[3] = {0, 0, 1};
+  world(k, C->feature_point, centre);
+  nsedi_v3_sub(d, p, centre);
+  switch (s->type) {
+    case NSED_SHAPE_BOX: return nsedi_v3_norm(d);
+    case NSED_SHAPE_DISK:
+    case NSED_SHAPE_CYLINDER:
+      nsedi_kin_dir(k, ez, axis);
+      return fmax(fabs(nsedi_v3_dot(d, axis)), fabs(nsedi_v3_norm(d) - s->radius));
+    default: return fabs(nsedi_v3_norm(d) - s->radius);
+  }
+}
+
+static void one_shape(nsed_shape_type type) {
+  nsed_error err;
+  double worst = 0, worst_point = 0;
+  for (int trial = 0; trial < 50; trial++) {
+    nsed_model *m;
+    must(nsed_model_create(&m, &err), &err);
+    nsed_body_def b;
+    nsed_body_def_default(&b);
+    snprintf(b.name, sizeof b.name, "body");
+    b.shape.type = type;
+    b.shape.radius = 0.1 + 0.3 * urand();
+    b.shape.length = 0.1 + 0.5 * urand();
+    for (int i = 0; i < 3; i++) {
+      b.shape.half[i] = 0.05 + 0.3 * urand();
+      b.position[i] = srnd(2.0);
+    }
+    for (int i = 0; i < 4; i++) b.quat[i] = srnd(1.0);
+    b.position[2] += 3.0;
+    must(nsed_model_add_body(m, &b, &err), &err);
+    nsed_plane_def pd;
+    nsed_plane_def_default(&pd);
+    snprintf(pd.name, sizeof pd.name, "plane");
+    for (int i = 0; i < 3; i++) pd.normal[i] = srnd(0.5), pd.point[i] = srnd(1.0);
+    pd.normal[2] += 1.0;
+    must(nsed_model_add_plane(m, &pd, &err), &err);
+    nsed_contact_def c, f;
+    nsed_contact_def_default(&c);
+    snprintf(c.name, sizeof c.name, "c");
+    snprintf(c.body, sizeof c.body, "body");
+    snprintf(c.other, sizeof c.other, "plane");
+    int nf = nsed_shape_features(type);
+    for (int i = 0; i < (nf ? nf : 1); i++) {
+      if (nf) must(nsed_contact_feature(&c, type, i, &f, &err), &err);
+      must(nsed_model_add_contact(m, nf ? &f : &c, &err), &err);
+    }
+    must(nsed_model_finalize(m, &err), &err);
+    const nsed_plane_def *pl = nsed_model_plane_def(m, 0);
+    double x[13];
+    const nsed_body_def *bd = nsed_model_body_def(m, 0);
+    for (int i = 0; i < 3; i++) {
+      x[i] = bd->position[i];
+      x[7 + i] = srnd(1.0);
+      x[10 + i] = srnd(2.0);
+    }
+    for (int i = 0; i < 4; i++) x[3 + i] = bd->quat[i];
+    nsedi_kin kin[1];
+    nsedi_kin_eval(m, x, kin);
+    double gap = INFINITY;
+    for (int ci = 0; ci < nsed_model_ncontact(m); ci++) {
+      nsedi_contact_geom g;
+      if (nsedi_contact_eval(m, ci, kin, NULL, &g) != NSED_OK) continue;
+      gap = fmin(gap, g.gap);
+      worst_point = fmax(worst_point, off_surface(m, ci, kin, g.p));
+    }
+    double bound, brute = brute_force(&bd->shape, kin, pl->point, pl->normal, &bound);
+    double scale = 1 + fabs(brute);
+    CHECK_MSG(brute - gap >= -1e-13 * scale && brute - gap <= bound + 1e-13 * scale,
+              "%s trial %d: gap %.17g, brute force %.17g (bound %.3g)", nsed_shape_type_name(type),
+              trial, gap, brute, bound);
+    worst = fmax(worst, fabs(brute - gap) - bound);
+    nsed_model_free(&m);
+  }
+  printf("%-9s against a plane, 50 random poses: |brute force - gap| beyond the sampling bound "
+         "%.1e m, contact points off the surface by %.1e m\n",
+         nsed_shape_type_name(type), fmax(worst, 0), worst_point);
+  CHECK_NEAR(worst_point, 0, 1e-13, 0);
+}
+
+int main(void) {
+  const nsed_shape_type types[] = {NSED_SHAPE_SPHERE, NSED_SHAPE_DISK, NSED_SHAPE_BOX,
+                                   NSED_SHAPE_CYLINDER, NSED_SHAPE_CAPSULE};
+  for (size_t i = 0; i < sizeof types / sizeof types[0]; i++) one_shape(types[i]);
+  return TEST_DONE();
+}
