@@ -184,6 +184,23 @@ def _floor_of(geometry, where):
             "velocity": _vector(floor.get("velocity", [0, 0, 0]), where, "velocity")}
 
 
+def _planes_of(geometry, where):
+    """The model's planes besides the floor: [{name, point, normal}]."""
+    planes = geometry.get("planes") or []
+    if not isinstance(planes, list):
+        raise ResultError(f"{where}: geometry 'planes' is not a list")
+    out = []
+    for p in planes:
+        if not isinstance(p, dict) or not isinstance(p.get("name"), str):
+            raise ResultError(f"{where}: geometry 'planes' holds {p!r}, not a named plane")
+        normal = _vector(p.get("normal"), where, "normal")
+        if math.hypot(*normal) == 0:
+            raise ResultError(f"{where}: plane '{p['name']}' has a zero normal")
+        out.append({"name": p["name"], "point": _vector(p.get("point"), where, "point"),
+                    "normal": normal})
+    return out
+
+
 def _read_three(three_dir):
     texts = []
     for name in THREE_FILES:
@@ -331,7 +348,8 @@ def _page_data(result, follow, max_rows, source):
                  "rows_kept": int(len(t)), "stride": stride, "max_rows": max_rows,
                  "points": points is not None, "contact_laws": bool(laws)})
     return {"meta": meta, "t": _Raw(_num_list(t)), "bodies": bodies,
-            "floor": _floor_of(geometry, where), "contacts": contacts,
+            "floor": _floor_of(geometry, where), "planes": _planes_of(geometry, where),
+            "contacts": contacts,
             "mode_names": mode_names, "events": event_list, "follow": follow}
 
 
@@ -873,6 +891,20 @@ if (D.floor) {
   floorGroup.add(grid);
   scene.add(floorGroup);
 }
+// The model's other planes (walls, inclines): translucent squares about the
+// bodies' centre's foot on each, the size of the floor's.
+(D.planes || []).forEach(function (pl) {
+  var n = new THREE.Vector3().fromArray(pl.normal).normalize();
+  var P = new THREE.Vector3().fromArray(pl.point), C = new THREE.Vector3().fromArray(CENTRE);
+  var foot = C.clone().sub(n.clone().multiplyScalar(C.clone().sub(P).dot(n)));
+  var mesh = new THREE.Mesh(new THREE.PlaneBufferGeometry(3 * EXTENT, 3 * EXTENT),
+    new THREE.MeshPhongMaterial({ color: 0xc9b99a, transparent: true, opacity: 0.4, side: THREE.DoubleSide, depthWrite: false }));
+  mesh.quaternion.setFromUnitVectors(new THREE.Vector3(0, 0, 1), n);
+  mesh.position.copy(foot);
+  mesh.renderOrder = -1;
+  mesh.name = pl.name;
+  scene.add(mesh);
+});
 function moveBelt(t) {   // the grid moves with the floor's (belt's) velocity
   if (!grid || !(beltTangent.lengthSq() > 0)) return;
   var s = beltTangent.clone().multiplyScalar(t - T0);
@@ -1014,6 +1046,9 @@ addMeta('time', fmt(T0, 6) + ' to ' + fmt(T1, 6) + ' s' + (M.t_end !== null && M
 addMeta('bodies', D.bodies.length + ' (' + D.bodies.map(function (b) { return b.name + ' ' + b.shape; }).slice(0, 6).join(', ') + (D.bodies.length > 6 ? ', ...' : '') + ')');
 addMeta('contacts', D.contacts.length);
 addMeta('events', D.events.length);
+(D.planes || []).forEach(function (pl) {
+  addMeta('plane ' + pl.name, 'through (' + pl.point.map(function (x) { return fmt(x); }).join(', ') + '), normal (' + pl.normal.map(function (x) { return fmt(x); }).join(', ') + ')');
+});
 if (D.floor) {
   addMeta('floor', 'through (' + D.floor.point.map(function (x) { return fmt(x); }).join(', ') + '), normal (' + D.floor.normal.map(function (x) { return fmt(x); }).join(', ') + ')');
   var vb = D.floor.velocity;
