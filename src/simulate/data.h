@@ -78,6 +78,7 @@ typedef struct {
   double *target, *lam;      /* maxr: row accelerations wanted, multipliers */
   double *anchor;            /* maxr: the multipliers' anchor (the phase's force_anchor) */
   int deficient;             /* the last solve's rows were redundant (least-squares path) */
+  double *centre_grad;       /* 3 nc: the anchor search's gradient (redundant_forces.c) */
   int *row_contact;          /* maxr: contact of a row, -1 for joints */
   nsedi_dyn_ws *ws;          /* the constrained solve's own workspace */
 } nsedi_smooth_ws;

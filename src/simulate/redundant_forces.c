@@ -25,19 +25,32 @@
 #include "sim_impl.h"
 #include "tolerances.h"
 
+/* What a search works on: its contacts, the state the forces are
+ * evaluated at, the force scale its margins are relative to, and a
+ * gradient's scratch (3 nc). */
+typedef struct {
+  const int *list; /* the contacts list[0, n), or all of them when NULL */
+  int n;
+  double t;
+  const double *x;
+  double fscale;
+  double *grad;
+} scope;
+
 /* Calls f(ctx, margin, gradient on (n, t1, t2)) for every law margin of the
- * closed Coulomb contacts of cand[0, na) at the forces l (3 nc, by contact):
+ * closed Coulomb contacts of the scope at the forces l (3 nc, by contact):
  * the normal force, and for a sticking contact each face of its friction
  * polygon (as nsedi_friction_margin numbers them) or its circle. */
 typedef void (*margin_fn)(void *ctx, int c, double margin, const double grad[3]);
 
-static void each_margin(const nsed_model *m, const nsed_data *d, int na, const double *f,
+static void each_margin(const nsed_model *m, const nsed_data *d, const scope *sc, const double *f,
                         margin_fn fn, void *ctx) {
   const nsed_options *o = &m->opt;
   int sides = o->friction.sides, vertex = o->friction.model == NSED_FRICTION_POLYGON_VERTEX;
   double off = vertex ? M_PI / sides : 0.0, scale = vertex ? cos(M_PI / sides) : 1.0;
-  for (int i = 0; i < na; i++) {
-    int c = d->ev.cand[i];
+  int n = sc->list ? sc->n : m->ncontact;
+  for (int i = 0; i < n; i++) {
+    int c = sc->list ? sc->list[i] : i;
     nsed_mode mode = d->ph.mode[c];
     if (mode == NSED_MODE_OPEN || m->contact[c].def.law != NSED_CONTACT_COULOMB) continue;
     const double *l = f + 3 * c, mu0 = m->contact[c].def.mu0;
@@ -82,13 +95,13 @@ static void accumulate(void *ctx, int c, double margin, const double grad[3]) {
     for (int k = 0; k < 3; k++) s->g[3 * c + k] += w * grad[k];
 }
 
-static double objective(const nsed_model *m, const nsed_data *d, int na, const double *f,
-                        double fscale, double *g) {
-  softmin s = {fscale, INFINITY, 0.0, g};
-  each_margin(m, d, na, f, find_lowest, &s);
+static double objective(const nsed_model *m, const nsed_data *d, const scope *sc, const double *f,
+                        double *g) {
+  softmin s = {sc->fscale, INFINITY, 0.0, g};
+  each_margin(m, d, sc, f, find_lowest, &s);
   if (!isfinite(s.lowest)) return INFINITY;
   if (g) memset(g, 0, sizeof(double) * 3 * (size_t)m->ncontact);
-  each_margin(m, d, na, f, accumulate, &s);
+  each_margin(m, d, sc, f, accumulate, &s);
   return s.lowest - NSEDI_ANCHOR_SOFTMIN * log(s.sum);
 }
 
@@ -99,15 +112,15 @@ static void point_at(const nsed_model *m, nsed_data *d, const double *mn, double
 }
 
 /* The best point of the segment by ternary search (the objective is concave on it). */
-static void seed_on_segment(const nsed_model *m, nsed_data *d, int na, double fscale) {
+static void seed_on_segment(const nsed_model *m, nsed_data *d, const scope *sc) {
   const double *mn = d->cache.lambda_c;
   double lo = 0.0, hi = 1.0;
   for (int it = 0; it < NSEDI_ANCHOR_SEARCH_STEPS; it++) {
     double a1 = lo + (hi - lo) / 3, a2 = hi - (hi - lo) / 3;
     point_at(m, d, mn, a1);
-    double m1 = objective(m, d, na, d->ph.force_anchor, fscale, NULL);
+    double m1 = objective(m, d, sc, d->ph.force_anchor, NULL);
     point_at(m, d, mn, a2);
-    double m2 = objective(m, d, na, d->ph.force_anchor, fscale, NULL);
+    double m2 = objective(m, d, sc, d->ph.force_anchor, NULL);
     if (m1 < m2)
       lo = a1;
     else
@@ -116,25 +129,26 @@ static void seed_on_segment(const nsed_model *m, nsed_data *d, int na, double fs
   point_at(m, d, mn, 0.5 * (lo + hi));
 }
 
-/* Projected ascent from the anchor; the caches end evaluated with it. */
-static int climb(const nsed_model *m, nsed_data *d, int na, double fscale, nsed_error *err) {
+/* Projected ascent from the anchor, which it moves; the caches end
+ * evaluated with it. */
+static int climb(const nsed_model *m, nsed_data *d, const scope *sc, nsed_error *err) {
   int nc3 = 3 * m->ncontact;
-  double *anchor = d->ph.force_anchor, *g = d->ev.force_ev; /* the answer is no longer needed */
-  int rc = nsedi_eval(m, d, d->t, d->x, NULL, err);
+  double *anchor = d->ph.force_anchor, *g = sc->grad, fscale = sc->fscale;
+  int rc = nsedi_eval(m, d, sc->t, sc->x, NULL, err);
   if (rc) return rc;
   memcpy(anchor, d->cache.lambda_c, sizeof(double) * (size_t)nc3);
-  double best = objective(m, d, na, anchor, fscale, NULL);
+  double best = objective(m, d, sc, anchor, NULL);
   for (int it = 0; it < NSEDI_ANCHOR_ASCENT_STEPS; it++) {
-    objective(m, d, na, anchor, fscale, g);
+    objective(m, d, sc, anchor, g);
     double gn = 0;
     for (int k = 0; k < nc3; k++) gn = fmax(gn, fabs(g[k]));
     if (!(gn > 0)) break;
     int improved = 0;
     for (double eta = fscale / gn; eta > NSEDI_ANCHOR_STEP_FLOOR * fscale / gn && !improved; eta *= 0.5) {
       for (int k = 0; k < nc3; k++) anchor[k] += eta * g[k];
-      rc = nsedi_eval(m, d, d->t, d->x, NULL, err);
+      rc = nsedi_eval(m, d, sc->t, sc->x, NULL, err);
       if (rc) return rc;
-      double trial = objective(m, d, na, d->cache.lambda_c, fscale, NULL);
+      double trial = objective(m, d, sc, d->cache.lambda_c, NULL);
       for (int k = 0; k < nc3; k++) anchor[k] -= eta * g[k];
       if (trial > best + NSEDI_ANCHOR_TIE) {
         memcpy(anchor, d->cache.lambda_c, sizeof(double) * (size_t)nc3);
@@ -144,7 +158,7 @@ static int climb(const nsed_model *m, nsed_data *d, int na, double fscale, nsed_
     }
     if (!improved) break;
   }
-  return nsedi_eval(m, d, d->t, d->x, NULL, err);
+  return nsedi_eval(m, d, sc->t, sc->x, NULL, err);
 }
 
 int nsedi_centre_force_anchor(const nsed_model *m, nsed_data *d, int na, nsed_error *err) {
@@ -158,8 +172,8 @@ int nsedi_centre_force_anchor(const nsed_model *m, nsed_data *d, int na, nsed_er
   int rc = nsedi_eval(m, d, d->t, d->x, NULL, err);
   /* Unique forces, or forces that move the bodies (eval.c): nothing to choose. */
   if (rc || !d->sw.deficient || !nsedi_forces_anchored(m, d)) return rc;
-  double fscale = ev->fscale;
-  for (int k = 0; k < 3 * nc; k++) fscale = fmax(fscale, fabs(ev->force_ev[k]));
-  seed_on_segment(m, d, na, fscale);
-  return climb(m, d, na, fscale, err);
+  scope sc = {ev->cand, na, d->t, d->x, ev->fscale, d->sw.centre_grad};
+  for (int k = 0; k < 3 * nc; k++) sc.fscale = fmax(sc.fscale, fabs(ev->force_ev[k]));
+  seed_on_segment(m, d, &sc);
+  return climb(m, d, &sc, err);
 }

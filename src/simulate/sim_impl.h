@@ -100,6 +100,8 @@ int nsedi_event_solve(const nsed_model *m, nsed_data *d, int n, int impact_level
  * contacts"). Leaves the caches evaluated with it. */
 int nsedi_centre_force_anchor(const nsed_model *m, nsed_data *d, int na, nsed_error *err);
 
+
+
 /* Stage 5, settle (event_settle.c): impulses that remove the residual
  * tangential velocity of stopping contacts and of slips starting from rest,
  * the transverse velocity of slips entering the slow hold, and the
