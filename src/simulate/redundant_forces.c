@@ -29,7 +29,7 @@
  * evaluated at, the force scale its margins are relative to, and a
  * gradient's scratch (3 nc). */
 typedef struct {
-  const int *list; /* the contacts list[0, n), or all of them when NULL */
+  const int *list; /* the contacts list[0, n): the event problem's */
   int n;
   double t;
   const double *x;
@@ -48,9 +48,8 @@ static void each_margin(const nsed_model *m, const nsed_data *d, const scope *sc
   const nsed_options *o = &m->opt;
   int sides = o->friction.sides, vertex = o->friction.model == NSED_FRICTION_POLYGON_VERTEX;
   double off = vertex ? M_PI / sides : 0.0, scale = vertex ? cos(M_PI / sides) : 1.0;
-  int n = sc->list ? sc->n : m->ncontact;
-  for (int i = 0; i < n; i++) {
-    int c = sc->list ? sc->list[i] : i;
+  for (int i = 0; i < sc->n; i++) {
+    int c = sc->list[i];
     nsed_mode mode = d->ph.mode[c];
     if (mode == NSED_MODE_OPEN || m->contact[c].def.law != NSED_CONTACT_COULOMB) continue;
     const double *l = f + 3 * c, mu0 = m->contact[c].def.mu0;
