@@ -60,15 +60,17 @@ typedef enum {
                               R1 = R cos(alpha), alpha = pi/rollers, tips at x = +-R sin(alpha);
                               inclined rollers (psi != 0): the profile of docs/rollers.md,
                               tips at x = +-R sin(alpha) / cos(psi) */
-  NSED_SHAPE_CAPSULE = 7   /* a segment of length along body z swept by a sphere of radius;
+  NSED_SHAPE_CAPSULE = 7,  /* a segment of length along body z swept by a sphere of radius;
                               contacts on its two end caps (the spheres at z = -+length/2) */
+  NSED_SHAPE_ELLIPSOID = 8 /* semi-axes half[0..2] along body x, y, z; contacts at its point
+                              nearest the other surface (a rolling point) */
 } nsed_shape_type;
 
 typedef struct {
   nsed_shape_type type;
   double radius;
   double length;   /* CYLINDER, CAPSULE */
-  double half[3];  /* BOX */
+  double half[3];  /* BOX: half extents; ELLIPSOID: semi-axes */
   int rollers;     /* ROLLER: rollers per wheel n >= 3 (alpha = pi/n) */
   double psi;      /* ROLLER: inclination of the roller axis to the wheel plane (rad), |psi| < pi/2 */
 } nsed_shape;

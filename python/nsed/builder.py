@@ -92,10 +92,11 @@ DRIVE_INPUTS = {"coordinate": lib.NSED_DRIVE_OF_COORDINATE, "rate": lib.NSED_DRI
 
 class Shape:
     """A body's shape (nsed_shape): type ("none", "sphere", "disk",
-    "cylinder", "box", "point", "roller", "capsule"), radius, length
-    (cylinder, capsule), half (box half extents), rollers and psi (roller).
-    Sphere(r), Disk(r), Cylinder(r, length), Box(half), Point(),
-    Roller(r, rollers, psi), Capsule(r, length) make the usual ones."""
+    "cylinder", "box", "point", "roller", "capsule", "ellipsoid"), radius,
+    length (cylinder, capsule), half (box half extents, ellipsoid
+    semi-axes), rollers and psi (roller). Sphere(r), Disk(r),
+    Cylinder(r, length), Box(half), Point(), Roller(r, rollers, psi),
+    Capsule(r, length), Ellipsoid(semi_axes) make the usual ones."""
 
     def __init__(self, type="none", radius=0.0, length=0.0, half=(0.0, 0.0, 0.0), rollers=0,
                  psi=0.0):
@@ -139,6 +140,12 @@ def Capsule(radius, length):
     `radius` (a cylinder with hemispherical ends; contacts on its two end
     caps, the spheres at z = -length/2 and +length/2: features 0 and 1)."""
     return Shape("capsule", radius=radius, length=length)
+
+
+def Ellipsoid(semi_axes):
+    """A solid ellipsoid of semi-axes [a, b, c] along the body axes
+    (contacts at its point nearest the other surface, which rolls)."""
+    return Shape("ellipsoid", half=semi_axes)
 
 
 def Point():
@@ -778,5 +785,5 @@ def _check_initial_state(m):
 
 
 __all__ = ["ModelBuilder", "quat_from_axis_angle", "Shape", "Sphere", "Disk", "Cylinder", "Box",
-           "Point", "Roller", "Capsule", "Law", "Constant", "Sine", "Piecewise", "Drive",
+           "Point", "Roller", "Capsule", "Ellipsoid", "Law", "Constant", "Sine", "Piecewise", "Drive",
            "Feedback", "Table"]

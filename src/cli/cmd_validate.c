@@ -72,6 +72,7 @@ static void print_model(const char *path, const nsed_model *m) {
     if (b->shape.type == NSED_SHAPE_CYLINDER || b->shape.type == NSED_SHAPE_CAPSULE)
       printf(" radius %.10g m length %.10g m", b->shape.radius, b->shape.length);
     if (b->shape.type == NSED_SHAPE_BOX) vec(" half extents", b->shape.half, 3);
+    if (b->shape.type == NSED_SHAPE_ELLIPSOID) vec(" semi-axes", b->shape.half, 3);
     if (b->shape.type == NSED_SHAPE_ROLLER)
       printf(" radius %.10g m, rollers %d, psi %.10g rad", b->shape.radius, b->shape.rollers,
              b->shape.psi);

@@ -100,6 +100,42 @@ static int capsule_support(const nsed_model *m, int c, const nsedi_kin *kin, con
   return NSED_OK;
 }
 
+/* The ellipsoid's point nearest the plane: with D = diag(semi-axes) and
+ * the normal in body axes nb = R^T n, the support point in -nb is
+ * p = -D^2 nb / s, s = sqrt(nb . D^2 nb) (its outward normal D^-2 p is
+ * along -nb). It rolls over the body: with dnb/dt = -wb x nb (the plane's
+ * normal is fixed in the world), dp/dt = -D^2 dnb / s - p (nb . D^2 dnb) / s^2,
+ * and drho/dt = w x rho + R dp/dt. */
+static int ellipsoid_support(const nsed_model *m, int c, const nsedi_kin *kin,
+                             const double *xtrack, const nsedi_plane *pl, nsedi_contact_geom *g,
+                             double rho[3], double rho_dot[3]) {
+  (void)xtrack, (void)pl;
+  const nsedi_contact *C = &m->contact[c];
+  const nsedi_kin *k = &kin[C->body];
+  const double *ax = m->body[C->body].def.shape.half;
+  double nb[3], wb[3], nbd[3], p[3], pd[3], d2[3], rpd[3];
+  nsedi_m3_mulTv(nb, k->R, g->n);
+  nsedi_m3_mulTv(wb, k->R, k->ww);
+  nsedi_v3_cross(nbd, wb, nb);
+  nsedi_v3_scale(nbd, nbd, -1.0);
+  double s2 = 0, q = 0;
+  for (int i = 0; i < 3; i++) {
+    d2[i] = ax[i] * ax[i];
+    s2 += d2[i] * nb[i] * nb[i];
+  }
+  double s = sqrt(s2);
+  for (int i = 0; i < 3; i++) {
+    p[i] = -d2[i] * nb[i] / s;
+    q += nb[i] * d2[i] * nbd[i];
+  }
+  for (int i = 0; i < 3; i++) pd[i] = -d2[i] * nbd[i] / s - p[i] * q / s2;
+  nsedi_m3_mulv(rho, k->R, p);
+  nsedi_m3_mulv(rpd, k->R, pd);
+  nsedi_v3_cross(rho_dot, k->ww, rho);
+  nsedi_v3_add(rho_dot, rho_dot, rpd);
+  return NSED_OK;
+}
+
 /* The lowest point of a rim (a circle about the body z axis through the
  * body point centre: the disk's own centre, a cylinder's end): e = unit
  * part of -n perpendicular to the axis k, rho = centre + r e. */
@@ -190,6 +226,7 @@ PLANE_PAIR(roller_plane, roller_support)
 PLANE_PAIR(box_plane, box_support)
 PLANE_PAIR(cylinder_plane, rim_support)
 PLANE_PAIR(capsule_plane, capsule_support)
+PLANE_PAIR(ellipsoid_plane, ellipsoid_support)
 
 /* Sphere A (the contact's body) against a sphere of radius rb about the
  * point q = c_B + qoff of body B, where qoff (world) moves with qoff_dot
@@ -302,7 +339,8 @@ static const pair_fn pair_table[NSEDI_PAIR_COUNT] = {
     [NSEDI_PAIR_SPHERE_PLANE] = sphere_plane, [NSEDI_PAIR_POINT_PLANE] = point_plane,
     [NSEDI_PAIR_DISK_PLANE] = disk_plane,     [NSEDI_PAIR_ROLLER_PLANE] = roller_plane,
     [NSEDI_PAIR_BOX_PLANE] = box_plane,       [NSEDI_PAIR_CYLINDER_PLANE] = cylinder_plane,
-    [NSEDI_PAIR_CAPSULE_PLANE] = capsule_plane, [NSEDI_PAIR_SPHERE_SPHERE] = sphere_sphere,
+    [NSEDI_PAIR_CAPSULE_PLANE] = capsule_plane, [NSEDI_PAIR_ELLIPSOID_PLANE] = ellipsoid_plane,
+    [NSEDI_PAIR_SPHERE_SPHERE] = sphere_sphere,
     [NSEDI_PAIR_SPHERE_CAPSULE] = sphere_capsule};
 
 int nsedi_contact_eval(const nsed_model *m, int c, const nsedi_kin *kin, const double *xtrack,

@@ -11,8 +11,11 @@
 /* NSEDI_OPT at the path of the item being read. */
 #define OPT(map, key, call) NSEDI_OPT(map, path, key, call)
 
-static const char *const shape_names[] = {"none", "sphere", "disk",   "cylinder", "box",
-                                          "point", "roller", "capsule", NULL};
+static const char *const shape_names[] = {"none",  "sphere", "disk",    "cylinder",  "box",
+                                          "point", "roller", "capsule", "ellipsoid", NULL};
+/* "a" or "an" before a shape's name. */
+static const char *article(const char *name) { return strchr("aeiou", name[0]) ? "an" : "a"; }
+
 static const char *const joint_names[] = {"spherical", "revolute", "cylindrical", "prismatic",
                                           "universal", "weld", "servo", "align", NULL};
 static const char *const force_names[] = {"force", "torque", "spring", NULL};
@@ -85,7 +88,8 @@ static int check_unique(nsedi_problem_defs *p, const nsedi_ynode *list, const ch
 
 static int read_shape(nsedi_problem_defs *p, const nsedi_ynode *node, const char *path,
                       nsed_shape *s) {
-  static const char *const keys[] = {"type", "radius", "length", "half_extents", "rollers", "psi", NULL};
+  static const char *const keys[] = {"type", "radius", "length", "half_extents", "rollers", "psi",
+                                     "semi_axes", NULL};
   int rc = nsedi_check_map(p->d, node, path, keys);
   if (rc) return -1;
   if (nsedi_require(p->d, node, path, "type")) return -1;
@@ -98,18 +102,20 @@ static int read_shape(nsedi_problem_defs *p, const nsedi_ynode *node, const char
   int need_r = type == NSED_SHAPE_SPHERE || type == NSED_SHAPE_DISK || type == NSED_SHAPE_CYLINDER ||
                type == NSED_SHAPE_ROLLER || type == NSED_SHAPE_CAPSULE;
   int need_l = type == NSED_SHAPE_CYLINDER || type == NSED_SHAPE_CAPSULE;
-  int need_h = type == NSED_SHAPE_BOX;
+  int need_h = type == NSED_SHAPE_BOX, need_e = type == NSED_SHAPE_ELLIPSOID;
   int need_n = type == NSED_SHAPE_ROLLER;
   /* need 2: optional for this shape, meaningless for the others */
   struct { const char *key; int need; } dims[] = {{"radius", need_r}, {"length", need_l},
-      {"half_extents", need_h}, {"rollers", need_n}, {"psi", 2 * need_n}};
-  for (int i = 0; i < 5; i++) {
+      {"half_extents", need_h}, {"rollers", need_n}, {"psi", 2 * need_n}, {"semi_axes", need_e}};
+  for (int i = 0; i < 6; i++) {
     const nsedi_ynode *v = nsedi_ymap_get(node, dims[i].key);
     KP(kp, path, dims[i].key);
     if (dims[i].need == 1 && !v)
-      rc = nsedi_diag_add(p->d, node, kp, "a %s needs '%s'", shape_names[type], dims[i].key);
+      rc = nsedi_diag_add(p->d, node, kp, "%s %s needs '%s'", article(shape_names[type]),
+                          shape_names[type], dims[i].key);
     else if (!dims[i].need && v)
-      rc = nsedi_diag_add(p->d, v, kp, "'%s' does not apply to a %s", dims[i].key, shape_names[type]);
+      rc = nsedi_diag_add(p->d, v, kp, "'%s' does not apply to %s %s", dims[i].key,
+                          article(shape_names[type]), shape_names[type]);
   }
   if (rc) return -1;
   const nsedi_ynode *v;
@@ -139,6 +145,13 @@ static int read_shape(nsedi_problem_defs *p, const nsedi_ynode *node, const char
     if (nsedi_read_vec(p->d, v, kp, 3, s->half)) rc = -1;
     else if (!(s->half[0] > 0 && s->half[1] > 0 && s->half[2] > 0))
       rc = nsedi_diag_add(p->d, v, kp, "expected three positive half extents, got [%.15g, %.15g, %.15g]",
+                          s->half[0], s->half[1], s->half[2]);
+  }
+  if ((v = nsedi_ymap_get(node, "semi_axes"))) {
+    KP(kp, path, "semi_axes");
+    if (nsedi_read_vec(p->d, v, kp, 3, s->half)) rc = -1;
+    else if (!(s->half[0] > 0 && s->half[1] > 0 && s->half[2] > 0))
+      rc = nsedi_diag_add(p->d, v, kp, "expected three positive semi-axes, got [%.15g, %.15g, %.15g]",
                           s->half[0], s->half[1], s->half[2]);
   }
   return rc ? -1 : 0;
@@ -420,8 +433,8 @@ static int read_contact(nsedi_problem_defs *p, const nsedi_ynode *node, const ch
                             "feature applies to box, cylinder and capsule contacts only (body "
                             "'%s' is a %s)",
                             c->body, shape_names[st]);
-    return nsedi_diag_add(p->d, fn, kp, "a %s has features 0..%d, not %d", shape_names[st], nf - 1,
-                          c->feature);
+    return nsedi_diag_add(p->d, fn, kp, "%s %s has features 0..%d, not %d", article(shape_names[st]),
+                          shape_names[st], nf - 1, c->feature);
   }
   if (oi >= 0) {
     KP(kp, path, "with");

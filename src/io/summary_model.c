@@ -118,6 +118,7 @@ void nsedi_summary_geometry(FILE *f, const nsed_model *m) {
         number_field(f, "length", s->length);
         break;
       case NSED_SHAPE_BOX:
+      case NSED_SHAPE_ELLIPSOID:
         fputs(", \"half\": ", f);
         vector(f, s->half, 3);
         break;

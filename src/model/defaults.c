@@ -120,7 +120,7 @@ const char *nsed_contact_tracking_name(nsed_contact_tracking t) {
 }
 
 const char *nsed_shape_type_name(nsed_shape_type t) {
-  static const char *names[] = {"none", "sphere", "disk", "cylinder", "box", "point", "roller",
-                                "capsule"};
+  static const char *names[] = {"none",  "sphere", "disk",    "cylinder", "box",
+                                "point", "roller", "capsule", "ellipsoid"};
   return (unsigned)t < sizeof names / sizeof names[0] ? names[t] : "unknown";
 }

@@ -118,6 +118,13 @@ static void shape_inertia(const nsed_shape *s, double mass, double J[3]) {
       J[2] = 0.5 * mc * r * r + 0.4 * ms * r * r;
       break;
     }
+    case NSED_SHAPE_ELLIPSOID: {
+      double a = s->half[0], b = s->half[1], c = s->half[2];
+      J[0] = 0.2 * mass * (b * b + c * c);
+      J[1] = 0.2 * mass * (a * a + c * c);
+      J[2] = 0.2 * mass * (a * a + b * b);
+      break;
+    }
     case NSED_SHAPE_BOX: {
       double a = 2 * s->half[0], b = 2 * s->half[1], c = 2 * s->half[2];
       J[0] = mass * (b * b + c * c) / 12.0;
@@ -168,9 +175,10 @@ int nsed_model_add_body(nsed_model *m, const nsed_body_def *def, nsed_error *err
   if (s->type == NSED_SHAPE_CAPSULE && !(s->length > 0 && isfinite(s->length)))
     return nsed_error_set(err, NSED_ERR_INPUT,
                           "body '%s': capsule length must be positive (a sphere has none)", n);
-  if (s->type == NSED_SHAPE_BOX &&
+  if ((s->type == NSED_SHAPE_BOX || s->type == NSED_SHAPE_ELLIPSOID) &&
       !(s->half[0] > 0 && s->half[1] > 0 && s->half[2] > 0 && finite3(s->half)))
-    return nsed_error_set(err, NSED_ERR_INPUT, "body '%s': box half extents must be positive", n);
+    return nsed_error_set(err, NSED_ERR_INPUT, "body '%s': %s must be positive", n,
+                          s->type == NSED_SHAPE_BOX ? "box half extents" : "ellipsoid semi-axes");
 
   nsedi_body b;
   b.def = *def;
@@ -432,11 +440,12 @@ static const int pair_with_plane[] = {
     [NSED_SHAPE_BOX] = NSEDI_PAIR_BOX_PLANE,
     [NSED_SHAPE_POINT] = NSEDI_PAIR_POINT_PLANE,
     [NSED_SHAPE_ROLLER] = NSEDI_PAIR_ROLLER_PLANE,
-    [NSED_SHAPE_CAPSULE] = NSEDI_PAIR_CAPSULE_PLANE};
+    [NSED_SHAPE_CAPSULE] = NSEDI_PAIR_CAPSULE_PLANE,
+    [NSED_SHAPE_ELLIPSOID] = NSEDI_PAIR_ELLIPSOID_PLANE};
 static const char *const supported_pairs =
-    "sphere, disk rim, point, box vertex, cylinder rim, capsule end cap or roller against the "
-    "floor; the same but the roller against a plane; a sphere (the contact's body) against a "
-    "sphere or a capsule";
+    "sphere, ellipsoid, disk rim, point, box vertex, cylinder rim, capsule end cap or roller "
+    "against the floor; the same but the roller against a plane; a sphere (the contact's body) "
+    "against a sphere or a capsule";
 
 /* The other surface (floor, plane or body) and the pair's geometry function. */
 static int resolve_pair(nsed_model *m, nsedi_contact *c, const char *owner, nsed_error *err) {
@@ -457,7 +466,7 @@ static int resolve_pair(nsed_model *m, nsedi_contact *c, const char *owner, nsed
   }
   nsed_shape_type ot = c->other >= 0 ? m->body[c->other].def.shape.type : NSED_SHAPE_NONE;
   int pair = -1;
-  if (c->other == NSEDI_GROUND && (unsigned)st <= NSED_SHAPE_CAPSULE) pair = pair_with_plane[st];
+  if (c->other == NSEDI_GROUND && (unsigned)st <= NSED_SHAPE_ELLIPSOID) pair = pair_with_plane[st];
   if (c->other >= 0 && st == NSED_SHAPE_SPHERE && ot == NSED_SHAPE_SPHERE) pair = NSEDI_PAIR_SPHERE_SPHERE;
   if (c->other >= 0 && st == NSED_SHAPE_SPHERE && ot == NSED_SHAPE_CAPSULE)
     pair = NSEDI_PAIR_SPHERE_CAPSULE;

@@ -39,6 +39,7 @@ typedef enum {
   NSEDI_PAIR_BOX_PLANE,      /* one vertex of the box */
   NSEDI_PAIR_CYLINDER_PLANE, /* one rim of the cylinder */
   NSEDI_PAIR_CAPSULE_PLANE,  /* one end cap of the capsule */
+  NSEDI_PAIR_ELLIPSOID_PLANE,
   NSEDI_PAIR_SPHERE_SPHERE,
   NSEDI_PAIR_SPHERE_CAPSULE, /* the capsule is the other body; its nearest point is a region */
   NSEDI_PAIR_COUNT

@@ -79,6 +79,28 @@ static double brute_force(const nsed_shape *s, const nsedi_kin *k, const double 
       *bound = 0; /* the ends of the segment are sampled: the minimum is at one */
       return best;
     }
+    case NSED_SHAPE_ELLIPSOID: {
+      /* on a latitude-longitude grid of the body's unit sphere, scaled */
+      for (int i = 0; i <= NSAMPLE_ANGLE / 2; i++)
+        for (int j = 0; j < NSAMPLE_ANGLE; j++) {
+          double th = i * h, ph = j * h;
+          b[0] = s->half[0] * sin(th) * cos(ph);
+          b[1] = s->half[1] * sin(th) * sin(ph);
+          b[2] = s->half[2] * cos(th);
+          world(k, b, p);
+          best = fmin(best, dist(p, pt, n));
+        }
+      /* a grid cell's sides on the surface are at most amax h, so the true
+       * minimum is within d = amax h / sqrt(2) of a sample along the
+       * surface, where the distance to the plane rises by at most
+       * kappa_max d^2 / 2 (kappa_max = amax / amin^2, the largest normal
+       * curvature) */
+      double amax = fmax(s->half[0], fmax(s->half[1], s->half[2]));
+      double amin = fmin(s->half[0], fmin(s->half[1], s->half[2]));
+      double dd = amax * h / sqrt(2.0), curv = amax / (amin * amin);
+      *bound = 0.5 * curv * dd * dd;
+      return best;
+    }
     default:
       *bound = INFINITY;
       return NAN;
@@ -100,6 +122,12 @@ static double off_surface(const nsed_model *m, int c, const nsedi_kin *k, const 
     case NSED_SHAPE_CYLINDER:
       nsedi_kin_dir(k, ez, axis);
       return fmax(fabs(nsedi_v3_dot(d, axis)), fabs(nsedi_v3_norm(d) - s->radius));
+    case NSED_SHAPE_ELLIPSOID: {
+      double pb[3], r = 0;
+      nsedi_m3_mulTv(pb, k->R, d);
+      for (int i = 0; i < 3; i++) r += pb[i] * pb[i] / (s->half[i] * s->half[i]);
+      return fabs(sqrt(r) - 1) * fmin(s->half[0], fmin(s->half[1], s->half[2]));
+    }
     default: return fabs(nsedi_v3_norm(d) - s->radius);
   }
 }
@@ -173,8 +201,8 @@ static void one_shape(nsed_shape_type type) {
 }
 
 int main(void) {
-  const nsed_shape_type types[] = {NSED_SHAPE_SPHERE, NSED_SHAPE_DISK, NSED_SHAPE_BOX,
-                                   NSED_SHAPE_CYLINDER, NSED_SHAPE_CAPSULE};
+  const nsed_shape_type types[] = {NSED_SHAPE_SPHERE,   NSED_SHAPE_DISK,    NSED_SHAPE_BOX,
+                                   NSED_SHAPE_CYLINDER, NSED_SHAPE_CAPSULE, NSED_SHAPE_ELLIPSOID};
   for (size_t i = 0; i < sizeof types / sizeof types[0]; i++) one_shape(types[i]);
   return TEST_DONE();
 }

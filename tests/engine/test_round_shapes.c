@@ -15,7 +15,9 @@
  *    the end cap (a sphere of radius R = r_ball + r_capsule about the
  *    segment's end) and leaves it where cos(phi) = (v0^2 / (g R) + 2) / 3,
  *    at the time the energy integral gives (Simpson's rule on
- *    dt = R dphi / sqrt(v0^2 + 2 g R (1 - cos phi))). */
+ *    dt = R dphi / sqrt(v0^2 + 2 g R (1 - cos phi)));
+ *  - an ellipsoid rolling without slip for 100 s: its energy stays (a
+ *    sticking contact does no work) and its contact stays closed. */
 #include <math.h>
 
 #include "engine_util.h"
@@ -307,6 +309,55 @@ static void ball_over_capsule(void) {
   nsed_model_free(&m);
 }
 
+/* An ellipsoid on its shortest axis set rolling (and turning) without
+ * slip: no work is done at a sticking contact, so its energy stays; its
+ * contact stays closed; over 100 s. */
+static void ellipsoid_rolling(nsed_friction_model form) {
+  const double ax[3] = {0.3, 0.2, 0.1}, w[3] = {0.3, 1.5, 0.5}, mass = 1.0;
+  nsed_error err;
+  nsed_model *m;
+  must(nsed_model_create(&m, &err), &err);
+  nsed_body_def b;
+  nsed_body_def_default(&b);
+  snprintf(b.name, sizeof b.name, "egg");
+  b.mass = mass;
+  b.shape.type = NSED_SHAPE_ELLIPSOID;
+  for (int i = 0; i < 3; i++) b.shape.half[i] = ax[i];
+  b.position[2] = ax[2];
+  /* rolling at the contact point rho = (0, 0, -c): v = -w x rho */
+  b.velocity[0] = ax[2] * w[1];
+  b.velocity[1] = -ax[2] * w[0];
+  for (int i = 0; i < 3; i++) b.angular_velocity[i] = w[i];
+  must(nsed_model_add_body(m, &b, &err), &err);
+  nsed_contact_def c;
+  nsed_contact_def_default(&c);
+  snprintf(c.name, sizeof c.name, "egg_floor");
+  snprintf(c.body, sizeof c.body, "egg");
+  c.mu = c.mu0 = 1.0;
+  must(nsed_model_add_contact(m, &c, &err), &err);
+  nsed_options o = *nsed_model_options(m);
+  o.t_end = 100;
+  o.friction.model = form;
+  must(nsed_model_set_options(m, &o, &err), &err);
+  must(nsed_model_finalize(m, &err), &err);
+  memset(&rec, 0, sizeof rec);
+  nsed_data *d;
+  CHECK(run_model(m, &d, &rec) == NSED_OK);
+  const nsed_stats *st = nsed_data_stats(d);
+  double e = nsed_data_energy(m, d), gap = st->law[NSED_LAW_CLOSED_GAP].worst;
+  nsed_contact_info ci;
+  nsed_data_contact(d, 0, &ci);
+  printf("ellipsoid rolling %-15s: %d events, energy change %.1e J of %.4f, contact work %.1e J, "
+         "worst closed gap %.1e m, mode %s\n",
+         nsed_friction_model_name(form), rec.nev, e - st->energy_initial, st->energy_initial,
+         st->work_contacts, -gap, nsed_mode_name(ci.mode));
+  CHECK(rec.nev == 0 && ci.mode == NSED_MODE_STICK);
+  CHECK_NEAR(e, st->energy_initial, 1e-8, 0);
+  CHECK_NEAR(gap, 0, 1e-8, 0);
+  nsed_data_free(&d);
+  nsed_model_free(&m);
+}
+
 int main(void) {
   const nsed_friction_model forms[3] = {NSED_FRICTION_POLYGON_FACE, NSED_FRICTION_POLYGON_VERTEX,
                                         NSED_FRICTION_EXACT_CONE};
@@ -319,5 +370,7 @@ int main(void) {
   painleve(1.0);
   painleve(2.0);
   ball_over_capsule();
+  ellipsoid_rolling(NSED_FRICTION_POLYGON_FACE);
+  ellipsoid_rolling(NSED_FRICTION_EXACT_CONE);
   return TEST_DONE();
 }

@@ -717,6 +717,7 @@ static void contact_case(fd_case *c, const char *name, nsed_shape_type type, dou
   }
   if (type == NSED_SHAPE_POINT) b.inertia[0] = b.inertia[1] = b.inertia[2] = 0.2;
   if (type == NSED_SHAPE_BOX) nsedi_v3_set(b.shape.half, 0.3, 0.2, 0.1);
+  if (type == NSED_SHAPE_ELLIPSOID) nsedi_v3_set(b.shape.half, 0.5, 0.3, 0.2);
   if (type == NSED_SHAPE_CYLINDER || type == NSED_SHAPE_CAPSULE) b.shape.length = 0.5;
   must(nsed_model_add_body(c->m, &b, &err), &err);
   if (on_sphere == 2) {
@@ -1026,6 +1027,9 @@ int main(void) {
   contact_case(&cases[nc++], "box vertex/plane", NSED_SHAPE_BOX, 0, 0, 0, 0, 0, INH, GEN_FREE);
   contact_case(&cases[nc++], "cylinder rim/floor", NSED_SHAPE_CYLINDER, 0.4, 0, 0, 0, 0, INH,
                GEN_DISK);
+  contact_case(&cases[nc++], "ellipsoid/floor", NSED_SHAPE_ELLIPSOID, 0, 0, 0, 0, 0, INH, GEN_FREE);
+  contact_case(&cases[nc++], "ellipsoid/moving floor", NSED_SHAPE_ELLIPSOID, 0, 0, 0, 0, 1, INH,
+               GEN_FREE);
   contact_case(&cases[nc++], "capsule end/moving floor", NSED_SHAPE_CAPSULE, 0.2, 0, 0, 0, 1, INH,
                GEN_FREE);
   contact_case(&cases[nc++], "box vertex/moving plane", NSED_SHAPE_BOX, 0, 0, 0, 0, 1, INH,
