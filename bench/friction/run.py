@@ -71,11 +71,15 @@ PROBLEMS = {
     "omni": dict(file="omni_wheel_testbench.yaml", t_end=10, body="hub"),
     "box": dict(file="box_incline.yaml", t_end=2, body="box", closed="box",
                 contact_suffix=".v0", extra=["output.dt=1e-4"]),
+    "capsule": dict(file="capsule_incline.yaml", t_end=1, body="pill", closed="capsule",
+                    contact_suffix=".end0"),
 }
 
 # Closed forms (problem headers).
 SPHERE_MU, SPHERE_G = 0.3, 9.81
 BOX_V0, BOX_MU, BOX_THETA = 1.0, 0.5, math.radians(20)
+# The capsule rolling down its incline (problems/capsule_incline.yaml header).
+CAPSULE_A, CAPSULE_THETA = 1.713445592454786, math.radians(15)
 BELT_FIRST_SLIP, BELT_PERIOD = 2.4525, 3.1526808705
 
 
@@ -278,6 +282,18 @@ def box_metrics(run, model):
                 v_end_err=abs(v_end - creep))
 
 
+def capsule_metrics(run, model):
+    """The capsule rolling down the incline: the distance along the slope at
+    the end against a t^2 / 2 (rolling without slip, the header); a law
+    without stick lets it slip a little and it runs ahead."""
+    if not len(run["t"]):
+        return dict(roll_err=float("nan"))
+    t = run["t"][-1]
+    d = run["pos"][-1] - run["pos"][0]
+    along = -(d[0] * math.cos(CAPSULE_THETA) + d[2] * math.sin(CAPSULE_THETA))
+    return dict(roll_err=abs(along - 0.5 * CAPSULE_A * t * t))
+
+
 def belt_metrics(run, model):
     """First slip time and period errors against the closed form."""
     onsets = event_times(run, "slip")
@@ -331,6 +347,8 @@ def primary_error(pinfo, m):
         return m["t_stick_err"], "abs(t_stick - t*) [s]"
     if pinfo.get("closed") == "box":
         return m["t_stop_err"], "abs(t_stop - t*) [s]"
+    if pinfo.get("closed") == "capsule":
+        return m["roll_err"], "abs(distance - a t^2 / 2) [m]"
     if pinfo.get("closed") == "belt":
         return np.nanmax([m["first_slip_err"], m["period_err"]]) \
             if not (math.isnan(m["first_slip_err"]) and math.isnan(m["period_err"])) \
@@ -368,7 +386,7 @@ def atomic_savefig(fig, path):
 COLUMNS = ["problem", "model", "family", "n_star", "form", "delta", "status",
            "t_reached", "events", "rhs_evaluations", "steps", "wall_seconds",
            "error", "error_kind", "t_stick_err", "v_final_err", "t_stop_err", "v_end",
-           "v_end_err", "first_slip_err",
+           "v_end_err", "roll_err", "first_slip_err",
            "period_err", "event_time_err_max", "events_matched", "events_ref",
            "event_seq_match", "traj_max_diff", "message"]
 
@@ -495,6 +513,8 @@ def collect_problem(problem, models, jobs, args):
             row.update(belt_metrics(run, m))
         elif p.get("closed") == "box":
             row.update(box_metrics(run, m))
+        elif p.get("closed") == "capsule":
+            row.update(capsule_metrics(run, m))
         row["error"], row["error_kind"] = primary_error(p, row)
         rows.append(row)
         print(f"  {problem:7s} {m['name']:16s} {row['status']:8s} "

@@ -131,5 +131,21 @@ int main(int argc, char **argv) {
     nsed_data_free(&d);
     nsed_model_free(&m);
   }
+  if ((m = load(root, "capsule_incline.yaml"))) {
+    /* Rolls on both end caps at g sin(th) / (1 + k), k = I / (m r^2). */
+    const double th = 15 * M_PI / 180, rad = 0.05, len = 0.3;
+    const double vc = M_PI * rad * rad * len, vs = 4.0 / 3.0 * M_PI * rad * rad * rad;
+    const double mc = vc / (vc + vs), k = 0.5 * mc + 0.4 * (1 - mc);
+    const double a = 9.81 * sin(th) / (1 + k);
+    memset(&r, 0, sizeof r);
+    CHECK(run_model(m, &d, &r) == NSED_OK);
+    CHECK(r.nev == 0);
+    double s[13];
+    nsed_data_body_state(d, 0, s);
+    double along = (-0.012940952255126037 - s[0]) * cos(th) + (0.04829629131445342 - s[2]) * sin(th);
+    CHECK_NEAR(along, 0.5 * a, 1e-9, 0);
+    nsed_data_free(&d);
+    nsed_model_free(&m);
+  }
   return TEST_DONE();
 }
