@@ -2,7 +2,7 @@
  * (after MuJoCo's collision table): each fills the same frame, gap, rows
  * and spin row of nsedi_contact_geom. A contact's pair is chosen when it
  * is added to the model (model.c, resolve_pair). Derivations:
- * docs/engine.md ("Contact geometry") and docs/rollers.md. */
+ * docs/engine.md ("Contacts") and docs/rollers.md. */
 #include <math.h>
 #include <string.h>
 
