@@ -332,6 +332,46 @@ static int sphere_capsule(const nsed_model *m, int c, const nsedi_kin *kin, cons
   return rc;
 }
 
+/* Sphere A against box B: the sphere about the point of B's surface
+ * nearest A's centre (radius 0), the centre's offset in B's axes clamped
+ * to the half extents. Along an axis where it is not clamped the point
+ * slides with the centre's relative motion in B's axes,
+ * d(R^T d)/dt = R^T dd/dt - wb x (R^T d); where clamped it is fixed on B.
+ * The point's piece of the surface (a face, an edge, a vertex) changes when
+ * one axis switches, where the product of (|offset_i| - half_i) changes
+ * sign: the region root. A centre inside the box is no contact geometry. */
+static int sphere_box(const nsed_model *m, int c, const nsedi_kin *kin, const double *xtrack,
+                      nsedi_contact_geom *g) {
+  (void)xtrack;
+  const nsedi_contact *C = &m->contact[c];
+  const nsedi_kin *k = &kin[C->body], *kb = &kin[C->other];
+  const double *h = m->body[C->other].def.shape.half;
+  double d[3], dv[3], loc[3], locd[3], wb[3], wl[3], q[3], qd[3], qoff[3], qoff_dot[3], rq[3];
+  nsedi_v3_sub(d, k->r, kb->r);
+  nsedi_v3_sub(dv, k->v, kb->v);
+  nsedi_m3_mulTv(loc, kb->R, d);
+  nsedi_m3_mulTv(locd, kb->R, dv);
+  nsedi_m3_mulTv(wb, kb->R, kb->ww);
+  nsedi_v3_cross(wl, wb, loc);
+  double region = 1.0;
+  int inside = 1;
+  for (int i = 0; i < 3; i++) {
+    int free_axis = fabs(loc[i]) < h[i];
+    inside &= free_axis;
+    q[i] = free_axis ? loc[i] : copysign(h[i], loc[i]);
+    qd[i] = free_axis ? locd[i] - wl[i] : 0.0;
+    region *= fabs(loc[i]) - h[i];
+  }
+  if (inside) return NSED_ERR_EVENT;
+  nsedi_m3_mulv(qoff, kb->R, q);
+  nsedi_m3_mulv(rq, kb->R, qd);
+  nsedi_v3_cross(qoff_dot, kb->ww, qoff);
+  nsedi_v3_add(qoff_dot, qoff_dot, rq);
+  int rc = sphere_about(m, c, kin, 0.0, qoff, qoff_dot, g);
+  g->region = region;
+  return rc;
+}
+
 typedef int (*pair_fn)(const nsed_model *m, int c, const nsedi_kin *kin, const double *xtrack,
                        nsedi_contact_geom *g);
 
@@ -341,7 +381,7 @@ static const pair_fn pair_table[NSEDI_PAIR_COUNT] = {
     [NSEDI_PAIR_BOX_PLANE] = box_plane,       [NSEDI_PAIR_CYLINDER_PLANE] = cylinder_plane,
     [NSEDI_PAIR_CAPSULE_PLANE] = capsule_plane, [NSEDI_PAIR_ELLIPSOID_PLANE] = ellipsoid_plane,
     [NSEDI_PAIR_SPHERE_SPHERE] = sphere_sphere,
-    [NSEDI_PAIR_SPHERE_CAPSULE] = sphere_capsule};
+    [NSEDI_PAIR_SPHERE_CAPSULE] = sphere_capsule, [NSEDI_PAIR_SPHERE_BOX] = sphere_box};
 
 int nsedi_contact_eval(const nsed_model *m, int c, const nsedi_kin *kin, const double *xtrack,
                        nsedi_contact_geom *g) {

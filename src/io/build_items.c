@@ -441,11 +441,13 @@ static int read_contact(nsedi_problem_defs *p, const nsedi_ynode *node, const ch
     if (oi == bi)
       return nsedi_diag_add(p->d, with, kp, "a body cannot touch itself");
     nsed_shape_type ot = p->bodies[oi].shape.type;
-    if (st != NSED_SHAPE_SPHERE || (ot != NSED_SHAPE_SPHERE && ot != NSED_SHAPE_CAPSULE))
+    if (st != NSED_SHAPE_SPHERE ||
+        (ot != NSED_SHAPE_SPHERE && ot != NSED_SHAPE_CAPSULE && ot != NSED_SHAPE_BOX))
       return nsedi_diag_add(p->d, with, kp,
-                            "body-body contacts are a sphere (the body) against a sphere or a "
-                            "capsule ('%s' is a %s, '%s' a %s)",
-                            c->body, shape_names[st], c->other, shape_names[ot]);
+                            "body-body contacts are a sphere (the body) against a sphere, a "
+                            "capsule or a box ('%s' is %s %s, '%s' %s %s)",
+                            c->body, article(shape_names[st]), shape_names[st], c->other,
+                            article(shape_names[ot]), shape_names[ot]);
   }
   return 0;
 }

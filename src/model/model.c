@@ -445,7 +445,7 @@ static const int pair_with_plane[] = {
 static const char *const supported_pairs =
     "sphere, ellipsoid, disk rim, point, box vertex, cylinder rim, capsule end cap or roller "
     "against the floor; the same but the roller against a plane; a sphere (the contact's body) "
-    "against a sphere or a capsule";
+    "against a sphere, a capsule or a box";
 
 /* The other surface (floor, plane or body) and the pair's geometry function. */
 static int resolve_pair(nsed_model *m, nsedi_contact *c, const char *owner, nsed_error *err) {
@@ -470,6 +470,7 @@ static int resolve_pair(nsed_model *m, nsedi_contact *c, const char *owner, nsed
   if (c->other >= 0 && st == NSED_SHAPE_SPHERE && ot == NSED_SHAPE_SPHERE) pair = NSEDI_PAIR_SPHERE_SPHERE;
   if (c->other >= 0 && st == NSED_SHAPE_SPHERE && ot == NSED_SHAPE_CAPSULE)
     pair = NSEDI_PAIR_SPHERE_CAPSULE;
+  if (c->other >= 0 && st == NSED_SHAPE_SPHERE && ot == NSED_SHAPE_BOX) pair = NSEDI_PAIR_SPHERE_BOX;
   if (pair == NSEDI_PAIR_ROLLER_PLANE && c->plane >= 0) pair = -1;
   if (pair < 0) {
     char what[2 * NSED_NAME_MAX + 32];

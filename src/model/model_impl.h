@@ -42,6 +42,7 @@ typedef enum {
   NSEDI_PAIR_ELLIPSOID_PLANE,
   NSEDI_PAIR_SPHERE_SPHERE,
   NSEDI_PAIR_SPHERE_CAPSULE, /* the capsule is the other body; its nearest point is a region */
+  NSEDI_PAIR_SPHERE_BOX,     /* the box is the other body; its face, edge or vertex a region */
   NSEDI_PAIR_COUNT
 } nsedi_pair;
 

@@ -11,9 +11,10 @@
  *    not a run;
  *  - a capsule lying on its side, both end caps touching, at rest 10 s;
  *  - a frictionless ball sliding along the top of a fixed horizontal capsule
- *    at v0: it reaches the end of the segment at (L/2) / v0, goes on over
- *    the end cap (a sphere of radius R = r_ball + r_capsule about the
- *    segment's end) and leaves it where cos(phi) = (v0^2 / (g R) + 2) / 3,
+ *    (or box) at v0: it reaches the end of the segment (the box's edge) at
+ *    (L/2) / v0, goes on over the end cap (a sphere of radius
+ *    R = r_ball + r_capsule about the segment's end; about the box's edge,
+ *    R = r_ball) and leaves it where cos(phi) = (v0^2 / (g R) + 2) / 3,
  *    at the time the energy integral gives (Simpson's rule on
  *    dt = R dphi / sqrt(v0^2 + 2 g R (1 - cos phi)));
  *  - an ellipsoid rolling without slip for 100 s: its energy stays (a
@@ -243,8 +244,12 @@ static void capsule_at_rest(nsed_friction_model form) {
   nsed_model_free(&m);
 }
 
-static void ball_over_capsule(void) {
-  const double rb = 0.05, rc = 0.1, L = 1.0, v0 = 0.5, z0 = 0.5, R = rb + rc;
+/* The ball slides along the top of a fixed body (a capsule of radius rc
+ * and segment L, or a box of half height rc and half length L/2, both
+ * along world x at height z0), then over its end: a cap of radius
+ * R = rb + rc, or the box's edge with R = rb. */
+static void ball_over_end(int box) {
+  const double rb = 0.05, rc = 0.1, L = 1.0, v0 = 0.5, z0 = 0.5, R = box ? rb : rb + rc;
   nsed_error err;
   nsed_model *m;
   must(nsed_model_create(&m, &err), &err);
@@ -252,9 +257,11 @@ static void ball_over_capsule(void) {
   nsed_body_def_default(&b);
   snprintf(b.name, sizeof b.name, "bar");
   b.mass = 5;
-  b.shape.type = NSED_SHAPE_CAPSULE;
+  b.shape.type = box ? NSED_SHAPE_BOX : NSED_SHAPE_CAPSULE;
   b.shape.radius = rc;
   b.shape.length = L;
+  /* the box's body x is the world's -z after the quarter turn below */
+  b.shape.half[0] = rc, b.shape.half[1] = 0.2, b.shape.half[2] = 0.5 * L;
   b.quat[0] = cos(M_PI / 4); /* body z onto world x */
   b.quat[2] = sin(M_PI / 4);
   b.position[2] = z0;
@@ -263,7 +270,7 @@ static void ball_over_capsule(void) {
   snprintf(b.name, sizeof b.name, "ball");
   b.shape.type = NSED_SHAPE_SPHERE;
   b.shape.radius = rb;
-  b.position[2] = z0 + R;
+  b.position[2] = z0 + rc + rb;
   b.velocity[0] = v0;
   must(nsed_model_add_body(m, &b, &err), &err);
   nsed_joint_def j;
@@ -301,8 +308,8 @@ static void ball_over_capsule(void) {
   double t_open = 0;
   for (int i = 0; i < rec.nev; i++)
     if (rec.ev[i].kind == NSED_EVENT_OPEN) opens++, t_open = rec.ev[i].t;
-  printf("ball over a capsule's end: leaves at %.12f s (closed form %.12f), %d events\n", t_open,
-         t_leave, rec.nev);
+  printf("ball over a %s's end: leaves at %.12f s (closed form %.12f), %d events\n",
+         box ? "box" : "capsule", t_open, t_leave, rec.nev);
   CHECK(opens == 1);
   CHECK_NEAR(t_open, t_leave, 1e-8, 0);
   nsed_data_free(&d);
@@ -369,7 +376,8 @@ int main(void) {
   painleve(0.3);
   painleve(1.0);
   painleve(2.0);
-  ball_over_capsule();
+  ball_over_end(0);
+  ball_over_end(1);
   ellipsoid_rolling(NSED_FRICTION_POLYGON_FACE);
   ellipsoid_rolling(NSED_FRICTION_EXACT_CONE);
   return TEST_DONE();

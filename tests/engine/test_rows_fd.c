@@ -126,8 +126,10 @@ enum {
   GEN_SPHERES,     /* centres apart, away from the tangent rule's switch */
   GEN_ROLLER_WHEEL, /* roller 0 mounted on the vertical wheel 1 in its lower half, velocities
                        consistent with the mount and keeping the wheel vertical */
-  GEN_SPHERE_CAPSULE /* as GEN_SPHERES, and the sphere's centre away from where its nearest
-                        point on the capsule's segment reaches an end (the region) */
+  GEN_SPHERE_CAPSULE, /* as GEN_SPHERES, and the sphere's centre away from where its nearest
+                         point on the capsule's segment reaches an end (the region) */
+  GEN_SPHERE_BOX      /* the sphere's centre outside the box, each of its coordinates in the
+                         box's axes away from the box's faces' planes (the region) */
 };
 
 typedef struct {
@@ -318,12 +320,24 @@ static int state_ok(const fd_case *c, const double *x) {
       return c->gen == GEN_ROLLER_TIP ? ci > lim + 0.1 : ci < 0.75 * lim;
     }
     case GEN_SPHERES:
-    case GEN_SPHERE_CAPSULE: {
+    case GEN_SPHERE_CAPSULE:
+    case GEN_SPHERE_BOX: {
       nsedi_v3_sub(d, kin[0].r, kin[1].r);
       double L = nsedi_v3_norm(d), u[3];
       nsedi_kin_dir(&kin[1], ez, u);
       double h = 0.5 * m->body[1].def.shape.length;
       if (c->gen == GEN_SPHERE_CAPSULE && fabs(fabs(nsedi_v3_dot(d, u)) - h) < 0.1) return 0;
+      if (c->gen == GEN_SPHERE_BOX) {
+        double loc[3];
+        const double *hb = m->body[1].def.shape.half;
+        nsedi_m3_mulTv(loc, kin[1].R, d);
+        int inside = 1;
+        for (int i = 0; i < 3; i++) {
+          if (fabs(fabs(loc[i]) - hb[i]) < 0.1) return 0;
+          inside &= fabs(loc[i]) < hb[i];
+        }
+        if (inside) return 0;
+      }
       return L > 0.9 && fabs(fabs(d[0] / L) - 0.7) > 0.02;
     }
     default:
@@ -720,7 +734,15 @@ static void contact_case(fd_case *c, const char *name, nsed_shape_type type, dou
   if (type == NSED_SHAPE_ELLIPSOID) nsedi_v3_set(b.shape.half, 0.5, 0.3, 0.2);
   if (type == NSED_SHAPE_CYLINDER || type == NSED_SHAPE_CAPSULE) b.shape.length = 0.5;
   must(nsed_model_add_body(c->m, &b, &err), &err);
-  if (on_sphere == 2) {
+  if (on_sphere == 3) {
+    nsed_body_def o;
+    nsed_body_def_default(&o);
+    snprintf(o.name, sizeof o.name, "other");
+    o.mass = 1.7;
+    o.shape.type = NSED_SHAPE_BOX;
+    nsedi_v3_set(o.shape.half, 0.4, 0.3, 0.2);
+    must(nsed_model_add_body(c->m, &o, &err), &err);
+  } else if (on_sphere == 2) {
     nsed_body_def o;
     nsed_body_def_default(&o);
     snprintf(o.name, sizeof o.name, "other");
@@ -1020,6 +1042,7 @@ int main(void) {
   contact_case(&cases[nc++], "sphere/sphere", NSED_SHAPE_SPHERE, 0.3, 0, 0, 1, 0, INH, GEN_SPHERES);
   contact_case(&cases[nc++], "sphere/capsule", NSED_SHAPE_SPHERE, 0.3, 0, 0, 2, 0, INH,
                GEN_SPHERE_CAPSULE);
+  contact_case(&cases[nc++], "sphere/box", NSED_SHAPE_SPHERE, 0.3, 0, 0, 3, 0, INH, GEN_SPHERE_BOX);
   contact_case(&cases[nc++], "sphere/moving floor", NSED_SHAPE_SPHERE, 0.35, 0, 0, 0, 1, INH,
                GEN_FREE);
   contact_case(&cases[nc++], "disk rim/moving floor", NSED_SHAPE_DISK, 0.4, 0, 0, 0, 1, INH,
