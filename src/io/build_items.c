@@ -86,6 +86,21 @@ static int check_unique(nsedi_problem_defs *p, const nsedi_ynode *list, const ch
 
 /* ---- bodies ---- */
 
+/* An optional key of three positive numbers (a box's half extents, an
+ * ellipsoid's semi-axes); -1 if it is there and wrong. */
+static int read_positive3(nsedi_problem_defs *p, const nsedi_ynode *node, const char *path,
+                          const char *key, const char *what, double out[3]) {
+  const nsedi_ynode *v = nsedi_ymap_get(node, key);
+  if (!v) return 0;
+  char kp[300];
+  KP(kp, path, key);
+  if (nsedi_read_vec(p->d, v, kp, 3, out)) return -1;
+  if (!(out[0] > 0 && out[1] > 0 && out[2] > 0))
+    return nsedi_diag_add(p->d, v, kp, "expected three positive %s, got [%.15g, %.15g, %.15g]", what,
+                          out[0], out[1], out[2]);
+  return 0;
+}
+
 static int read_shape(nsedi_problem_defs *p, const nsedi_ynode *node, const char *path,
                       nsed_shape *s) {
   static const char *const keys[] = {"type", "radius", "length", "half_extents", "rollers", "psi",
@@ -140,20 +155,8 @@ static int read_shape(nsedi_problem_defs *p, const nsedi_ynode *node, const char
     KP(kp, path, "length");
     rc |= nsedi_read_double(p->d, v, kp, NSEDI_POSITIVE, &s->length);
   }
-  if ((v = nsedi_ymap_get(node, "half_extents"))) {
-    KP(kp, path, "half_extents");
-    if (nsedi_read_vec(p->d, v, kp, 3, s->half)) rc = -1;
-    else if (!(s->half[0] > 0 && s->half[1] > 0 && s->half[2] > 0))
-      rc = nsedi_diag_add(p->d, v, kp, "expected three positive half extents, got [%.15g, %.15g, %.15g]",
-                          s->half[0], s->half[1], s->half[2]);
-  }
-  if ((v = nsedi_ymap_get(node, "semi_axes"))) {
-    KP(kp, path, "semi_axes");
-    if (nsedi_read_vec(p->d, v, kp, 3, s->half)) rc = -1;
-    else if (!(s->half[0] > 0 && s->half[1] > 0 && s->half[2] > 0))
-      rc = nsedi_diag_add(p->d, v, kp, "expected three positive semi-axes, got [%.15g, %.15g, %.15g]",
-                          s->half[0], s->half[1], s->half[2]);
-  }
+  rc |= read_positive3(p, node, path, "half_extents", "half extents", s->half);
+  rc |= read_positive3(p, node, path, "semi_axes", "semi-axes", s->half);
   return rc ? -1 : 0;
 }
 

@@ -27,6 +27,32 @@
 static const double G = 9.81;
 static recorder rec;
 
+/* Options (end time, friction model) and finalize. */
+static void finish(nsed_model *m, double t_end, nsed_friction_model form) {
+  nsed_error err;
+  nsed_options o = *nsed_model_options(m);
+  o.t_end = t_end;
+  o.friction.model = form;
+  must(nsed_model_set_options(m, &o, &err), &err);
+  must(nsed_model_finalize(m, &err), &err);
+}
+
+/* A capsule body (radius r, segment L, mass) at pos, turned by q. */
+static void add_capsule(nsed_model *m, const char *name, double r, double L, double mass,
+                        const double q[4], const double pos[3], const double vel[3]) {
+  nsed_error err;
+  nsed_body_def b;
+  nsed_body_def_default(&b);
+  snprintf(b.name, sizeof b.name, "%s", name);
+  b.mass = mass;
+  b.shape.type = NSED_SHAPE_CAPSULE;
+  b.shape.radius = r;
+  b.shape.length = L;
+  for (int i = 0; i < 4; i++) b.quat[i] = q[i];
+  for (int i = 0; i < 3; i++) b.position[i] = pos[i], b.velocity[i] = vel[i];
+  must(nsed_model_add_body(m, &b, &err), &err);
+}
+
 /* A solid cylinder (radius r, length L, mass m) with its axis along world y,
  * resting on both rims on an incline of angle th, mu = mu0 = mu. */
 static nsed_model *cylinder_on_incline(double th, double mu, nsed_friction_model form, double t_end) {
@@ -62,11 +88,7 @@ static nsed_model *cylinder_on_incline(double th, double mu, nsed_friction_model
     must(nsed_contact_feature(&c, NSED_SHAPE_CYLINDER, i, &f, &err), &err);
     must(nsed_model_add_contact(m, &f, &err), &err);
   }
-  nsed_options o = *nsed_model_options(m);
-  o.t_end = t_end;
-  o.friction.model = form;
-  must(nsed_model_set_options(m, &o, &err), &err);
-  must(nsed_model_finalize(m, &err), &err);
+  finish(m, t_end, form);
   return m;
 }
 
@@ -113,21 +135,12 @@ static nsed_model *leaning_rod(double th, double mu, double v, double *x_c, doub
   nsed_error err;
   nsed_model *m;
   must(nsed_model_create(&m, &err), &err);
-  nsed_body_def b;
-  nsed_body_def_default(&b);
-  snprintf(b.name, sizeof b.name, "rod");
-  b.mass = 1.0;
-  b.shape.type = NSED_SHAPE_CAPSULE;
-  b.shape.radius = rc;
-  b.shape.length = 2 * l;
-  /* body z along (cos th, 0, sin th): rotate z by (pi/2 - th) about y */
+  /* body z along (cos th, 0, sin th): z turned by (pi/2 - th) about y; the
+   * lower cap's centre at (-l cos th, 0, -l sin th) from the centre of mass */
   double ang = M_PI / 2 - th;
-  b.quat[0] = cos(ang / 2);
-  b.quat[2] = sin(ang / 2);
-  /* the lower cap's centre at (-l cos th, 0, -l sin th) from the centre of mass */
-  b.position[2] = l * sin(th) + rc;
-  b.velocity[0] = -v;
-  must(nsed_model_add_body(m, &b, &err), &err);
+  const double q[4] = {cos(ang / 2), 0, sin(ang / 2), 0}, pos[3] = {0, 0, l * sin(th) + rc},
+               vel[3] = {-v, 0, 0};
+  add_capsule(m, "rod", rc, 2 * l, 1.0, q, pos, vel);
   nsed_contact_def c;
   nsed_contact_def_default(&c);
   snprintf(c.name, sizeof c.name, "tip");
@@ -200,17 +213,8 @@ static void capsule_at_rest(nsed_friction_model form) {
   nsed_error err;
   nsed_model *m;
   must(nsed_model_create(&m, &err), &err);
-  nsed_body_def b;
-  nsed_body_def_default(&b);
-  snprintf(b.name, sizeof b.name, "pill");
-  b.mass = 0.5;
-  b.shape.type = NSED_SHAPE_CAPSULE;
-  b.shape.radius = rc;
-  b.shape.length = L;
-  b.quat[0] = cos(M_PI / 4); /* body z onto world x */
-  b.quat[2] = sin(M_PI / 4);
-  b.position[2] = rc;
-  must(nsed_model_add_body(m, &b, &err), &err);
+  const double q[4] = {cos(M_PI / 4), 0, sin(M_PI / 4), 0}, pos[3] = {0, 0, rc}, o3[3] = {0, 0, 0};
+  add_capsule(m, "pill", rc, L, 0.5, q, pos, o3); /* body z onto world x */
   nsed_contact_def c, f;
   nsed_contact_def_default(&c);
   snprintf(c.name, sizeof c.name, "pill_floor");
@@ -219,11 +223,7 @@ static void capsule_at_rest(nsed_friction_model form) {
     must(nsed_contact_feature(&c, NSED_SHAPE_CAPSULE, i, &f, &err), &err);
     must(nsed_model_add_contact(m, &f, &err), &err);
   }
-  nsed_options o = *nsed_model_options(m);
-  o.t_end = 10;
-  o.friction.model = form;
-  must(nsed_model_set_options(m, &o, &err), &err);
-  must(nsed_model_finalize(m, &err), &err);
+  finish(m, 10, form);
   memset(&rec, 0, sizeof rec);
   nsed_data *d;
   CHECK(run_model(m, &d, &rec) == NSED_OK);
@@ -342,11 +342,7 @@ static void ellipsoid_rolling(nsed_friction_model form) {
   snprintf(c.body, sizeof c.body, "egg");
   c.mu = c.mu0 = 1.0;
   must(nsed_model_add_contact(m, &c, &err), &err);
-  nsed_options o = *nsed_model_options(m);
-  o.t_end = 100;
-  o.friction.model = form;
-  must(nsed_model_set_options(m, &o, &err), &err);
-  must(nsed_model_finalize(m, &err), &err);
+  finish(m, 100, form);
   memset(&rec, 0, sizeof rec);
   nsed_data *d;
   CHECK(run_model(m, &d, &rec) == NSED_OK);
