@@ -25,14 +25,11 @@
 #include "sim_impl.h"
 #include "tolerances.h"
 
-/* What a search works on: its contacts, the state the forces are
- * evaluated at, the force scale its margins are relative to, and a
- * gradient's scratch (3 nc). */
+/* What a search works on: its contacts, the force scale its margins are
+ * relative to, and a gradient's scratch (3 nc). */
 typedef struct {
   const int *list; /* the contacts list[0, n): the event problem's */
   int n;
-  double t;
-  const double *x;
   double fscale;
   double *grad;
 } scope;
@@ -133,7 +130,7 @@ static void seed_on_segment(const nsed_model *m, nsed_data *d, const scope *sc) 
 static int climb(const nsed_model *m, nsed_data *d, const scope *sc, nsed_error *err) {
   int nc3 = 3 * m->ncontact;
   double *anchor = d->ph.force_anchor, *g = sc->grad, fscale = sc->fscale;
-  int rc = nsedi_eval(m, d, sc->t, sc->x, NULL, err);
+  int rc = nsedi_eval(m, d, d->t, d->x, NULL, err);
   if (rc) return rc;
   memcpy(anchor, d->cache.lambda_c, sizeof(double) * (size_t)nc3);
   double best = objective(m, d, sc, anchor, NULL);
@@ -145,7 +142,7 @@ static int climb(const nsed_model *m, nsed_data *d, const scope *sc, nsed_error 
     int improved = 0;
     for (double eta = fscale / gn; eta > NSEDI_ANCHOR_STEP_FLOOR * fscale / gn && !improved; eta *= 0.5) {
       for (int k = 0; k < nc3; k++) anchor[k] += eta * g[k];
-      rc = nsedi_eval(m, d, sc->t, sc->x, NULL, err);
+      rc = nsedi_eval(m, d, d->t, d->x, NULL, err);
       if (rc) return rc;
       double trial = objective(m, d, sc, d->cache.lambda_c, NULL);
       for (int k = 0; k < nc3; k++) anchor[k] -= eta * g[k];
@@ -157,7 +154,7 @@ static int climb(const nsed_model *m, nsed_data *d, const scope *sc, nsed_error 
     }
     if (!improved) break;
   }
-  return nsedi_eval(m, d, sc->t, sc->x, NULL, err);
+  return nsedi_eval(m, d, d->t, d->x, NULL, err);
 }
 
 int nsedi_centre_force_anchor(const nsed_model *m, nsed_data *d, int na, nsed_error *err) {
@@ -171,7 +168,7 @@ int nsedi_centre_force_anchor(const nsed_model *m, nsed_data *d, int na, nsed_er
   int rc = nsedi_eval(m, d, d->t, d->x, NULL, err);
   /* Unique forces, or forces that move the bodies (eval.c): nothing to choose. */
   if (rc || !d->sw.deficient || !nsedi_forces_anchored(m, d)) return rc;
-  scope sc = {ev->cand, na, d->t, d->x, ev->fscale, d->sw.centre_grad};
+  scope sc = {ev->cand, na, ev->fscale, d->sw.centre_grad};
   for (int k = 0; k < 3 * nc; k++) sc.fscale = fmax(sc.fscale, fabs(ev->force_ev[k]));
   seed_on_segment(m, d, &sc);
   return climb(m, d, &sc, err);
