@@ -99,7 +99,8 @@ int main(void) {
                {NSED_SHAPE_DISK, NSED_SHAPE_NONE},     {NSED_SHAPE_CYLINDER, NSED_SHAPE_NONE},
                {NSED_SHAPE_ELLIPSOID, NSED_SHAPE_NONE}, {NSED_SHAPE_ROLLER, NSED_SHAPE_NONE},
                {NSED_SHAPE_SPHERE, NSED_SHAPE_SPHERE}, {NSED_SHAPE_SPHERE, NSED_SHAPE_CAPSULE},
-               {NSED_SHAPE_SPHERE, NSED_SHAPE_BOX}};
+               {NSED_SHAPE_SPHERE, NSED_SHAPE_BOX},    {NSED_SHAPE_SPHERE, NSED_SHAPE_CYLINDER},
+               {NSED_SHAPE_SPHERE, NSED_SHAPE_DISK},   {NSED_SHAPE_SPHERE, NSED_SHAPE_ELLIPSOID}};
   int n = (int)(sizeof pairs / sizeof pairs[0]);
   double base = NAN;
   printf("| pair | ns per evaluation | ratio to sphere against a plane |\n|---|---|---|\n");

@@ -206,6 +206,15 @@
  * real contact has |D| near ra + rb, so this only guards the division. */
 #define NSEDI_SPHERE_COINCIDENT 1e-12
 
+/* The nearest point of an ellipsoid (ellipsoid_point.c): Newton's step on
+ * the closest-point equation's root t ends below this, relative to
+ * max a_i^2 + t, the size of the step that F's round-off alone makes (1.5
+ * eps of it); the iteration converges monotonically and quadratically, so
+ * it gets there within a few dozen steps even from far away. The limit
+ * only guards against a NaN input. */
+#define NSEDI_NEAREST_STEP (4 * 2.220446049250313e-16)
+#define NSEDI_NEAREST_MAX_ITER 200
+
 /* Roller region boundary (roller.c): within this band of the region
  * indicator cos(psi) sin(alpha) - |n.i| (dimensionless, a difference of
  * direction cosines) the contact counts as on the boundary, where the tip

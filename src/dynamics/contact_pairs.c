@@ -6,6 +6,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "ellipsoid_point.h"
 #include "math3.h"
 #include "nsed/status.h"
 #include "roller.h"
@@ -332,44 +333,120 @@ static int sphere_capsule(const nsed_model *m, int c, const nsedi_kin *kin, cons
   return rc;
 }
 
-/* Sphere A against box B: the sphere about the point of B's surface
- * nearest A's centre (radius 0), the centre's offset in B's axes clamped
- * to the half extents. Along an axis where it is not clamped the point
- * slides with the centre's relative motion in B's axes,
- * d(R^T d)/dt = R^T dd/dt - wb x (R^T d); where clamped it is fixed on B.
- * The point's piece of the surface (a face, an edge, a vertex) changes when
- * one axis switches, where the product of (|offset_i| - half_i) changes
- * sign: the region root. A centre inside the box is no contact geometry. */
-static int sphere_box(const nsed_model *m, int c, const nsedi_kin *kin, const double *xtrack,
-                      nsedi_contact_geom *g) {
-  (void)xtrack;
-  const nsedi_contact *C = &m->contact[c];
-  const nsedi_kin *k = &kin[C->body], *kb = &kin[C->other];
-  const double *h = m->body[C->other].def.shape.half;
-  double d[3], dv[3], loc[3], locd[3], wb[3], wl[3], q[3], qd[3], qoff[3], qoff_dot[3], rq[3];
+/* A's centre in B's axes, loc = R_B^T (c_A - c_B), and its rate as B's
+ * axes see it, R_B^T (v_A - v_B) - w_B x loc (w_B in B's axes). */
+static void centre_in_axes(const nsedi_kin *k, const nsedi_kin *kb, double loc[3],
+                           double locd[3]) {
+  double d[3], dv[3], wb[3], wl[3];
   nsedi_v3_sub(d, k->r, kb->r);
   nsedi_v3_sub(dv, k->v, kb->v);
   nsedi_m3_mulTv(loc, kb->R, d);
   nsedi_m3_mulTv(locd, kb->R, dv);
   nsedi_m3_mulTv(wb, kb->R, kb->ww);
   nsedi_v3_cross(wl, wb, loc);
+  nsedi_v3_sub(locd, locd, wl);
+}
+
+/* Sphere A against the point q of B's surface (B's axes) that moves over
+ * it at qd: the sphere about it with radius 0, q's world offset turning
+ * with B, w_B x R q + R qd. */
+static int sphere_about_surface_point(const nsed_model *m, int c, const nsedi_kin *kin,
+                                      const double q[3], const double qd[3],
+                                      nsedi_contact_geom *g) {
+  const nsedi_kin *kb = &kin[m->contact[c].other];
+  double qoff[3], qoff_dot[3], rq[3];
+  nsedi_m3_mulv(qoff, kb->R, q);
+  nsedi_m3_mulv(rq, kb->R, qd);
+  nsedi_v3_cross(qoff_dot, kb->ww, qoff);
+  nsedi_v3_add(qoff_dot, qoff_dot, rq);
+  return sphere_about(m, c, kin, 0.0, qoff, qoff_dot, g);
+}
+
+/* A sphere whose centre is inside the body it touches has no nearest
+ * surface point: no geometry, and a gap of at least its radius in. */
+static int centre_inside(const nsed_model *m, int c, nsedi_contact_geom *g) {
+  g->gap = -m->body[m->contact[c].body].def.shape.radius;
+  return NSED_ERR_EVENT;
+}
+
+/* Sphere A against box B: the point of B's surface nearest A's centre,
+ * the centre's offset in B's axes clamped to the half extents (the
+ * projection onto a product of intervals). Along an axis where it is not
+ * clamped the point slides with the centre's motion in B's axes; where
+ * clamped it is fixed on B. The point's piece of the surface (a face, an
+ * edge, a vertex) changes when one axis switches, where the product of
+ * (|offset_i| - half_i) changes sign: the region root. A centre inside the
+ * box is no contact geometry. */
+static int sphere_box(const nsed_model *m, int c, const nsedi_kin *kin, const double *xtrack,
+                      nsedi_contact_geom *g) {
+  (void)xtrack;
+  const nsedi_contact *C = &m->contact[c];
+  const double *h = m->body[C->other].def.shape.half;
+  double loc[3], locd[3], q[3], qd[3];
+  centre_in_axes(&kin[C->body], &kin[C->other], loc, locd);
   double region = 1.0;
   int inside = 1;
   for (int i = 0; i < 3; i++) {
     int free_axis = fabs(loc[i]) < h[i];
     inside &= free_axis;
     q[i] = free_axis ? loc[i] : copysign(h[i], loc[i]);
-    qd[i] = free_axis ? locd[i] - wl[i] : 0.0;
+    qd[i] = free_axis ? locd[i] : 0.0;
     region *= fabs(loc[i]) - h[i];
   }
-  if (inside) return NSED_ERR_EVENT;
-  nsedi_m3_mulv(qoff, kb->R, q);
-  nsedi_m3_mulv(rq, kb->R, qd);
-  nsedi_v3_cross(qoff_dot, kb->ww, qoff);
-  nsedi_v3_add(qoff_dot, qoff_dot, rq);
-  int rc = sphere_about(m, c, kin, 0.0, qoff, qoff_dot, g);
+  if (inside) return centre_inside(m, c, g);
+  int rc = sphere_about_surface_point(m, c, kin, q, qd, g);
   g->region = region;
   return rc;
+}
+
+/* Sphere A against a solid cylinder B (a disk: length 0) about B's z
+ * axis: the projection of A's centre onto a product of a disk of radius
+ * r (across the axis) and an interval (along it), each clamped on its
+ * own. Clamped across, the point is on the side at r e, e the unit radial
+ * direction, moving at r de/dt; clamped along, it is on an end face. The
+ * pieces (the side, an end face, a rim's edge) change where
+ * (|z| - L/2) (rho - r) changes sign (rho - r alone for a disk): the
+ * region root. A centre inside the cylinder is no contact geometry. */
+static int sphere_cylinder(const nsed_model *m, int c, const nsedi_kin *kin,
+                           const double *xtrack, nsedi_contact_geom *g) {
+  (void)xtrack;
+  const nsedi_contact *C = &m->contact[c];
+  const nsed_shape *sb = &m->body[C->other].def.shape;
+  double h = sb->type == NSED_SHAPE_CYLINDER ? 0.5 * sb->length : 0.0, r = sb->radius;
+  double loc[3], locd[3], q[3], qd[3];
+  centre_in_axes(&kin[C->body], &kin[C->other], loc, locd);
+  int along_free = fabs(loc[2]) < h;
+  q[2] = along_free ? loc[2] : copysign(h, loc[2]);
+  qd[2] = along_free ? locd[2] : 0.0;
+  double rho = hypot(loc[0], loc[1]);
+  int across_free = rho < r;
+  if (along_free && across_free) return centre_inside(m, c, g);
+  if (across_free) {
+    q[0] = loc[0], q[1] = loc[1];
+    qd[0] = locd[0], qd[1] = locd[1];
+  } else {
+    double e0 = loc[0] / rho, e1 = loc[1] / rho, ed = e0 * locd[0] + e1 * locd[1];
+    q[0] = r * e0, q[1] = r * e1;
+    qd[0] = r * (locd[0] - e0 * ed) / rho;
+    qd[1] = r * (locd[1] - e1 * ed) / rho;
+  }
+  int rc = sphere_about_surface_point(m, c, kin, q, qd, g);
+  g->region = h > 0 ? (fabs(loc[2]) - h) * (rho - r) : rho - r;
+  return rc;
+}
+
+/* Sphere A against ellipsoid B: the point of B's surface nearest A's
+ * centre, from the closest-point equations (ellipsoid_point.c). The
+ * surface is smooth: no regions. A centre inside is no contact geometry. */
+static int sphere_ellipsoid(const nsed_model *m, int c, const nsedi_kin *kin,
+                            const double *xtrack, nsedi_contact_geom *g) {
+  (void)xtrack;
+  const nsedi_contact *C = &m->contact[c];
+  double loc[3], locd[3], q[3], qd[3];
+  centre_in_axes(&kin[C->body], &kin[C->other], loc, locd);
+  if (nsedi_ellipsoid_nearest(m->body[C->other].def.shape.half, loc, locd, q, qd))
+    return centre_inside(m, c, g);
+  return sphere_about_surface_point(m, c, kin, q, qd, g);
 }
 
 typedef int (*pair_fn)(const nsed_model *m, int c, const nsedi_kin *kin, const double *xtrack,
@@ -381,7 +458,8 @@ static const pair_fn pair_table[NSEDI_PAIR_COUNT] = {
     [NSEDI_PAIR_BOX_PLANE] = box_plane,       [NSEDI_PAIR_CYLINDER_PLANE] = cylinder_plane,
     [NSEDI_PAIR_CAPSULE_PLANE] = capsule_plane, [NSEDI_PAIR_ELLIPSOID_PLANE] = ellipsoid_plane,
     [NSEDI_PAIR_SPHERE_SPHERE] = sphere_sphere,
-    [NSEDI_PAIR_SPHERE_CAPSULE] = sphere_capsule, [NSEDI_PAIR_SPHERE_BOX] = sphere_box};
+    [NSEDI_PAIR_SPHERE_CAPSULE] = sphere_capsule, [NSEDI_PAIR_SPHERE_BOX] = sphere_box,
+    [NSEDI_PAIR_SPHERE_CYLINDER] = sphere_cylinder, [NSEDI_PAIR_SPHERE_ELLIPSOID] = sphere_ellipsoid};
 
 int nsedi_contact_eval(const nsed_model *m, int c, const nsedi_kin *kin, const double *xtrack,
                        nsedi_contact_geom *g) {

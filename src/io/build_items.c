@@ -6,6 +6,7 @@
 #include "build.h"
 #include "read_parts.h"
 #include "read_drive.h"
+#include "shape_pairs.h"
 #include "yread.h"
 
 /* NSEDI_OPT at the path of the item being read. */
@@ -444,13 +445,10 @@ static int read_contact(nsedi_problem_defs *p, const nsedi_ynode *node, const ch
     if (oi == bi)
       return nsedi_diag_add(p->d, with, kp, "a body cannot touch itself");
     nsed_shape_type ot = p->bodies[oi].shape.type;
-    if (st != NSED_SHAPE_SPHERE ||
-        (ot != NSED_SHAPE_SPHERE && ot != NSED_SHAPE_CAPSULE && ot != NSED_SHAPE_BOX))
-      return nsedi_diag_add(p->d, with, kp,
-                            "body-body contacts are a sphere (the body) against a sphere, a "
-                            "capsule or a box ('%s' is %s %s, '%s' %s %s)",
-                            c->body, article(shape_names[st]), shape_names[st], c->other,
-                            article(shape_names[ot]), shape_names[ot]);
+    if (nsedi_body_pair(st, ot) < 0)
+      return nsedi_diag_add(p->d, with, kp, "body-body contacts are %s ('%s' is %s %s, '%s' %s %s)",
+                            nsedi_body_pairs, c->body, article(shape_names[st]), shape_names[st],
+                            c->other, article(shape_names[ot]), shape_names[ot]);
   }
   return 0;
 }

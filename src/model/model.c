@@ -7,6 +7,7 @@
 
 #include "math3.h"
 #include "model_impl.h"
+#include "shape_pairs.h"
 #include "roller_shape.h"
 #include "tolerances.h"
 
@@ -431,22 +432,6 @@ int nsed_model_add_force(nsed_model *m, const nsed_force_def *def, nsed_error *e
   return m->nforce++;
 }
 
-/* The pair each shape makes with a plane (-1: none). */
-static const int pair_with_plane[] = {
-    [NSED_SHAPE_NONE] = -1,
-    [NSED_SHAPE_SPHERE] = NSEDI_PAIR_SPHERE_PLANE,
-    [NSED_SHAPE_DISK] = NSEDI_PAIR_DISK_PLANE,
-    [NSED_SHAPE_CYLINDER] = NSEDI_PAIR_CYLINDER_PLANE,
-    [NSED_SHAPE_BOX] = NSEDI_PAIR_BOX_PLANE,
-    [NSED_SHAPE_POINT] = NSEDI_PAIR_POINT_PLANE,
-    [NSED_SHAPE_ROLLER] = NSEDI_PAIR_ROLLER_PLANE,
-    [NSED_SHAPE_CAPSULE] = NSEDI_PAIR_CAPSULE_PLANE,
-    [NSED_SHAPE_ELLIPSOID] = NSEDI_PAIR_ELLIPSOID_PLANE};
-static const char *const supported_pairs =
-    "sphere, ellipsoid, disk rim, point, box vertex, cylinder rim, capsule end cap or roller "
-    "against the floor; the same but the roller against a plane; a sphere (the contact's body) "
-    "against a sphere, a capsule or a box";
-
 /* The other surface (floor, plane or body) and the pair's geometry function. */
 static int resolve_pair(nsed_model *m, nsedi_contact *c, const char *owner, nsed_error *err) {
   const nsed_contact_def *def = &c->def;
@@ -465,12 +450,7 @@ static int resolve_pair(nsed_model *m, nsedi_contact *c, const char *owner, nsed
       return nsed_error_set(err, NSED_ERR_INPUT, "%s: a body cannot touch itself", owner);
   }
   nsed_shape_type ot = c->other >= 0 ? m->body[c->other].def.shape.type : NSED_SHAPE_NONE;
-  int pair = -1;
-  if (c->other == NSEDI_GROUND && (unsigned)st <= NSED_SHAPE_ELLIPSOID) pair = pair_with_plane[st];
-  if (c->other >= 0 && st == NSED_SHAPE_SPHERE && ot == NSED_SHAPE_SPHERE) pair = NSEDI_PAIR_SPHERE_SPHERE;
-  if (c->other >= 0 && st == NSED_SHAPE_SPHERE && ot == NSED_SHAPE_CAPSULE)
-    pair = NSEDI_PAIR_SPHERE_CAPSULE;
-  if (c->other >= 0 && st == NSED_SHAPE_SPHERE && ot == NSED_SHAPE_BOX) pair = NSEDI_PAIR_SPHERE_BOX;
+  int pair = c->other == NSEDI_GROUND ? nsedi_plane_pair(st) : nsedi_body_pair(st, ot);
   if (pair == NSEDI_PAIR_ROLLER_PLANE && c->plane >= 0) pair = -1;
   if (pair < 0) {
     char what[2 * NSED_NAME_MAX + 32];
@@ -481,7 +461,7 @@ static int resolve_pair(nsed_model *m, nsedi_contact *c, const char *owner, nsed
     else
       snprintf(what, sizeof what, "the floor");
     return nsed_error_set(err, NSED_ERR_INPUT, "%s: body '%s' (a %s) cannot touch %s: the pairs are %s",
-                          owner, def->body, nsed_shape_type_name(st), what, supported_pairs);
+                          owner, def->body, nsed_shape_type_name(st), what, nsedi_supported_pairs);
   }
   c->pair = (nsedi_pair)pair;
   memset(c->feature_point, 0, sizeof c->feature_point);

@@ -90,10 +90,11 @@ int nsed_data_check_initial_state(const nsed_model *m, const nsed_data *d, int *
     const nsedi_contact *C = &m->contact[c];
     if (contact) *contact = c;
     return nsed_error_set(err, NSED_ERR_INPUT,
-                          "contact '%s' starts interpenetrating: body '%s' is %.6g m inside %s%s%s%s at "
+                          "contact '%s' starts interpenetrating: body '%s' is %s%.6g m inside %s%s%s%s at "
                           "t = 0 (more than solver.contact_tol = %g m); move the bodies apart, to "
                           "touching at most",
-                          C->def.name, m->body[C->body].def.name, -g->gap,
+                          C->def.name, m->body[C->body].def.name,
+                          d->cache.geom_ok[c] ? "" : "at least ", -g->gap,
                           C->other >= 0 ? "body '" : C->plane >= 0 ? "plane '" : "the floor",
                           C->other >= 0 ? m->body[C->other].def.name
                                         : C->plane >= 0 ? m->plane[C->plane].name : "",

@@ -259,8 +259,8 @@ int nsedi_eval(const nsed_model *m, nsed_data *d, double t, const double *x, dou
       d->failure_contact = c;
       return nsed_error_set(err, NSED_ERR_EVENT,
                             "t = %.17g: contact '%s' has a degenerate geometry (a rim lying "
-                            "flat, of a disk or a cylinder on its face, or coincident sphere "
-                            "centres)",
+                            "flat, of a disk or a cylinder on its face, coincident sphere "
+                            "centres, or a sphere's centre inside the body it touches)",
                             t, m->contact[c].def.name);
     }
     nr = contact_rows(m, d, c, nr);

@@ -68,7 +68,9 @@ int nsedi_event_classify(const nsed_model *m, nsed_data *d, nsed_error *err) {
         d->failure_contact = c;
         return nsed_error_set(err, NSED_ERR_EVENT,
                               "t = %.17g: contact '%s' touches with a degenerate geometry (a "
-                              "rim lying flat (a disk, a cylinder on its face): its rim contact is undefined; gap %.3g m)",
+                              "rim lying flat, of a disk or a cylinder on its face, or a sphere's "
+                              "centre inside the body it touches): its contact point is undefined; "
+                              "gap %.3g m)",
                               d->t, m->contact[c].def.name, d->cache.geom[c].gap);
       }
       continue;

@@ -5,7 +5,10 @@
  * shape's surface, and each contact point lies on its feature of the
  * surface (a vertex, a rim's circle, a cap's sphere). Sampling finds a point at most the sampling
  * step's sagitta above the true closest one, so the check is
- * 0 <= brute - gap <= that bound. */
+ * 0 <= brute - gap <= that bound. A sphere against a box, a cylinder, a
+ * disk or an ellipsoid likewise, the distance from its centre to samples of
+ * the other body's surface; the ellipsoid's nearest point also satisfies
+ * the closest-point equations to round-off. */
 #include <math.h>
 #include <stdint.h>
 
@@ -200,15 +203,104 @@ static void one_shape(nsed_shape_type type) {
   CHECK_NEAR(worst_point, 0, 1e-13, 0);
 }
 
-/* A sphere against a box (the box the other body): the gap against the
- * smallest distance from the sphere's centre to samples of the box's six
- * faces, less the radius; a grid of spacing s misses the closest point by
- * at most s / sqrt(2) (the distance is 1-Lipschitz). */
-static void sphere_box(void) {
-  enum { NG = 200 };
+/* Samples of body B's surface (its own axes) for the sphere pairs, each
+ * passed to visit; returns the sampling bound: the farthest any surface
+ * point is from its nearest sample (half a grid cell's diagonal), which
+ * bounds how far the sampled distance can be above the true one (the
+ * distance to a point is 1-Lipschitz). */
+typedef struct {
+  const nsedi_kin *k;
+  const double *centre;
+  double best;
+} sample_ctx;
+
+static void visit(sample_ctx *sc, const double pb[3]) {
+  double pw[3], dd[3];
+  world(sc->k, pb, pw);
+  nsedi_v3_sub(dd, sc->centre, pw);
+  sc->best = fmin(sc->best, nsedi_v3_norm(dd));
+}
+
+static double sample_surface(const nsed_shape *s, sample_ctx *sc) {
+  enum { NG = 200, NA = 720 };
+  double pb[3], bound = 0, ha = 2 * M_PI / NA;
+  switch (s->type) {
+    case NSED_SHAPE_BOX:
+      for (int f = 0; f < 6; f++) {
+        int ax = f / 2, u = (ax + 1) % 3, v = (ax + 2) % 3;
+        bound = fmax(bound, hypot(2 * s->half[u] / NG, 2 * s->half[v] / NG) / 2);
+        for (int i = 0; i <= NG; i++)
+          for (int j = 0; j <= NG; j++) {
+            pb[ax] = (f % 2 ? 1 : -1) * s->half[ax];
+            pb[u] = s->half[u] * (2.0 * i / NG - 1);
+            pb[v] = s->half[v] * (2.0 * j / NG - 1);
+            visit(sc, pb);
+          }
+      }
+      return bound;
+    case NSED_SHAPE_CYLINDER:
+    case NSED_SHAPE_DISK: {
+      double h = s->type == NSED_SHAPE_CYLINDER ? 0.5 * s->length : 0.0;
+      for (int j = 0; j < NA; j++) {
+        double c = cos(j * ha), sn = sin(j * ha);
+        for (int i = 0; i <= NG; i++) {
+          for (int e = -1; e <= 1; e += 2) { /* the end faces (one disk) */
+            pb[0] = s->radius * i / NG * c, pb[1] = s->radius * i / NG * sn, pb[2] = e * h;
+            visit(sc, pb);
+          }
+          if (h > 0) { /* the side */
+            pb[0] = s->radius * c, pb[1] = s->radius * sn, pb[2] = h * (2.0 * i / NG - 1);
+            visit(sc, pb);
+          }
+        }
+      }
+      return hypot(s->radius * ha, fmax(s->radius, 2 * h) / NG) / 2;
+    }
+    case NSED_SHAPE_ELLIPSOID: {
+      double amax = fmax(s->half[0], fmax(s->half[1], s->half[2]));
+      for (int i = 0; i <= NA / 2; i++)
+        for (int j = 0; j < NA; j++) {
+          pb[0] = s->half[0] * sin(i * ha) * cos(j * ha);
+          pb[1] = s->half[1] * sin(i * ha) * sin(j * ha);
+          pb[2] = s->half[2] * cos(i * ha);
+          visit(sc, pb);
+        }
+      return amax * ha / sqrt(2.0);
+    }
+    default: return INFINITY;
+  }
+}
+
+/* The closest-point equations at an ellipsoid's contact point p: p on the
+ * surface, sum (p_i / a_i)^2 = 1, and the sphere's centre x along the
+ * surface normal D^-2 p; returns the larger residual (relative). */
+static double ellipsoid_residual(const nsedi_kin *kb, const double *a, const double p[3],
+                                 const double x[3]) {
+  double d[3], pb[3], xb[3], grad[3], u[3], v[3], cr[3], f = 0;
+  nsedi_v3_sub(d, p, kb->r);
+  nsedi_m3_mulTv(pb, kb->R, d);
+  nsedi_v3_sub(d, x, kb->r);
+  nsedi_m3_mulTv(xb, kb->R, d);
+  for (int i = 0; i < 3; i++) {
+    f += pb[i] * pb[i] / (a[i] * a[i]);
+    grad[i] = pb[i] / (a[i] * a[i]);
+  }
+  nsedi_v3_sub(u, xb, pb);
+  nsedi_v3_scale(u, u, 1.0 / nsedi_v3_norm(u));
+  nsedi_v3_scale(v, grad, 1.0 / nsedi_v3_norm(grad));
+  nsedi_v3_cross(cr, u, v);
+  return fmax(fabs(f - 1), nsedi_v3_norm(cr) + fmax(0.0, -nsedi_v3_dot(u, v)));
+}
+
+/* A sphere against a box, a cylinder, a disk or an ellipsoid (the other
+ * body): the gap against the smallest distance from the sphere's centre to
+ * samples of the other's surface, less the radius, over random poses with
+ * the centre outside the other body. */
+static void sphere_against(nsed_shape_type type) {
   nsed_error err;
-  double worst = 0;
-  for (int trial = 0; trial < 30; trial++) {
+  double worst = 0, worst_eq = 0;
+  int ntrial = 0;
+  while (ntrial < 30) {
     nsed_model *m;
     must(nsed_model_create(&m, &err), &err);
     nsed_body_def b;
@@ -219,8 +311,10 @@ static void sphere_box(void) {
     for (int i = 0; i < 3; i++) b.position[i] = srnd(1.5);
     must(nsed_model_add_body(m, &b, &err), &err);
     nsed_body_def_default(&b);
-    snprintf(b.name, sizeof b.name, "crate");
-    b.shape.type = NSED_SHAPE_BOX;
+    snprintf(b.name, sizeof b.name, "other");
+    b.shape.type = type;
+    b.shape.radius = 0.1 + 0.4 * urand();
+    b.shape.length = 0.1 + 0.8 * urand();
     for (int i = 0; i < 3; i++) b.shape.half[i] = 0.1 + 0.4 * urand();
     for (int i = 0; i < 4; i++) b.quat[i] = srnd(1.0);
     must(nsed_model_add_body(m, &b, &err), &err);
@@ -228,7 +322,7 @@ static void sphere_box(void) {
     nsed_contact_def_default(&c);
     snprintf(c.name, sizeof c.name, "c");
     snprintf(c.body, sizeof c.body, "ball");
-    snprintf(c.other, sizeof c.other, "crate");
+    snprintf(c.other, sizeof c.other, "other");
     must(nsed_model_add_contact(m, &c, &err), &err);
     must(nsed_model_finalize(m, &err), &err);
     double x[26] = {0};
@@ -244,39 +338,41 @@ static void sphere_box(void) {
       nsed_model_free(&m);
       continue;
     }
-    const double *h = nsed_model_body_def(m, 1)->shape.half, rs = nsed_model_body_def(m, 0)->shape.radius;
-    double best = INFINITY, spacing = 0;
-    for (int f = 0; f < 6; f++) {
-      int ax = f / 2, u = (ax + 1) % 3, v = (ax + 2) % 3;
-      spacing = fmax(spacing, fmax(2 * h[u], 2 * h[v]) / NG);
-      for (int i = 0; i <= NG; i++)
-        for (int j = 0; j <= NG; j++) {
-          double pb[3], pw[3];
-          pb[ax] = (f % 2 ? 1 : -1) * h[ax];
-          pb[u] = h[u] * (2.0 * i / NG - 1);
-          pb[v] = h[v] * (2.0 * j / NG - 1);
-          world(&kin[1], pb, pw);
-          double dd[3];
-          nsedi_v3_sub(dd, kin[0].r, pw);
-          best = fmin(best, nsedi_v3_norm(dd) - rs);
-        }
-    }
-    double bound = spacing / sqrt(2.0);
+    const nsed_shape *sh = &nsed_model_body_def(m, 1)->shape;
+    double rs = nsed_model_body_def(m, 0)->shape.radius;
+    sample_ctx sc = {&kin[1], kin[0].r, INFINITY};
+    double bound = sample_surface(sh, &sc), best = sc.best - rs;
     CHECK_MSG(best - g.gap >= -1e-13 && best - g.gap <= bound + 1e-13,
-              "sphere/box trial %d: gap %.17g, brute force %.17g (bound %.3g)", trial, g.gap, best,
-              bound);
+              "sphere/%s trial %d: gap %.17g, brute force %.17g (bound %.3g)",
+              nsed_shape_type_name(type), ntrial, g.gap, best, bound);
     worst = fmax(worst, fabs(best - g.gap) - bound);
+    if (type == NSED_SHAPE_ELLIPSOID) {
+      /* the contact point is the centre's nearest surface point less the
+       * sphere's radius along n: add it back */
+      double q[3];
+      nsedi_v3_axpy(q, g.p, rs, g.n);
+      nsedi_v3_axpy(q, kin[0].r, -(g.gap + rs), g.n);
+      worst_eq = fmax(worst_eq, ellipsoid_residual(&kin[1], sh->half, q, kin[0].r));
+    }
+    ntrial++;
     nsed_model_free(&m);
   }
-  printf("sphere against a box, 30 random poses: |brute force - gap| beyond the sampling bound "
-         "%.1e m\n",
-         fmax(worst, 0));
+  printf("sphere against the %-9s, 30 random poses: |brute force - gap| beyond the sampling bound "
+         "%.1e m",
+         nsed_shape_type_name(type), fmax(worst, 0));
+  if (type == NSED_SHAPE_ELLIPSOID) {
+    printf(", closest-point equations' residual %.1e", worst_eq);
+    CHECK_NEAR(worst_eq, 0, 1e-14, 0);
+  }
+  printf("\n");
 }
 
 int main(void) {
   const nsed_shape_type types[] = {NSED_SHAPE_SPHERE,   NSED_SHAPE_DISK,    NSED_SHAPE_BOX,
                                    NSED_SHAPE_CYLINDER, NSED_SHAPE_CAPSULE, NSED_SHAPE_ELLIPSOID};
   for (size_t i = 0; i < sizeof types / sizeof types[0]; i++) one_shape(types[i]);
-  sphere_box();
+  const nsed_shape_type others[] = {NSED_SHAPE_BOX, NSED_SHAPE_CYLINDER, NSED_SHAPE_DISK,
+                                    NSED_SHAPE_ELLIPSOID};
+  for (size_t i = 0; i < sizeof others / sizeof others[0]; i++) sphere_against(others[i]);
   return TEST_DONE();
 }

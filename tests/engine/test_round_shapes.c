@@ -11,12 +11,17 @@
  *    not a run;
  *  - a capsule lying on its side, both end caps touching, at rest 10 s;
  *  - a frictionless ball sliding along the top of a fixed horizontal capsule
- *    (or box) at v0: it reaches the end of the segment (the box's edge) at
- *    (L/2) / v0, goes on over the end cap (a sphere of radius
- *    R = r_ball + r_capsule about the segment's end; about the box's edge,
- *    R = r_ball) and leaves it where cos(phi) = (v0^2 / (g R) + 2) / 3,
- *    at the time the energy integral gives (Simpson's rule on
- *    dt = R dphi / sqrt(v0^2 + 2 g R (1 - cos phi)));
+ *    (or box, or cylinder) at v0: it reaches the end of the segment (the
+ *    box's edge, the cylinder's rim) at (L/2) / v0, goes on over the end
+ *    cap (a sphere of radius R = r_ball + r_capsule about the segment's
+ *    end; about the box's edge or the rim, R = r_ball) and leaves it where
+ *    cos(phi) = (v0^2 / (g R) + 2) / 3, at the time the energy integral
+ *    gives (Simpson's rule on dt = R dphi / sqrt(v0^2 + 2 g R (1 - cos phi)));
+ *  - a frictionless ball sliding from the top of a fixed ellipsoid along
+ *    the section y = 0: its centre follows the ellipse's offset curve, and
+ *    it leaves where g n_z = v^2 kappa_C (the normal force's zero: kappa_C
+ *    the offset curve's curvature, v from the energy integral), at the
+ *    time of the same quadrature along the curve;
  *  - an ellipsoid rolling without slip for 100 s: its energy stays (a
  *    sticking contact does no work) and its contact stays closed. */
 #include <math.h>
@@ -244,12 +249,14 @@ static void capsule_at_rest(nsed_friction_model form) {
   nsed_model_free(&m);
 }
 
-/* The ball slides along the top of a fixed body (a capsule of radius rc
- * and segment L, or a box of half height rc and half length L/2, both
- * along world x at height z0), then over its end: a cap of radius
- * R = rb + rc, or the box's edge with R = rb. */
-static void ball_over_end(int box) {
-  const double rb = 0.05, rc = 0.1, L = 1.0, v0 = 0.5, z0 = 0.5, R = box ? rb : rb + rc;
+/* The ball slides along the top of a fixed body along world x at height
+ * z0 (a capsule of radius rc and segment L, a box of half height rc and
+ * half length L/2, or a cylinder of radius rc and length L), then over its
+ * end: a cap of radius R = rb + rc, or the box's edge or the cylinder's
+ * rim with R = rb. */
+static void ball_over_end(nsed_shape_type bar) {
+  const double rb = 0.05, rc = 0.1, L = 1.0, v0 = 0.5, z0 = 0.5;
+  const double R = bar == NSED_SHAPE_CAPSULE ? rb + rc : rb;
   nsed_error err;
   nsed_model *m;
   must(nsed_model_create(&m, &err), &err);
@@ -257,7 +264,7 @@ static void ball_over_end(int box) {
   nsed_body_def_default(&b);
   snprintf(b.name, sizeof b.name, "bar");
   b.mass = 5;
-  b.shape.type = box ? NSED_SHAPE_BOX : NSED_SHAPE_CAPSULE;
+  b.shape.type = bar;
   b.shape.radius = rc;
   b.shape.length = L;
   /* the box's body x is the world's -z after the quarter turn below */
@@ -309,9 +316,107 @@ static void ball_over_end(int box) {
   for (int i = 0; i < rec.nev; i++)
     if (rec.ev[i].kind == NSED_EVENT_OPEN) opens++, t_open = rec.ev[i].t;
   printf("ball over a %s's end: leaves at %.12f s (closed form %.12f), %d events\n",
-         box ? "box" : "capsule", t_open, t_leave, rec.nev);
+         nsed_shape_type_name(bar), t_open, t_leave, rec.nev);
   CHECK(opens == 1);
   CHECK_NEAR(t_open, t_leave, 1e-8, 0);
+  nsed_data_free(&d);
+  nsed_model_free(&m);
+}
+
+/* The ball's centre on the ellipse (a sin th, c cos th) of the section
+ * y = 0 offset by rb along its normal: height, curvature of the offset
+ * curve and its arc length per dth. */
+typedef struct {
+  double a, c, rb, z0, v0;
+} ellipse_path;
+
+static void path_at(const ellipse_path *e, double th, double *z, double *kappa_c, double *nz,
+                    double *ds) {
+  double N = sqrt(e->c * e->c * sin(th) * sin(th) + e->a * e->a * cos(th) * cos(th));
+  double kappa = e->a * e->c / (N * N * N);
+  *nz = e->a * cos(th) / N;
+  *z = e->z0 + e->c * cos(th) + e->rb * *nz;
+  *kappa_c = kappa / (1 + e->rb * kappa);
+  *ds = (1 + e->rb * kappa) * N;
+}
+
+/* Speed squared from the energy integral, and the normal force per unit
+ * mass g n_z - v^2 kappa_C. */
+static double normal_force(const ellipse_path *e, double th, double *v2) {
+  double z, zt, k, nz, ds;
+  path_at(e, 0, &zt, &k, &nz, &ds);
+  path_at(e, th, &z, &k, &nz, &ds);
+  *v2 = e->v0 * e->v0 + 2 * G * (zt - z);
+  return G * nz - *v2 * k;
+}
+
+static void ball_off_ellipsoid(void) {
+  const ellipse_path e = {.a = 0.4, .c = 0.2, .rb = 0.05, .z0 = 0.5, .v0 = 0.5};
+  nsed_error err;
+  nsed_model *m;
+  must(nsed_model_create(&m, &err), &err);
+  nsed_body_def b;
+  nsed_body_def_default(&b);
+  snprintf(b.name, sizeof b.name, "egg");
+  b.mass = 5;
+  b.shape.type = NSED_SHAPE_ELLIPSOID;
+  b.shape.half[0] = e.a, b.shape.half[1] = 0.25, b.shape.half[2] = e.c;
+  b.position[2] = e.z0;
+  must(nsed_model_add_body(m, &b, &err), &err);
+  nsed_body_def_default(&b);
+  snprintf(b.name, sizeof b.name, "ball");
+  b.shape.type = NSED_SHAPE_SPHERE;
+  b.shape.radius = e.rb;
+  b.position[2] = e.z0 + e.c + e.rb;
+  b.velocity[0] = e.v0;
+  must(nsed_model_add_body(m, &b, &err), &err);
+  nsed_joint_def j;
+  nsed_joint_def_default(&j);
+  snprintf(j.name, sizeof j.name, "fix");
+  j.type = NSED_JOINT_WELD;
+  snprintf(j.body_b, sizeof j.body_b, "egg");
+  j.anchor_a[2] = e.z0;
+  must(nsed_model_add_joint(m, &j, &err), &err);
+  nsed_contact_def c;
+  nsed_contact_def_default(&c);
+  snprintf(c.name, sizeof c.name, "ball_egg");
+  snprintf(c.body, sizeof c.body, "ball");
+  snprintf(c.other, sizeof c.other, "egg");
+  c.mu = c.mu0 = 0;
+  must(nsed_model_add_contact(m, &c, &err), &err);
+  nsed_options o = *nsed_model_options(m);
+  o.t_end = 1.5;
+  must(nsed_model_set_options(m, &o, &err), &err);
+  must(nsed_model_finalize(m, &err), &err);
+  memset(&rec, 0, sizeof rec);
+  nsed_data *d;
+  CHECK(run_model(m, &d, &rec) == NSED_OK);
+  /* the normal force's first zero, bracketed on a scan, then bisected */
+  double v2, lo = 0, hi = 0;
+  while (normal_force(&e, hi, &v2) > 0) lo = hi, hi += 1e-3;
+  for (int it = 0; it < 200; it++) {
+    double mid = 0.5 * (lo + hi);
+    if (normal_force(&e, mid, &v2) > 0) lo = mid;
+    else hi = mid;
+  }
+  double th_leave = 0.5 * (lo + hi), T = 0;
+  int nsimp = 200000;
+  double hs = th_leave / nsimp;
+  for (int i = 0; i <= nsimp; i++) {
+    double z, k, nz, ds;
+    path_at(&e, i * hs, &z, &k, &nz, &ds);
+    normal_force(&e, i * hs, &v2);
+    T += ds / sqrt(v2) * (i == 0 || i == nsimp ? 1 : i % 2 ? 4 : 2);
+  }
+  T *= hs / 3;
+  int opens = 0;
+  double t_open = 0;
+  for (int i = 0; i < rec.nev; i++)
+    if (rec.ev[i].kind == NSED_EVENT_OPEN) opens++, t_open = rec.ev[i].t;
+  printf("ball off an ellipsoid: leaves at %.12f s (quadrature %.12f, at %.6f rad), %d events\n",
+         t_open, T, th_leave, rec.nev);
+  CHECK(opens == 1);
+  CHECK_NEAR(t_open, T, 1e-8, 0);
   nsed_data_free(&d);
   nsed_model_free(&m);
 }
@@ -372,8 +477,10 @@ int main(void) {
   painleve(0.3);
   painleve(1.0);
   painleve(2.0);
-  ball_over_end(0);
-  ball_over_end(1);
+  ball_over_end(NSED_SHAPE_CAPSULE);
+  ball_over_end(NSED_SHAPE_BOX);
+  ball_over_end(NSED_SHAPE_CYLINDER);
+  ball_off_ellipsoid();
   ellipsoid_rolling(NSED_FRICTION_POLYGON_FACE);
   ellipsoid_rolling(NSED_FRICTION_EXACT_CONE);
   return TEST_DONE();

@@ -128,8 +128,11 @@ enum {
                        consistent with the mount and keeping the wheel vertical */
   GEN_SPHERE_CAPSULE, /* as GEN_SPHERES, and the sphere's centre away from where its nearest
                          point on the capsule's segment reaches an end (the region) */
-  GEN_SPHERE_BOX      /* the sphere's centre outside the box, each of its coordinates in the
+  GEN_SPHERE_BOX,     /* the sphere's centre outside the box, each of its coordinates in the
                          box's axes away from the box's faces' planes (the region) */
+  GEN_SPHERE_CYLINDER, /* the centre outside the cylinder (or disk), away from its side's and
+                          faces' surfaces extended (the region) */
+  GEN_SPHERE_ELLIPSOID /* the centre outside the ellipsoid */
 };
 
 typedef struct {
@@ -321,6 +324,8 @@ static int state_ok(const fd_case *c, const double *x) {
     }
     case GEN_SPHERES:
     case GEN_SPHERE_CAPSULE:
+    case GEN_SPHERE_CYLINDER:
+    case GEN_SPHERE_ELLIPSOID:
     case GEN_SPHERE_BOX: {
       nsedi_v3_sub(d, kin[0].r, kin[1].r);
       double L = nsedi_v3_norm(d), u[3];
@@ -337,6 +342,21 @@ static int state_ok(const fd_case *c, const double *x) {
           inside &= fabs(loc[i]) < hb[i];
         }
         if (inside) return 0;
+      }
+      if (c->gen == GEN_SPHERE_CYLINDER) {
+        const nsed_shape *sh = &m->body[1].def.shape;
+        double loc[3], hc = sh->type == NSED_SHAPE_CYLINDER ? 0.5 * sh->length : 0.0;
+        nsedi_m3_mulTv(loc, kin[1].R, d);
+        double along = fabs(loc[2]) - hc, across = hypot(loc[0], loc[1]) - sh->radius;
+        if ((hc > 0 && fabs(along) < 0.1) || fabs(across) < 0.1 || (along < 0 && across < 0))
+          return 0;
+      }
+      if (c->gen == GEN_SPHERE_ELLIPSOID) {
+        const double *ax = m->body[1].def.shape.half;
+        double loc[3], f = 0;
+        nsedi_m3_mulTv(loc, kin[1].R, d);
+        for (int i = 0; i < 3; i++) f += loc[i] * loc[i] / (ax[i] * ax[i]);
+        if (f < 1.5) return 0;
       }
       return L > 0.9 && fabs(fabs(d[0] / L) - 0.7) > 0.02;
     }
@@ -708,7 +728,8 @@ static void joint_case(fd_case *c, nsed_joint_type type, int ground, int piecewi
 }
 
 /* One contact of the given shape with the floor (tilted, offset, optionally
- * moving) or with a second sphere; a spare body checks the zero columns. */
+ * moving) or with a second body (on_sphere: 1 sphere, 2 capsule, 3 box, 4 cylinder, 5 disk,
+ * 6 ellipsoid); a spare body checks the zero columns. */
 static void contact_case(fd_case *c, const char *name, nsed_shape_type type, double radius,
                          int rollers, double psi, int on_sphere, int moving,
                          nsed_contact_tracking tracking, int gen) {
@@ -734,7 +755,19 @@ static void contact_case(fd_case *c, const char *name, nsed_shape_type type, dou
   if (type == NSED_SHAPE_ELLIPSOID) nsedi_v3_set(b.shape.half, 0.5, 0.3, 0.2);
   if (type == NSED_SHAPE_CYLINDER || type == NSED_SHAPE_CAPSULE) b.shape.length = 0.5;
   must(nsed_model_add_body(c->m, &b, &err), &err);
-  if (on_sphere == 3) {
+  if (on_sphere >= 4) {
+    nsed_body_def o;
+    nsed_body_def_default(&o);
+    snprintf(o.name, sizeof o.name, "other");
+    o.mass = 1.7;
+    o.shape.type = on_sphere == 4 ? NSED_SHAPE_CYLINDER
+                   : on_sphere == 5 ? NSED_SHAPE_DISK
+                                    : NSED_SHAPE_ELLIPSOID;
+    o.shape.radius = 0.3;
+    o.shape.length = 0.6;
+    nsedi_v3_set(o.shape.half, 0.45, 0.3, 0.2);
+    must(nsed_model_add_body(c->m, &o, &err), &err);
+  } else if (on_sphere == 3) {
     nsed_body_def o;
     nsed_body_def_default(&o);
     snprintf(o.name, sizeof o.name, "other");
@@ -1043,6 +1076,12 @@ int main(void) {
   contact_case(&cases[nc++], "sphere/capsule", NSED_SHAPE_SPHERE, 0.3, 0, 0, 2, 0, INH,
                GEN_SPHERE_CAPSULE);
   contact_case(&cases[nc++], "sphere/box", NSED_SHAPE_SPHERE, 0.3, 0, 0, 3, 0, INH, GEN_SPHERE_BOX);
+  contact_case(&cases[nc++], "sphere/cylinder", NSED_SHAPE_SPHERE, 0.3, 0, 0, 4, 0, INH,
+               GEN_SPHERE_CYLINDER);
+  contact_case(&cases[nc++], "sphere/disk", NSED_SHAPE_SPHERE, 0.3, 0, 0, 5, 0, INH,
+               GEN_SPHERE_CYLINDER);
+  contact_case(&cases[nc++], "sphere/ellipsoid", NSED_SHAPE_SPHERE, 0.3, 0, 0, 6, 0, INH,
+               GEN_SPHERE_ELLIPSOID);
   contact_case(&cases[nc++], "sphere/moving floor", NSED_SHAPE_SPHERE, 0.35, 0, 0, 0, 1, INH,
                GEN_FREE);
   contact_case(&cases[nc++], "disk rim/moving floor", NSED_SHAPE_DISK, 0.4, 0, 0, 0, 1, INH,

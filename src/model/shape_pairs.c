@@ -1,0 +1,46 @@
+/* The supported surface pairs (docs/engine.md, "Contacts"). */
+#include "shape_pairs.h"
+
+#include "model_impl.h"
+
+static const int pair_with_plane[] = {
+    [NSED_SHAPE_NONE] = -1,
+    [NSED_SHAPE_SPHERE] = NSEDI_PAIR_SPHERE_PLANE,
+    [NSED_SHAPE_DISK] = NSEDI_PAIR_DISK_PLANE,
+    [NSED_SHAPE_CYLINDER] = NSEDI_PAIR_CYLINDER_PLANE,
+    [NSED_SHAPE_BOX] = NSEDI_PAIR_BOX_PLANE,
+    [NSED_SHAPE_POINT] = NSEDI_PAIR_POINT_PLANE,
+    [NSED_SHAPE_ROLLER] = NSEDI_PAIR_ROLLER_PLANE,
+    [NSED_SHAPE_CAPSULE] = NSEDI_PAIR_CAPSULE_PLANE,
+    [NSED_SHAPE_ELLIPSOID] = NSEDI_PAIR_ELLIPSOID_PLANE};
+
+/* What a sphere (the contact's body) makes with each shape. */
+static const int sphere_with[] = {
+    [NSED_SHAPE_NONE] = -1,
+    [NSED_SHAPE_SPHERE] = NSEDI_PAIR_SPHERE_SPHERE,
+    [NSED_SHAPE_DISK] = NSEDI_PAIR_SPHERE_CYLINDER,
+    [NSED_SHAPE_CYLINDER] = NSEDI_PAIR_SPHERE_CYLINDER,
+    [NSED_SHAPE_BOX] = NSEDI_PAIR_SPHERE_BOX,
+    [NSED_SHAPE_POINT] = -1,
+    [NSED_SHAPE_ROLLER] = -1,
+    [NSED_SHAPE_CAPSULE] = NSEDI_PAIR_SPHERE_CAPSULE,
+    [NSED_SHAPE_ELLIPSOID] = NSEDI_PAIR_SPHERE_ELLIPSOID};
+
+#define NSHAPE ((int)(sizeof pair_with_plane / sizeof pair_with_plane[0]))
+
+const char nsedi_body_pairs[] =
+    "a sphere (the contact's body) against a sphere, a capsule, a box, a cylinder, a disk or an "
+    "ellipsoid";
+const char nsedi_supported_pairs[] =
+    "sphere, ellipsoid, disk rim, point, box vertex, cylinder rim, capsule end cap or roller "
+    "against the floor; the same but the roller against a plane; a sphere (the contact's body) "
+    "against a sphere, a capsule, a box, a cylinder, a disk or an ellipsoid";
+
+int nsedi_plane_pair(nsed_shape_type a) {
+  return (int)a >= 0 && (int)a < NSHAPE ? pair_with_plane[a] : -1;
+}
+
+int nsedi_body_pair(nsed_shape_type a, nsed_shape_type b) {
+  if (a != NSED_SHAPE_SPHERE || (int)b < 0 || (int)b >= NSHAPE) return -1;
+  return sphere_with[b];
+}
