@@ -73,6 +73,15 @@ PROBLEMS = {
                 contact_suffix=".v0", extra=["output.dt=1e-4"]),
     "capsule": dict(file="capsule_incline.yaml", t_end=1, body="pill", closed="capsule",
                     contact_suffix=".end0"),
+    # The tippe top at mu = 0.3 (the file glides at 0.01): under exact
+    # Coulomb friction its slip stops at once and it rolls upright; a law
+    # whose friction vanishes with the slip keeps it gliding until it has
+    # turned over. Its weld gets Baumgarte terms: at the stiff laws' rtol
+    # 1e-8 the unstabilised joint drifts past drift_tol within seconds.
+    "tippe": dict(file="tippe_top.yaml", t_end=10, quick_t_end=5, body="ballast",
+                  closed="tippe", extra=["contacts.shell_floor.mu=0.3",
+                                         "contacts.shell_floor.mu0=0.3",
+                                         "solver.baumgarte.eta=20", "solver.baumgarte.xi=20"]),
 }
 
 # Closed forms (problem headers).
@@ -181,7 +190,7 @@ def run_nsed(nsed, yaml_path, outdir, sets, timeout):
 def load_run(outdir, body, contact):
     """Arrays of one run: t, pos (n x 3), vel (n x 3), slip (t, speed), events;
     empty when the run left no readable result (a timeout, a crash)."""
-    run = dict(t=np.zeros(0), pos=np.zeros((0, 3)), vel=np.zeros((0, 3)),
+    run = dict(t=np.zeros(0), pos=np.zeros((0, 3)), vel=np.zeros((0, 3)), quat=np.zeros((0, 4)),
                slip_t=np.zeros(0), slip=np.zeros(0), events=[])
     try:
         r = read_result(outdir, strict_summary=False)
@@ -192,6 +201,7 @@ def load_run(outdir, body, contact):
         run["t"] = tr["t"].copy()
         run["pos"] = np.column_stack([tr[f"{body}.{k}"] for k in "xyz"])
         run["vel"] = np.column_stack([tr[f"{body}.v{k}"] for k in "xyz"])
+        run["quat"] = np.column_stack([tr[f"{body}.q{k}"] for k in "0123"])
     mine = r.contact(contact)
     run["slip_t"] = mine["t"].copy()
     run["slip"] = mine["slip_speed"].copy()
@@ -294,6 +304,25 @@ def capsule_metrics(run, model):
     return dict(roll_err=abs(along - 0.5 * CAPSULE_A * t * t))
 
 
+def inclination(quat):
+    """Angle of the body z axis from the world z (rad), per row."""
+    q = quat / np.linalg.norm(quat, axis=1)[:, None]
+    return np.arccos(np.clip(1 - 2 * (q[:, 1] ** 2 + q[:, 2] ** 2), -1, 1))
+
+
+def tippe_metrics(run, ref, model):
+    """The tippe top: its inclination at the end against the reference's
+    (exact cone, tight: it rolls upright), and when its glide ends (the
+    stick event, or the slip speed below V_STICK for a law without one)."""
+    if not len(run["t"]) or not len(ref["t"]):
+        return dict(theta_end=float("nan"), theta_end_err=float("nan"), glide_end=float("nan"))
+    th, th_ref = inclination(run["quat"])[-1], inclination(ref["quat"])[-1]
+    sticks = event_times(run, "stick")
+    glide = sticks[0] if sticks else stick_crossing(run["slip_t"], run["slip"], V_STICK,
+                                                    model["delta"])
+    return dict(theta_end=float(th), theta_end_err=float(abs(th - th_ref)), glide_end=glide)
+
+
 def belt_metrics(run, model):
     """First slip time and period errors against the closed form."""
     onsets = event_times(run, "slip")
@@ -349,6 +378,8 @@ def primary_error(pinfo, m):
         return m["t_stop_err"], "abs(t_stop - t*) [s]"
     if pinfo.get("closed") == "capsule":
         return m["roll_err"], "abs(distance - a t^2 / 2) [m]"
+    if pinfo.get("closed") == "tippe":
+        return m["theta_end_err"], "abs(theta_end - theta_end of the exact cone) [rad]"
     if pinfo.get("closed") == "belt":
         return np.nanmax([m["first_slip_err"], m["period_err"]]) \
             if not (math.isnan(m["first_slip_err"]) and math.isnan(m["period_err"])) \
@@ -386,7 +417,7 @@ def atomic_savefig(fig, path):
 COLUMNS = ["problem", "model", "family", "n_star", "form", "delta", "status",
            "t_reached", "events", "rhs_evaluations", "steps", "wall_seconds",
            "error", "error_kind", "t_stick_err", "v_final_err", "t_stop_err", "v_end",
-           "v_end_err", "roll_err", "first_slip_err",
+           "v_end_err", "roll_err", "theta_end", "theta_end_err", "glide_end", "first_slip_err",
            "period_err", "event_time_err_max", "events_matched", "events_ref",
            "event_seq_match", "traj_max_diff", "message"]
 
@@ -515,6 +546,8 @@ def collect_problem(problem, models, jobs, args):
             row.update(box_metrics(run, m))
         elif p.get("closed") == "capsule":
             row.update(capsule_metrics(run, m))
+        elif p.get("closed") == "tippe":
+            row.update(tippe_metrics(run, ref, m))
         row["error"], row["error_kind"] = primary_error(p, row)
         rows.append(row)
         print(f"  {problem:7s} {m['name']:16s} {row['status']:8s} "

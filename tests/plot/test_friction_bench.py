@@ -4,7 +4,9 @@
 Usage: /usr/bin/python3 tests/plot/test_friction_bench.py [SOURCE_ROOT [NSED]]
 Runs `run.py --quick` on the sphere only, with three models (exact cone,
 polygon n* = 1 face, regularised delta = 1e-4), in a temp dir, and checks the
-table, the closed-form stick times, the 45-degree artefact and the plot.
+table, the closed-form stick times, the 45-degree artefact and the plot; then
+the tippe top with the exact cone and regularised delta = 1e-2 (it rolls
+upright under the one, turns over under the other).
 """
 
 import csv
@@ -28,18 +30,32 @@ from nsed.results import read_result  # noqa: E402
 MODELS = ("exact_cone", "poly_face_n1", "reg_1e-4")
 T_STAR = 2 * 2.0 / (7 * 0.3 * 9.81)     # sphere_slide_roll.yaml header
 OUT = tempfile.mkdtemp(prefix="friction_bench_test_")
+TIPPE_MODELS = ("exact_cone", "reg_1e-2")
 
 
 def run_suite():
-    cmd = ["/usr/bin/python3", SCRIPT, "--nsed", NSED, "--out", OUT, "--quick",
-           "--problems", "sphere", "--models", ",".join(MODELS)]
-    proc = subprocess.run(cmd, capture_output=True, text=True, timeout=120)
-    assert proc.returncode == 0, f"run.py failed:\n{proc.stdout}\n{proc.stderr}"
+    for problem, models in (("sphere", MODELS), ("tippe", TIPPE_MODELS)):
+        cmd = ["/usr/bin/python3", SCRIPT, "--nsed", NSED, "--out", os.path.join(OUT, problem),
+               "--quick", "--problems", problem, "--models", ",".join(models)]
+        proc = subprocess.run(cmd, capture_output=True, text=True, timeout=120)
+        assert proc.returncode == 0, f"run.py failed:\n{proc.stdout}\n{proc.stderr}"
 
 
-def rows():
-    with open(os.path.join(OUT, "friction_bench.csv"), newline="") as f:
+def rows(problem="sphere"):
+    with open(os.path.join(OUT, problem, "friction_bench.csv"), newline="") as f:
         return {r["model"]: r for r in csv.DictReader(f)}
+
+
+def test_tippe_top_turns_over_only_under_vanishing_friction():
+    r = rows("tippe")
+    assert sorted(r) == sorted(TIPPE_MODELS), sorted(r)
+    exact, reg = r["exact_cone"], r["reg_1e-2"]
+    assert exact["status"] == "ok" and reg["status"] == "ok", (exact, reg)
+    # Exact Coulomb: the slip stops at once (a stick event), it rolls upright.
+    assert 0.03 < float(exact["glide_end"]) < 0.05, exact["glide_end"]
+    assert float(exact["theta_end"]) < 0.1 and float(exact["theta_end_err"]) < 1e-9, exact
+    # Friction vanishing with the slip: it never stops gliding and turns over.
+    assert reg["glide_end"] == "" and float(reg["theta_end"]) > 2.5, reg
 
 
 def test_csv_has_rows():
@@ -57,13 +73,13 @@ def test_event_driven_stick_times():
 
 def test_regularised_never_sticks():
     r = rows()["reg_1e-4"]
-    kinds = list(read_result(os.path.join(OUT, "runs", "sphere", "reg_1e-4")).events["kind"])
+    kinds = list(read_result(os.path.join(OUT, "sphere", "runs", "sphere", "reg_1e-4")).events["kind"])
     assert "stick" not in kinds, kinds
     assert float(r["t_stick_err"]) > 1e-6     # creeps to rest after t*
 
 
 def test_sphere45_polygon_uses_circle():
-    with open(os.path.join(OUT, "sphere45.json")) as f:
+    with open(os.path.join(OUT, "sphere", "sphere45.json")) as f:
         s = json.load(f)
     for k in ("nsed_poly_face_n1", "nsed_poly_vertex_n1", "nsed_exact_cone"):
         assert abs(s[k]["t_stick"] - s["t_star"]) < 1e-8, (k, s[k], s["t_star"])
@@ -75,7 +91,7 @@ def test_sphere45_polygon_uses_circle():
 def test_png_nonblank():
     from matplotlib import image as mpimg
     for name in ("friction_sphere.png", "friction_sphere45.png"):
-        path = os.path.join(OUT, name)
+        path = os.path.join(OUT, "sphere", name)
         assert os.path.getsize(path) > 10_000, path
         img = mpimg.imread(path)
         assert img[..., :3].std() > 0.02, f"{path} looks blank"
