@@ -1,6 +1,6 @@
 /* The point of an ellipsoid's surface nearest an outside point, and its
  * rate, from the closest-point equations solved to machine precision
- * (docs/engine.md, "Sphere against an ellipsoid"). */
+ * (docs/engine.md, "Contacts": sphere on ellipsoid). */
 #ifndef NSED_DYNAMICS_ELLIPSOID_POINT_H
 #define NSED_DYNAMICS_ELLIPSOID_POINT_H
 
