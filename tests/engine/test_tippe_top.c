@@ -8,13 +8,15 @@
  *    its torque about G is perpendicular to s = P - G, and ds/dt =
  *    alpha R w x e3 is perpendicular to L for an axisymmetric body; J is
  *    conserved by any friction law while the sphere touches;
- *  - the published inversion criterion 1 - alpha < gamma = I1 / I3 < 1 +
- *    alpha (Bou-Rabee, Marsden & Romero 2004, "Tippe top inversion as a
- *    dissipation-induced instability"; Rauch-Wojciechowski & Rutstam 2014,
- *    "Dynamics of an inverting tippe top", with the Jellett threshold
- *    lambda_thres = sqrt(m g R^3 I3 alpha) (1 + alpha)^2 / sqrt(1 + alpha -
- *    gamma), here exceeded fourfold): with gamma inside it the top turns
- *    over (theta -> pi), with gamma = 0.6 < 1 - alpha it stays up;
+ *  - the published inversion criteria: upright spinning stable for
+ *    gamma = I1 / I3 < 1 - alpha, inverted spinning unstable for gamma >
+ *    1 + alpha (Bou-Rabee, Marsden & Romero 2004, "Tippe top inversion as a
+ *    dissipation-induced instability"); inversion for 1 - alpha^2 < gamma
+ *    < 1 with Jellett's integral above sqrt(m g R^3 I3 alpha) (1 + alpha)^2
+ *    / sqrt(1 + alpha - gamma) (Rauch-Wojciechowski & Rutstam 2014,
+ *    "Dynamics of an inverting tippe top"; here 1.9 times above it): at
+ *    gamma = 0.95 the top turns over (theta -> pi), at 0.6 it stays up, at
+ *    1.5 it rises only part way;
  *  - an independent integration of the eccentric sphere gliding on the
  *    floor (one rigid body; the normal force from the contact's height
  *    held at R, friction -mu N v_P / |v_P|; RK4, no multipliers, no LCP, no
