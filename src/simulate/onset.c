@@ -60,25 +60,35 @@ static int residual_at(const nsed_model *m, nsed_data *d, int c, double th, doub
 }
 
 /* How far below zero an onset's acceleration along s may be and still
- * count as accelerating: the force floor over the contact's effective mass
- * along s (1/G_ss, from the event problem). At mu0 = mu an onset starts
- * with zero acceleration, which is round-off here. */
-static double accel_floor(const nsed_data *d, int c) {
+ * count as accelerating. At mu0 = mu an onset starts with zero
+ * acceleration, known only to within two things that are not physics:
+ * round-off, the force floor over the contact's effective mass along s
+ * (1/G_ss, from the event problem); and, for a contact that was sticking,
+ * the stick's velocity stabilisation. A stick holds its tangential
+ * acceleration at -gamma v_t, v_t its residual velocity (integration
+ * error), so its friction, and with it the saturation root, carries the
+ * force that acceleration takes: the slip then starts with up to
+ * gamma |v_t| less acceleration than the physics gives (docs/engine.md,
+ * "Stick to slip"). */
+static double accel_floor(const nsed_model *m, const nsed_data *d, int c) {
   const nsedi_event_ws *ev = &d->ev;
+  double stabilised = ev->prev_mode[c] == NSED_MODE_STICK
+                          ? m->opt.baumgarte_gamma * nsedi_slip_speed(&d->cache.geom[c])
+                          : 0.0;
   for (int i = 0; i < ev->na; i++) {
     if (ev->cand[i] != c) continue;
     size_t n3 = 3 * (size_t)ev->na, r1 = 3 * (size_t)i + 1, r2 = r1 + 1;
     double s1 = d->ph.dir[2 * c], s2 = d->ph.dir[2 * c + 1];
     const double *G = ev->G;
     double gss = s1 * s1 * G[r1 * n3 + r1] + 2 * s1 * s2 * G[r2 * n3 + r1] + s2 * s2 * G[r2 * n3 + r2];
-    return NSEDI_FORCE_FLOOR * ev->fscale * fmax(gss, 0.0);
+    return NSEDI_FORCE_FLOOR * ev->fscale * fmax(gss, 0.0) + stabilised;
   }
-  return 0.0;
+  return stabilised;
 }
 
 /* Keep each onset's acceleration floor for the anchor stage. */
-static void keep_floors(nsed_data *d, const dir_set *s) {
-  for (int i = 0; i < s->n; i++) d->ev.accel_floor[s->c[i]] = accel_floor(d, s->c[i]);
+static void keep_floors(const nsed_model *m, nsed_data *d, const dir_set *s) {
+  for (int i = 0; i < s->n; i++) d->ev.accel_floor[s->c[i]] = accel_floor(m, d, s->c[i]);
 }
 
 /* A sign change of s x a_t between two scanned angles. */
@@ -119,7 +129,7 @@ static int bisect(const nsed_model *m, nsed_data *d, int c, bracket b, double *t
  * *found is 0. */
 static int align_one(const nsed_model *m, nsed_data *d, int c, int onset, double *moved, int *found,
                      nsed_error *err) {
-  double th0 = angle_of(d, c), afl = -accel_floor(d, c);
+  double th0 = angle_of(d, c), afl = -accel_floor(m, d, c);
   double prev_th = th0, prev_cross, prev_dot;
   bracket br[NSEDI_LINE_SCAN];
   int nb = 0;
@@ -169,13 +179,13 @@ static int align_one(const nsed_model *m, nsed_data *d, int c, int onset, double
 /* The angle between each direction of the set and the line of its
  * acceleration, after an evaluation; returns the worst, INFINITY when an
  * onset decelerates. */
-static double misalignment(const nsed_data *d, const dir_set *s, double *r) {
+static double misalignment(const nsed_model *m, const nsed_data *d, const dir_set *s, double *r) {
   double worst = 0;
   for (int i = 0; i < s->n; i++) {
     int c = s->c[i];
     double cross, dot;
     products(d, c, &cross, &dot);
-    double floor = accel_floor(d, c);
+    double floor = accel_floor(m, d, c);
     /* An onset whose acceleration is round-off (at mu0 = mu) is aligned. */
     r[i] = s->onset[i] && hypot(cross, dot) <= floor ? 0.0 : atan2(cross, fabs(dot));
     worst = fmax(worst, s->onset[i] && dot < -floor ? INFINITY : fabs(r[i]));
@@ -193,14 +203,14 @@ static int align_newton(const nsed_model *m, nsed_data *d, const dir_set *s, nse
   for (int it = 0; it < DIR_NEWTON; it++) {
     int rc = nsedi_eval(m, d, d->t, d->x, NULL, err);
     if (rc) return rc;
-    double worst = misalignment(d, s, r);
+    double worst = misalignment(m, d, s, r);
     if (worst < 1e-3 * NSEDI_LINE_ALIGNED || !isfinite(worst)) return NSED_OK;
     for (int j = 0; j < k; j++) th[j] = angle_of(d, s->c[j]);
     for (int j = 0; j < k; j++) {
       set_angle(d, s->c[j], th[j] + h);
       rc = nsedi_eval(m, d, d->t, d->x, NULL, err);
       if (rc) return rc;
-      misalignment(d, s, rh);
+      misalignment(m, d, s, rh);
       for (int i = 0; i < k; i++) J[(size_t)j * k + i] = (rh[i] - r[i]) / h;
       set_angle(d, s->c[j], th[j]);
     }
@@ -224,7 +234,7 @@ static int stable(const nsed_model *m, nsed_data *d, const dir_set *s, int *ok, 
     int c = s->c[i];
     double th = angle_of(d, c), c0, c1, dot;
     int rc = residual_at(m, d, c, th, &c0, &dot, err);
-    double scale = hypot(c0, dot) + accel_floor(d, c);
+    double scale = hypot(c0, dot) + accel_floor(m, d, c);
     if (rc == NSED_OK) rc = residual_at(m, d, c, th + NSEDI_LINE_FD_STEP, &c1, &dot, err);
     set_angle(d, c, th);
     if (rc) return rc;
@@ -252,7 +262,7 @@ static int align(const nsed_model *m, nsed_data *d, const dir_set *s, int *why, 
   int rc = s->n > 1 ? align_newton(m, d, s, err) : nsedi_eval(m, d, d->t, d->x, NULL, err);
   if (rc) return rc;
   double r[DIR_MAX];
-  int ok = misalignment(d, s, r) < NSEDI_LINE_ALIGNED;
+  int ok = misalignment(m, d, s, r) < NSEDI_LINE_ALIGNED;
   *why = ok ? DIR_OK : DIR_NONE;
   if (ok && (rc = stable(m, d, s, &ok, err))) return rc;
   if (*why == DIR_OK && !ok) *why = DIR_UNSTABLE;
@@ -381,7 +391,7 @@ int nsedi_event_lines(const nsed_model *m, nsed_data *d, nsed_error *err) {
     dir0[2 * i + 1] = d->ph.dir[2 * s.c[i] + 1];
   }
   int why = DIR_OK, culprit = -1, rc = align(m, d, &s, &why, &culprit, err);
-  keep_floors(d, &s);
+  keep_floors(m, d, &s);
   if (rc || why == DIR_OK || more) return rc;
   /* No consistent directions. A slowing slip keeps its velocity's
    * direction (the quasi-steady one it turns to is not within a quarter
