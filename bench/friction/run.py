@@ -13,6 +13,8 @@ event-driven run at rtol 1e-12 / atol 1e-14), and writes
   DIR/friction_bench.md      the same as a markdown table (for docs)
   DIR/friction_<problem>.png error vs wall time, log-log, per problem
   DIR/friction_sphere45.png  + sphere45.json: the 45-degree polygon artefact
+  DIR/friction_vehicle_path.png the coasting vehicle's path and heading
+                             against the reference, per model
   DIR/creep.json             regularised creep on an incline
 All outputs are written atomically (temp file + rename).  Per-run result
 folders are kept under DIR/runs/ for inspection.
@@ -82,6 +84,13 @@ PROBLEMS = {
                   closed="tippe", extra=["contacts.shell_floor.mu=0.3",
                                          "contacts.shell_floor.mu0=0.3",
                                          "solver.baumgarte.eta=20", "solver.baumgarte.xi=20"]),
+    # Kosenko's omni vehicle coasting (Kosenko and Gerasimov, section 5: how
+    # the friction model changes the vehicle's motion). Its twelve roller
+    # contacts come from one mapping, omni_vehicle.contact, which every
+    # model's law overrides; the slip series is wheel 0's first roller's.
+    "vehicle": dict(file="omni_vehicle_coast.yaml", t_end=10, quick_t_end=2, body="platform",
+                    closed="vehicle", contact_keys=["omni_vehicle.contact"],
+                    slip_contact="wheel0_roller0_floor", extra=["output.dt=0.01"]),
 }
 
 # Closed forms (problem headers).
@@ -109,6 +118,16 @@ def model_list():
     return models
 
 
+def contact_keys(problem):
+    """The override prefixes that set the contacts' law in a problem:
+    contacts.NAME for each contact of its `contacts:` block, or the
+    problem's own (an assembly's contact mapping)."""
+    p = PROBLEMS[problem]
+    if "contact_keys" in p:
+        return list(p["contact_keys"])
+    return [f"contacts.{c}" for c in contact_names(os.path.join(ROOT, "problems", p["file"]))]
+
+
 def contact_names(yaml_path):
     """Contact names from the `contacts:` block of a problem file.
 
@@ -130,8 +149,9 @@ def contact_names(yaml_path):
     return names
 
 
-def model_overrides(model, problem, contacts):
-    """--set overrides that switch a problem to `model`."""
+def model_overrides(model, problem, keys):
+    """--set overrides that switch a problem to `model`; keys: the contacts'
+    override prefixes (contact_keys)."""
     fam = model["family"]
     if fam == "polygon":
         sides = 4 * model["n_star"]
@@ -144,11 +164,10 @@ def model_overrides(model, problem, contacts):
     if fam == "exact_cone":
         return ["friction.model=exact_cone"]
     sets = list(STIFF)
-    for c in contacts:
-        sets += [f"contacts.{c}.law={fam}", f"contacts.{c}.delta={model['delta']:g}"]
+    for k in keys:
+        sets += [f"{k}.law={fam}", f"{k}.delta={model['delta']:g}"]
         if fam == "compliant":
-            sets += [f"contacts.{c}.stiffness={COMPLIANT_K:g}",
-                     f"contacts.{c}.damping={COMPLIANT_C:g}"]
+            sets += [f"{k}.stiffness={COMPLIANT_K:g}", f"{k}.damping={COMPLIANT_C:g}"]
     return sets
 
 
@@ -323,6 +342,30 @@ def tippe_metrics(run, ref, model):
     return dict(theta_end=float(th), theta_end_err=float(abs(th - th_ref)), glide_end=glide)
 
 
+def heading(quat):
+    """Yaw of a body (rad) about the world z, per row, unwrapped."""
+    q = quat / np.linalg.norm(quat, axis=1)[:, None]
+    w, x, y, z = q.T
+    return np.unwrap(np.arctan2(2 * (w * z + x * y), 1 - 2 * (y * y + z * z)))
+
+
+def vehicle_metrics(run, ref, summ, ref_summ):
+    """The vehicle against the exact cone at tight tolerances: the platform's
+    path (traj_max_diff), its heading and the energy at the end, and how far
+    it got (the reference coasts a path of path_ref)."""
+    nan = float("nan")
+    if not len(run["t"]) or not len(ref["t"]):
+        return dict(yaw_end_err=nan, energy_end_err=nan, path_end_err=nan)
+    common = min(run["t"][-1], ref["t"][-1])
+    ia = np.searchsorted(run["t"], common)
+    ib = np.searchsorted(ref["t"], common)
+    ia, ib = min(ia, len(run["t"]) - 1), min(ib, len(ref["t"]) - 1)
+    e, e_ref = summ.get("energy_final", nan), ref_summ.get("energy_final", nan)
+    return dict(yaw_end_err=float(abs(heading(run["quat"])[ia] - heading(ref["quat"])[ib])),
+                path_end_err=float(np.linalg.norm(run["pos"][ia, :2] - ref["pos"][ib, :2])),
+                energy_end_err=float(abs(e - e_ref)) if summ.get("status") == "ok" else nan)
+
+
 def belt_metrics(run, model):
     """First slip time and period errors against the closed form."""
     onsets = event_times(run, "slip")
@@ -418,7 +461,7 @@ COLUMNS = ["problem", "model", "family", "n_star", "form", "delta", "status",
            "t_reached", "events", "rhs_evaluations", "steps", "wall_seconds",
            "error", "error_kind", "t_stick_err", "v_final_err", "t_stop_err", "v_end",
            "v_end_err", "roll_err", "theta_end", "theta_end_err", "glide_end", "first_slip_err",
-           "period_err", "event_time_err_max", "events_matched", "events_ref",
+           "period_err", "yaw_end_err", "path_end_err", "energy_end_err", "event_time_err_max", "events_matched", "events_ref",
            "event_seq_match", "traj_max_diff", "message"]
 
 
@@ -491,6 +534,51 @@ def plot_problem(path, problem, rows):
     plt.close(fig)
 
 
+VEHICLE_CURVES = ("poly_face_n1", "poly_face_n8", "poly_vertex_n1", "exact_cone", "reg_1e-2",
+                  "reg_1e-4", "reg_1e-6", "compliant")
+
+
+def plot_vehicle(path, out):
+    """The coasting vehicle: the reference's platform path, and each model's
+    distance from it and heading difference over time (log scale)."""
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    rdir = os.path.join(out, "runs", "vehicle")
+    ref = load_run(os.path.join(rdir, "reference"), "platform", "wheel0_roller0_floor")
+    if len(ref["t"]) < 2:
+        return
+    fig, (ax0, ax1, ax2) = plt.subplots(1, 3, figsize=(14, 4.5))
+    ax0.plot(ref["pos"][:, 0], ref["pos"][:, 1], "k-", lw=1.5)
+    ax0.plot(ref["pos"][0, 0], ref["pos"][0, 1], "ko")
+    ax0.set_aspect("equal", adjustable="datalim")
+    ax0.set_xlabel("x")
+    ax0.set_ylabel("y")
+    ax0.set_title("platform path (exact cone, rtol 1e-12)")
+    yaw_ref = heading(ref["quat"])
+    for name in VEHICLE_CURVES:
+        run = load_run(os.path.join(rdir, name), "platform", "wheel0_roller0_floor")
+        if len(run["t"]) < 2:
+            continue
+        common = np.intersect1d(run["t"], ref["t"])
+        ia, ib = np.searchsorted(run["t"], common), np.searchsorted(ref["t"], common)
+        dist = np.linalg.norm(run["pos"][ia, :2] - ref["pos"][ib, :2], axis=1)
+        dyaw = np.abs(heading(run["quat"])[ia] - yaw_ref[ib])
+        ax1.semilogy(common, np.maximum(dist, ERR_FLOOR), lw=1, label=name)
+        ax2.semilogy(common, np.maximum(dyaw, ERR_FLOOR), lw=1, label=name)
+    ax1.set_xlabel("t")
+    ax1.set_ylabel("|platform position - reference|")
+    ax2.set_xlabel("t")
+    ax2.set_ylabel("|heading - reference| [rad]")
+    for ax in (ax1, ax2):
+        ax.grid(True, which="both", alpha=0.3)
+    ax2.legend(fontsize=7, loc="lower right")
+    fig.suptitle("friction models: the omni vehicle coasting (Kosenko's units)")
+    fig.tight_layout()
+    atomic_savefig(fig, path)
+    plt.close(fig)
+
+
 # ------------------------------------------------------------ the benchmark
 
 def submit_problem(args, problem, models, pool):
@@ -498,7 +586,7 @@ def submit_problem(args, problem, models, pool):
     are queued before any is collected, so slow runs overlap)."""
     p = PROBLEMS[problem]
     yaml_path = os.path.join(ROOT, "problems", p["file"])
-    contacts = contact_names(yaml_path)
+    keys = contact_keys(problem)
     t_end = p.get("quick_t_end", p["t_end"]) if args.quick else p["t_end"]
     base = p.get("extra", []) + [f"solver.t_end={t_end}"]
     rdir = os.path.join(args.out, "runs", problem)
@@ -510,7 +598,7 @@ def submit_problem(args, problem, models, pool):
     for m in models:
         jobs[m["name"]] = pool.submit(run_nsed, args.nsed, yaml_path,
                                       os.path.join(rdir, m["name"]),
-                                      base + model_overrides(m, problem, contacts),
+                                      base + model_overrides(m, problem, keys),
                                       args.timeout)
     return jobs
 
@@ -518,13 +606,14 @@ def submit_problem(args, problem, models, pool):
 def collect_problem(problem, models, jobs, args):
     """Wait for one problem's runs and turn them into table rows."""
     p = PROBLEMS[problem]
-    contacts = contact_names(os.path.join(ROOT, "problems", p["file"]))
     rdir = os.path.join(args.out, "runs", problem)
     ref_summ = jobs["reference"].result()
     if ref_summ.get("status") != "ok":
         print(f"run.py: warning: {problem} reference run status "
               f"{ref_summ.get('status')}: {ref_summ.get('message')}", file=sys.stderr)
-    contact = contacts[0] + p.get("contact_suffix", "")   # a box's first vertex contact
+    contact = p.get("slip_contact") or \
+        contact_names(os.path.join(ROOT, "problems", p["file"]))[0] + \
+        p.get("contact_suffix", "")   # a box's first vertex contact
     ref = load_run(os.path.join(rdir, "reference"), p["body"], contact)
     rows = []
     for m in models:
@@ -548,6 +637,8 @@ def collect_problem(problem, models, jobs, args):
             row.update(capsule_metrics(run, m))
         elif p.get("closed") == "tippe":
             row.update(tippe_metrics(run, ref, m))
+        elif p.get("closed") == "vehicle":
+            row.update(vehicle_metrics(run, ref, summ, ref_summ))
         row["error"], row["error_kind"] = primary_error(p, row)
         rows.append(row)
         print(f"  {problem:7s} {m['name']:16s} {row['status']:8s} "
@@ -742,6 +833,8 @@ def main(argv=None):
             prow = collect_problem(problem, args.models, queued[problem], args)
             rows += prow
             plot_problem(os.path.join(args.out, f"friction_{problem}.png"), problem, prow)
+            if problem == "vehicle":
+                plot_vehicle(os.path.join(args.out, "friction_vehicle_path.png"), args.out)
     write_csv(os.path.join(args.out, "friction_bench.csv"), rows)
     write_markdown(os.path.join(args.out, "friction_bench.md"), rows)
     if "sphere45" in extras:

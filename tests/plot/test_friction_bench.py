@@ -6,7 +6,9 @@ Runs `run.py --quick` on the sphere only, with three models (exact cone,
 polygon n* = 1 face, regularised delta = 1e-4), in a temp dir, and checks the
 table, the closed-form stick times, the 45-degree artefact and the plot; then
 the tippe top with the exact cone and regularised delta = 1e-2 (it rolls
-upright under the one, turns over under the other).
+upright under the one, turns over under the other); then the omni vehicle
+coasting 2 units under the exact cone, the 32-sided face polygon and
+regularised delta = 1e-2, against the tight exact-cone reference.
 """
 
 import csv
@@ -31,13 +33,15 @@ MODELS = ("exact_cone", "poly_face_n1", "reg_1e-4")
 T_STAR = 2 * 2.0 / (7 * 0.3 * 9.81)     # sphere_slide_roll.yaml header
 OUT = tempfile.mkdtemp(prefix="friction_bench_test_")
 TIPPE_MODELS = ("exact_cone", "reg_1e-2")
+VEHICLE_MODELS = ("exact_cone", "poly_face_n8", "reg_1e-2")
 
 
 def run_suite():
-    for problem, models in (("sphere", MODELS), ("tippe", TIPPE_MODELS)):
+    for problem, models in (("sphere", MODELS), ("tippe", TIPPE_MODELS),
+                            ("vehicle", VEHICLE_MODELS)):
         cmd = ["/usr/bin/python3", SCRIPT, "--nsed", NSED, "--out", os.path.join(OUT, problem),
                "--quick", "--problems", problem, "--models", ",".join(models)]
-        proc = subprocess.run(cmd, capture_output=True, text=True, timeout=120)
+        proc = subprocess.run(cmd, capture_output=True, text=True, timeout=280)
         assert proc.returncode == 0, f"run.py failed:\n{proc.stdout}\n{proc.stderr}"
 
 
@@ -56,6 +60,25 @@ def test_tippe_top_turns_over_only_under_vanishing_friction():
     assert float(exact["theta_end"]) < 0.1 and float(exact["theta_end_err"]) < 1e-9, exact
     # Friction vanishing with the slip: it never stops gliding and turns over.
     assert reg["glide_end"] == "" and float(reg["theta_end"]) > 2.5, reg
+
+
+def test_vehicle_models_ordered_by_their_law():
+    r = rows("vehicle")
+    assert sorted(r) == sorted(VEHICLE_MODELS), sorted(r)
+    assert all(x["status"] == "ok" and float(x["t_reached"]) == 2 for x in r.values()), r
+    path = {m: float(r[m]["traj_max_diff"]) for m in VEHICLE_MODELS}
+    # The exact cone at the problem's tolerance is the reference to the
+    # integration's accuracy; the polygon decides the onsets' directions
+    # only (its slips are on the circle); the regularised law slips where
+    # the others stick, and drifts from the path by orders of magnitude more.
+    assert path["exact_cone"] < 1e-9, path
+    assert path["exact_cone"] < path["poly_face_n8"] < 1e-6, path
+    assert 1e-4 < path["reg_1e-2"] < 1e-2, path
+    for m in VEHICLE_MODELS:
+        assert float(r[m]["path_end_err"]) <= path[m] * (1 + 1e-12), (m, r[m])
+    assert float(r["exact_cone"]["energy_end_err"]) < 1e-9, r["exact_cone"]
+    assert float(r["reg_1e-2"]["energy_end_err"]) > 1e-4, r["reg_1e-2"]
+    assert float(r["reg_1e-2"]["yaw_end_err"]) > float(r["exact_cone"]["yaw_end_err"]), r
 
 
 def test_csv_has_rows():
@@ -90,8 +113,9 @@ def test_sphere45_polygon_uses_circle():
 
 def test_png_nonblank():
     from matplotlib import image as mpimg
-    for name in ("friction_sphere.png", "friction_sphere45.png"):
-        path = os.path.join(OUT, "sphere", name)
+    for problem, name in (("sphere", "friction_sphere.png"), ("sphere", "friction_sphere45.png"),
+                          ("vehicle", "friction_vehicle_path.png")):
+        path = os.path.join(OUT, problem, name)
         assert os.path.getsize(path) > 10_000, path
         img = mpimg.imread(path)
         assert img[..., :3].std() > 0.02, f"{path} looks blank"
