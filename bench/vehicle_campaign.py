@@ -10,13 +10,15 @@ vertex, exact cone), each run for a long horizon, one row per configuration:
 
     bench/vehicle_campaign.py [--build DIR] [--units T] [--si-seconds T]
         [--problems NAME ...] [--tracking NAME ...] [--forms NAME ...]
-        [--jobs N] [--csv FILE] [--keep DIR]
+        [--set KEY=VALUE ...] [--jobs N] [--csv FILE] [--keep DIR]
 
 Defaults: 1000 time units for the problems in Kosenko's units (g = 1), 100 s
 for the SI problems (g = 9.81, Gerasimov and Zobova's set), every problem,
 tracking and form, one run at a time. The full campaign takes hours on the
 project's 2-core machine; `--units 10 --si-seconds 1` takes about ten
-minutes. The table is Markdown on stdout; --csv also writes it as CSV.
+minutes. --set passes overrides to every run (after the campaign's own:
+solver.t_end, contact_tracking, output.dt and the friction form), for
+instance `--set solver.rtol=1e-12`. The table is Markdown on stdout; --csv also writes it as CSV.
 Exits 1 if a row does not complete with the law monitor clean, 2 on bad
 usage. tests/reliability/test_vehicle_campaign.py runs a sampled 10-unit
 subset; the last table is in docs/omni-vehicle.md, "The campaign".
@@ -164,11 +166,11 @@ def energy_flow(s):
         abs(s.get("work_contacts", 0))
 
 
-def run_one(nsed, problem, tracking, form, t_end, out):
+def run_one(nsed, problem, tracking, form, t_end, out, extra=()):
     """One configuration: its table row (a dict of COLUMNS)."""
     path = os.path.join(ROOT, "problems", problem + ".yaml")
     sets = [f"solver.t_end={t_end:g}", f"contact_tracking={tracking}",
-            f"output.dt={t_end / 200:g}"] + FORMS[form]
+            f"output.dt={t_end / 200:g}"] + FORMS[form] + list(extra)
     cmd = [nsed, "run", path, "-o", out, "--quiet"]
     for s in sets:
         cmd += ["--set", s]
@@ -254,12 +256,17 @@ def parse(argv):
     p.add_argument("--problems", nargs="+", help="problem names (default: every vehicle problem)")
     p.add_argument("--tracking", nargs="+", choices=TRACKINGS, default=list(TRACKINGS))
     p.add_argument("--forms", nargs="+", choices=list(FORMS), default=list(FORMS))
+    p.add_argument("--set", action="append", default=[], metavar="KEY=VALUE",
+                   help="an override for every run (repeatable)")
     p.add_argument("--jobs", type=int, default=1, help="runs at a time (default 1)")
     p.add_argument("--csv", help="also write the table as CSV to this file")
     p.add_argument("--keep", help="keep each run's result directory under this directory")
     a = p.parse_args(argv)
     if not (a.units > 0 and a.si_seconds > 0) or a.jobs < 1:
         p.error("--units and --si-seconds must be > 0, --jobs >= 1")
+    bad = [s for s in a.set if "=" not in s or s.startswith("=")]
+    if bad:
+        p.error(f"--set takes KEY=VALUE, got {bad[0]!r}")
     return a
 
 
@@ -287,7 +294,7 @@ def main(argv):
         def one(cfg):
             n, tr, fo = cfg
             return run_one(nsed, n, tr, fo, a.si_seconds if known[n] else a.units,
-                           os.path.join(base, f"{n}.{tr}.{fo}"))
+                           os.path.join(base, f"{n}.{tr}.{fo}"), a.set)
         if a.jobs > 1:
             from concurrent.futures import ThreadPoolExecutor
             with ThreadPoolExecutor(a.jobs) as ex:
