@@ -128,10 +128,14 @@ void nsedi_roller_point_eval(const nsed_model *m, int c, const nsedi_kin *kin, c
    * motion; an event located there (a handover: the outgoing roller
    * reaches its tip exactly as the next one arrives tip first) must see
    * each roller on the side it is moving to, or the two contacts look
-   * identical to the event problem. */
+   * identical to the event problem. A roller moving onto its surface takes
+   * that side from twice the band below the boundary: the outgoing roller,
+   * whose indicator is the mirror image, takes its tip side on entering
+   * the band, where its normal force may turn negative and fire an event
+   * before its region root; the incoming roller is on its surface there
+   * already (docs/rollers.md, "Handovers are events"). */
   double rate = c0 > 0 ? -cd : cd, band = NSEDI_ROLLER_REGION_BAND;
-  int tip = out->region < -band ||
-            (fabs(out->region) <= band && (rate < 0 || (rate == 0 && out->region < 0)));
+  int tip = rate > 0 ? out->region < -2 * band : rate < 0 ? out->region <= band : out->region < 0;
   out->leaving = tip && rate < 0;
   if (tip) {
     tip_point(s, k, i, c0, out);
