@@ -182,13 +182,15 @@ def run_one(nsed, problem, tracking, form, t_end, out, extra=()):
     row.update(problem=problem, tracking=tracking, form=form, t_end=t_end, wall_s=wall)
     summary = os.path.join(out, "summary.json")
     if not os.path.exists(summary):
-        row.update(status="no summary", message=proc.stderr.strip().splitlines()[-1:] or "")
+        lines = proc.stderr.strip().splitlines()
+        row.update(status="no summary", message=lines[-1] if lines else "")
         return row
     with open(summary) as f:
         s = json.load(f)
     monitor = s.get("law_monitor", {})
     margin, check = law_margin(monitor)
-    gap = (monitor.get("closed_gap") or {}).get("worst", 0.0) if (monitor.get("closed_gap") or {}).get("count") else 0.0
+    closed = monitor.get("closed_gap") or {}
+    gap = closed.get("worst", 0.0) if closed.get("count") else 0.0
     flow = energy_flow(s)
     h = lo = la = ""
     try:
