@@ -118,6 +118,16 @@
  * Baumgarte gamma term then removes the residual velocity instead. */
 #define NSEDI_SETTLE_PIVOT 1e-12
 
+/* Dependent settling rows (event_settle.c): the rows that only keep
+ * their velocity weigh NSEDI_SETTLE_KEPT_WEIGHT against the rows whose
+ * change the event asks for, so the least-squares impulse reaches the
+ * asked ones to ~its square (1e-6 relative) and the kept ones absorb what
+ * the dependency forces. The asked rows must then be reached to within
+ * NSEDI_SETTLE_CONSISTENT of the largest change asked; a larger residual
+ * means the asked changes themselves contradict the dependency. */
+#define NSEDI_SETTLE_KEPT_WEIGHT 1e-3
+#define NSEDI_SETTLE_CONSISTENT 1e-4
+
 /* Approach speeds, in units of slip_tol. A contact closing without an
  * impact whose approach exceeds NSEDI_LANDED_APPROACH slip_tol has it
  * zeroed at the event (left to the stabilisation, ~v/(e eta) of gap: 1e-8

@@ -64,8 +64,10 @@ static int alloc_event(nsedi_event_ws *e, const nsed_model *m) {
          ALLOC(e->cl, 3 * nc) && ALLOC(e->ca, 3 * nc) && ALLOC(e->cdir, 2 * nc) &&
          ALLOC(e->cpc, nc) && ALLOC(e->cmode, nc) && ALLOC(e->settle_rows, 3 * nc) &&
          ALLOC(e->settle_G, 9 * nc * nc) && ALLOC(e->settle_rhs, 3 * nc) &&
-         ALLOC(e->settle_piv, 6 * nc) && ALLOC(e->du_imp, nv) &&
-         ALLOC(e->x_tmp, m->nstate + NSEDI_NWORK) && ALLOC(e->force_ev, 3 * nc);
+         ALLOC(e->settle_piv, 6 * nc) && ALLOC(e->settle_want, 3 * nc) &&
+         ALLOC(e->settle_hard, 3 * nc) && ALLOC(e->settle_weight, 3 * nc) && ALLOC(e->du_imp, nv) &&
+         ALLOC(e->x_tmp, m->nstate + NSEDI_NWORK) && ALLOC(e->force_ev, 3 * nc) &&
+         nsedi_lstsq_ws_init(&e->settle_lstsq, nc > 0 ? 3 * nc : 1, 1) == 0;
 }
 
 static void free_event(nsedi_event_ws *e) {
@@ -73,8 +75,9 @@ static void free_event(nsedi_event_ws *e) {
                e->prev_hold_mu, e->trigger, e->pre_force, e->pose_dir, e->accel_floor, e->cand, e->impacted,
                e->impact_speed, e->impulse, e->taking_over, e->W, e->G, e->b, e->PWt, e->cl, e->ca,
                e->cdir, e->cpc, e->cmode, e->settle_rows, e->settle_G, e->settle_rhs,
-               e->settle_piv, e->du_imp, e->x_tmp, e->force_ev};
+               e->settle_piv, e->settle_want, e->settle_hard, e->settle_weight, e->du_imp, e->x_tmp, e->force_ev};
   for (size_t i = 0; i < sizeof a / sizeof a[0]; i++) free(a[i]);
+  nsedi_lstsq_ws_free(&e->settle_lstsq);
 }
 
 /* Bodies that start inside each other (or the floor) beyond contact_tol are

@@ -12,6 +12,7 @@
 
 #include "accel.h"
 #include "integrator.h"
+#include "lapack.h"
 #include "nsed/simulate.h"
 #include "rows.h"
 
@@ -131,6 +132,14 @@ typedef struct {
   int *settle_rows;          /* 3 nc: the contact rows the impulse acts on */
   double *settle_G, *settle_rhs; /* (3 nc)^2 their Delassus matrix, 3 nc the velocity change */
   int *settle_piv;           /* 6 nc: pivots and the LU's workspace */
+  double *settle_want;       /* 3 nc: each row's velocity change (m/s; 0 for a row that keeps
+                                its velocity) */
+  int *settle_hard;          /* 3 nc: 1 where the row must reach its change: the event asks
+                                for it (a stop's or onset's residual, a slow hold's transverse
+                                velocity, a landing's approach), or it is a slow slip's
+                                tangential row; 0 where the row only keeps its velocity */
+  double *settle_weight;     /* 3 nc: row weights of a dependent solve (event_settle.c) */
+  nsedi_lstsq_ws settle_lstsq; /* minimum-norm solve of dependent settling rows */
   double *du_imp;            /* nv: velocity jump of an impulse */
   double fscale;             /* the largest applied generalised force at the event (N) */
   double *accel_floor;       /* nc: an onset's acceleration along its direction below this

@@ -41,33 +41,86 @@ static int settle_rows(const nsed_model *m, nsed_data *d, int *ns) {
      * ~v / (e eta), stays near 1e-10: left to it. */
     int landed = ev->prev_mode[c] == NSED_MODE_OPEN && !ev->impacted[c] &&
                  fabs(ev->W[3 * i].vel) > NSEDI_LANDED_APPROACH * m->opt.slip_tol;
-    int rows = stopped || hold || d->ph.mode[c] == NSED_MODE_STICK ? 3 : 1;
+    /* A slow slip that goes on may be a hair from its stop: an impulse
+     * elsewhere must not push its velocity across zero, where its stop
+     * root would start negative and never fire. */
+    int slow = coulomb && !stopped && !hold && d->ph.mode[c] == NSED_MODE_SLIP && d->ph.held[c] &&
+               d->ph.slow[c];
+    int rows = stopped || hold || slow || d->ph.mode[c] == NSED_MODE_STICK ? 3 : 1;
     any |= stopped || landed || hold;
     for (int r = 0; r < rows; r++) {
       double dv = 0.0;
+      int asked = (stopped && r > 0) || (landed && r == 0) || (hold && r > 0);
       if ((stopped && r > 0) || (landed && r == 0)) dv = -ev->W[3 * i + r].vel;
       if (hold && r > 0) dv = across * (r == 1 ? s2 : -s1);
       ev->settle_rows[*ns] = 3 * i + r;
+      ev->settle_hard[*ns] = asked || (slow && r > 0);
       ev->settle_rhs[(*ns)++] = dv;
     }
   }
   return any;
 }
 
+/* The settling matrix of the selected rows into A, each row scaled by w
+ * (NULL: unscaled). */
+static void settle_matrix(const nsedi_event_ws *ev, int ns, const double *w, double *A) {
+  int nw = 3 * ev->na;
+  const int *sel = ev->settle_rows;
+  for (int a = 0; a < ns; a++)
+    for (int b = 0; b < ns; b++)
+      A[(size_t)b * ns + a] = (w ? w[a] : 1.0) * ev->G[(size_t)sel[b] * nw + sel[a]];
+}
+
+/* Dependent rows: in some configurations of an assembly a set of contact
+ * impulses balances itself (the vehicle spinning in place, one roller
+ * landing on its tip while another wheel's roller sticks), so not every
+ * row can be given its velocity. The hard rows come first: those whose
+ * change the event asks for (a stop's or an onset's residual, a slow
+ * hold's transverse velocity, a landing's approach) and a slow slip's,
+ * which must not be pushed across its stop. The impulse is the minimum-
+ * norm least-squares one with the other rows, which only keep their
+ * velocity, weighted by NSEDI_SETTLE_KEPT_WEIGHT, so that they absorb what
+ * the dependency forces (a small velocity change of a closed normal or a
+ * stick, which its stabilisation removes). Returns 1 when the hard rows
+ * are reached to within NSEDI_SETTLE_CONSISTENT of the largest change
+ * asked, else 0 (the hard rows contradict each other: two rollers at one
+ * point asked different velocities, the stops of a rigid table's two feet
+ * beside a third foot's slow slip); the residual is then left as it is,
+ * and the law monitor watches it. */
+static int settle_dependent(nsedi_event_ws *ev, int ns) {
+  double *A = ev->settle_G, *x = ev->settle_rhs, *w = ev->settle_weight;
+  for (int a = 0; a < ns; a++) {
+    w[a] = ev->settle_hard[a] ? 1.0 : NSEDI_SETTLE_KEPT_WEIGHT;
+    x[a] = w[a] * ev->settle_want[a];
+  }
+  settle_matrix(ev, ns, w, A);
+  int rank = 0;
+  if (nsedi_lstsq_square(&ev->settle_lstsq, ns, A, 1, x, NSEDI_SCHUR_RANK_CUT, &rank) != 0) return 0;
+  settle_matrix(ev, ns, NULL, A);
+  double worst = 0, want = 0;
+  for (int a = 0; a < ns; a++) {
+    if (!ev->settle_hard[a]) continue;
+    double r = -ev->settle_want[a];
+    for (int b = 0; b < ns; b++) r += A[(size_t)b * ns + a] * x[b];
+    worst = fmax(worst, fabs(r));
+    want = fmax(want, fabs(ev->settle_want[a]));
+  }
+  return worst <= NSEDI_SETTLE_CONSISTENT * want;
+}
+
 int nsedi_event_settle(const nsed_model *m, nsed_data *d, nsed_error *err) {
   (void)err;
   nsedi_event_ws *ev = &d->ev;
-  int ns, nw = 3 * ev->na;
+  int ns;
   if (ev->na == 0 || !settle_rows(m, d, &ns)) return NSED_OK;
   const int *sel = ev->settle_rows;
+  memcpy(ev->settle_want, ev->settle_rhs, sizeof(double) * (size_t)ns);
   double *A = ev->settle_G;
-  for (int a = 0; a < ns; a++)
-    for (int b = 0; b < ns; b++) A[(size_t)b * ns + a] = ev->G[(size_t)sel[b] * nw + sel[a]];
-  /* Dependent rows (two rollers at one point): the gamma stabilisation
-   * removes the residual instead. */
-  if (nsedi_small_lu_factor(ns, A, ev->settle_piv, ev->settle_piv + ns) < NSEDI_SETTLE_PIVOT)
+  settle_matrix(ev, ns, NULL, A);
+  if (nsedi_small_lu_factor(ns, A, ev->settle_piv, ev->settle_piv + ns) >= NSEDI_SETTLE_PIVOT)
+    nsedi_small_lu_solve(ns, A, ev->settle_piv, 1, ev->settle_rhs);
+  else if (!settle_dependent(ev, ns))
     return NSED_OK;
-  nsedi_small_lu_solve(ns, A, ev->settle_piv, 1, ev->settle_rhs);
   int nv = m->nv;
   double T0 = nsedi_state_kinetic(m, d);
   memset(ev->du_imp, 0, sizeof(double) * (size_t)nv);

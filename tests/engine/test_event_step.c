@@ -7,7 +7,9 @@
  *   a stick posed on its friction set's boundary (it slips);
  *   impact with restitution; lift-off at the normal force's root;
  *   a free slip slowing into the slow hold;
- *   a roller handing its contact over (from the testbench problem).
+ *   a roller handing its contact over (from the testbench problem);
+ *   onsets on dependent rows: a table's four welded feet pushed into
+ *   sliding from a residual creep (tests/reliability/problems/table.yaml).
  * argv[1] is the source root. */
 #include <math.h>
 #include <string.h>
@@ -299,6 +301,49 @@ static void handover(const char *root) {
   nsed_model_free(&m);
 }
 
+/* A table on four welded feet (a rigid body on four points: its eight
+ * tangential rows have rank 3) creeping at a residual velocity below
+ * slip_tol, pushed by more than mu m g: every foot starts slipping from
+ * rest along the push (within a polygon sector: how the four redundant
+ * feet share the load is not decided by the rigid model). The settling impulse must remove the residual
+ * although the rows are dependent (the residual of a rigid creep respects
+ * their dependency); left there, a residual against the slip direction
+ * runs the slip backwards without a stop root (found on the omni vehicle
+ * spinning in place, docs/engine-history.md). */
+static void dependent_onset(const char *root) {
+  char path[4096];
+  snprintf(path, sizeof path, "%s/tests/reliability/problems/table.yaml", root);
+  const char *push[] = {"forces=[{name: push, type: force, body: top, direction: [1, 0, 0], magnitude: 20}]"};
+  nsed_model *m = NULL;
+  nsed_data *d = NULL;
+  nsed_error err;
+  must(nsed_problem_load(path, push, 1, &m, &err), &err);
+  must(nsed_data_create(m, &d, &err), &err);
+  const double creep[2] = {-4e-10, 3e-10}; /* against the push, 5e-10 m/s < slip_tol */
+  for (int b = 0; b < nsed_model_nbody(m); b++)
+    for (int k = 0; k < 3; k++) {
+      d->x[13 * b + 7 + k] = k < 2 ? creep[k] : 0.0;
+      d->x[13 * b + 10 + k] = 0.0;
+    }
+  for (int c = 0; c < nsed_model_ncontact(m); c++) d->ph.mode[c] = NSED_MODE_STICK;
+  events ev = {0};
+  nsed_observer obs = {.ctx = &ev, .event = keep_event};
+  int rc = nsedi_resolve(m, d, NULL, &obs, &err);
+  CHECK_MSG(rc == NSED_OK, "dependent onset: %s", err.message);
+  double worst = 0;
+  for (int c = 0; c < nsed_model_ncontact(m); c++) {
+    CHECK_MSG(d->ph.mode[c] == NSED_MODE_SLIP, "foot %d: mode %d", c, d->ph.mode[c]);
+    CHECK(d->ph.dir[2 * c] > 0.9); /* along the push; the feet's shares are not unique */
+    const nsedi_contact_geom *g = &d->cache.geom[c];
+    worst = fmax(worst, hypot(g->row[1].vel, g->row[2].vel));
+  }
+  /* the creep (5e-10 m/s) is gone to round-off of the 1e-10 N s impulse */
+  CHECK_MSG(worst < 1e-15, "a foot keeps a tangential velocity of %.3g m/s after its onset", worst);
+  printf("dependent onset: four feet slip along +x, residual tangential speed %.3g m/s\n", worst);
+  nsed_data_free(&d);
+  nsed_model_free(&m);
+}
+
 int main(int argc, char **argv) {
   const char *root = argc > 1 ? argv[1] : ".";
   onset(1.0);
@@ -309,5 +354,6 @@ int main(int argc, char **argv) {
   liftoff();
   slowing();
   handover(root);
+  dependent_onset(root);
   return TEST_DONE();
 }
