@@ -740,12 +740,14 @@ def _features(m, d):
     nsed_shape_features(type) > 0 (a box, a cylinder, a capsule) is the
     contacts of all its features (nsed_contact_feature: NAME.v0 ..,
     NAME.rim0 .., NAME.end0 .., in place and in feature order, as the
-    problem loader's expand_features); any other, itself (the library
-    checks it). Pairs (struct, the buffer keeping it alive)."""
+    problem loader's expand_features) when it touches a plane or the floor;
+    any other (a capsule against a capsule touches with its whole
+    surface), itself (the library checks it). Pairs (struct, the buffer
+    keeping it alive)."""
     if d.struct.feature != -1:
         return ((d.struct, None),)
     i = lib.nsed_model_find_body(m, d.struct.body)
-    if i < 0:
+    if i < 0 or lib.nsed_model_find_body(m, d.struct.other) >= 0:
         return ((d.struct, None),)
     shape = lib.nsed_model_body_def(m, i).shape.type
     n = lib.nsed_shape_features(shape)

@@ -216,6 +216,13 @@
  * real contact has |D| near ra + rb, so this only guards the division. */
 #define NSEDI_SPHERE_COINCIDENT 1e-12
 
+/* Two capsules' axes are parallel when 1 - (u . w)^2 is below this (an
+ * angle of 1e-6 rad): the nearest points' rates grow as 1 / (1 - (u . w)^2)
+ * and overlapping parallel segments touch along a line, which has no
+ * nearest point (an event error); parallel segments apart touch end to
+ * end. */
+#define NSEDI_CAPSULE_PARALLEL 1e-12
+
 /* The nearest point of an ellipsoid (ellipsoid_point.c): Newton's step on
  * the closest-point equation's root t ends below this, relative to
  * max a_i^2 + t, the size of the step that F's round-off alone makes (1.5

@@ -229,19 +229,20 @@ PLANE_PAIR(cylinder_plane, rim_support)
 PLANE_PAIR(capsule_plane, capsule_support)
 PLANE_PAIR(ellipsoid_plane, ellipsoid_support)
 
-/* Sphere A (the contact's body) against a sphere of radius rb about the
- * point q = c_B + qoff of body B, where qoff (world) moves with qoff_dot
- * (zero for B's centre; along a capsule's axis for its closest point):
- * n from q to A's centre. */
-static int sphere_about(const nsed_model *m, int c, const nsedi_kin *kin, double rb,
-                        const double qoff[3], const double qoff_dot[3], nsedi_contact_geom *g) {
+/* A sphere of radius ra about the point p = c_A + poff of the contact's
+ * body A against a sphere of radius rb about the point q = c_B + qoff of
+ * body B, where the offsets (world) move with poff_dot and qoff_dot (zero
+ * for a centre; along a capsule's axis for its closest point): n from q to
+ * p. */
+static int spheres_about(const nsed_model *m, int c, const nsedi_kin *kin, double ra,
+                         const double poff[3], const double poff_dot[3], double rb,
+                         const double qoff[3], const double qoff_dot[3], nsedi_contact_geom *g) {
   const nsedi_contact *C = &m->contact[c];
   const nsedi_kin *k = &kin[C->body], *kb = &kin[C->other];
-  double ra = m->body[C->body].def.shape.radius;
   double D[3], Dv[3];
   for (int i = 0; i < 3; i++) {
-    D[i] = k->r[i] - kb->r[i] - qoff[i];
-    Dv[i] = k->v[i] - kb->v[i] - qoff_dot[i];
+    D[i] = k->r[i] + poff[i] - kb->r[i] - qoff[i];
+    Dv[i] = k->v[i] + poff_dot[i] - kb->v[i] - qoff_dot[i];
   }
   double L = nsedi_v3_norm(D);
   if (L < NSEDI_SPHERE_COINCIDENT) return NSED_ERR_EVENT;
@@ -267,9 +268,9 @@ static int sphere_about(const nsed_model *m, int c, const nsedi_kin *kin, double
   nsedi_v3_cross(x2, g->n, t1d);
   nsedi_v3_add(t2d, x1, x2);
   double rhoa[3], rhob[3], rhoad[3], rhobd[3];
-  nsedi_v3_scale(rhoa, g->n, -ra);
+  nsedi_v3_axpy(rhoa, poff, -ra, g->n);
   nsedi_v3_axpy(rhob, qoff, rb, g->n);
-  nsedi_v3_scale(rhoad, nd, -ra);
+  nsedi_v3_axpy(rhoad, poff_dot, -ra, nd);
   nsedi_v3_axpy(rhobd, qoff_dot, rb, nd);
   nsedi_v3_add(g->p, k->r, rhoa);
   double va[3], vb[3], aa[3], ab[3], rel[3], wa[3], wb[3], relb[3];
@@ -295,6 +296,15 @@ static int sphere_about(const nsed_model *m, int c, const nsedi_kin *kin, double
   side_rot(g->spin.jb, kb, g->n, -1);
   g->spin.vel = nsedi_v3_dot(g->n, k->ww) - nsedi_v3_dot(g->n, kb->ww);
   return NSED_OK;
+}
+
+/* Sphere A (the contact's body) about its centre against a sphere of
+ * radius rb about the point c_B + qoff of body B. */
+static int sphere_about(const nsed_model *m, int c, const nsedi_kin *kin, double rb,
+                        const double qoff[3], const double qoff_dot[3], nsedi_contact_geom *g) {
+  const double zero[3] = {0, 0, 0};
+  return spheres_about(m, c, kin, m->body[m->contact[c].body].def.shape.radius, zero, zero, rb, qoff,
+                       qoff_dot, g);
 }
 
 static int sphere_sphere(const nsed_model *m, int c, const nsedi_kin *kin, const double *xtrack,
@@ -330,6 +340,77 @@ static int sphere_capsule(const nsed_model *m, int c, const nsedi_kin *kin, cons
   }
   int rc = sphere_about(m, c, kin, sb->radius, qoff, qoff_dot, g);
   g->region = h - fabs(proj);
+  return rc;
+}
+
+/* Capsule A against capsule B: spheres about the nearest points of their
+ * segments, c_A + s u and c_B + t w (u, w the axes, |s| <= h_A, |t| <=
+ * h_B). With d = c_A - c_B, b = u . w, e = u . d, f = w . d the free
+ * minimiser solves e + s - b t = 0, f + b s - t = 0; an end clamps its
+ * parameter and the other is the projection (t = f + b s, s = b t - e).
+ * The parameters' rates follow from the same equations differentiated
+ * (u' = w_A x u, w' = w_B x w). The region is m_s m_t, each the distance
+ * of the parameter's free value (given the other) from its end: it
+ * changes sign where either point reaches or leaves an end. Parallel axes
+ * whose segments overlap touch along a line: no nearest point. */
+static int capsule_capsule(const nsed_model *m, int c, const nsedi_kin *kin, const double *xtrack,
+                           nsedi_contact_geom *g) {
+  (void)xtrack;
+  const nsedi_contact *C = &m->contact[c];
+  const nsedi_kin *ka = &kin[C->body], *kb = &kin[C->other];
+  const nsed_shape *sa = &m->body[C->body].def.shape, *sb = &m->body[C->other].def.shape;
+  double ez[3] = {0, 0, 1}, u[3], w[3], ud[3], wd[3], d[3], dv[3];
+  nsedi_kin_dir(ka, ez, u);
+  nsedi_kin_dir(kb, ez, w);
+  nsedi_v3_cross(ud, ka->ww, u);
+  nsedi_v3_cross(wd, kb->ww, w);
+  nsedi_v3_sub(d, ka->r, kb->r);
+  nsedi_v3_sub(dv, ka->v, kb->v);
+  double ha = 0.5 * sa->length, hb = 0.5 * sb->length;
+  double b = nsedi_v3_dot(u, w), e = nsedi_v3_dot(u, d), f = nsedi_v3_dot(w, d);
+  double bd = nsedi_v3_dot(ud, w) + nsedi_v3_dot(u, wd);
+  double ed = nsedi_v3_dot(ud, d) + nsedi_v3_dot(u, dv), fd = nsedi_v3_dot(wd, d) + nsedi_v3_dot(w, dv);
+  double den = 1 - b * b, s, t;
+  if (den > NSEDI_CAPSULE_PARALLEL) {
+    s = fmax(-ha, fmin(ha, (b * f - e) / den));
+  } else {
+    /* Parallel: an overlap is a line contact (no point, but a gap: the
+     * axes' distance, so that an open contact still closes); apart, A's
+     * end nearest B. */
+    if (fabs(e) < ha + hb) {
+      double perp[3];
+      nsedi_v3_axpy(perp, d, -e, u);
+      g->gap = nsedi_v3_norm(perp) - sa->radius - sb->radius;
+      return NSED_ERR_EVENT;
+    }
+    s = e > 0 ? -ha : ha;
+  }
+  double tfree = f + b * s;
+  t = fmax(-hb, fmin(hb, tfree));
+  double sfree = b * t - e;
+  if (t != tfree) s = fmax(-ha, fmin(ha, sfree));
+  else if (den > NSEDI_CAPSULE_PARALLEL) sfree = (b * f - e) / den;
+  tfree = f + b * s;
+  int s_in = fabs(sfree) < ha, t_in = fabs(tfree) < hb;
+  double sd = 0, td = 0;
+  if (s_in && t_in) {
+    double r1 = bd * t - ed, r2 = -fd - bd * s;
+    sd = (r1 - b * r2) / den;
+    td = (b * r1 - r2) / den;
+  } else if (t_in) {
+    td = fd + bd * s;
+  } else if (s_in) {
+    sd = bd * t - ed;
+  }
+  double poff[3], poff_dot[3], qoff[3], qoff_dot[3];
+  for (int i = 0; i < 3; i++) {
+    poff[i] = s * u[i];
+    poff_dot[i] = sd * u[i] + s * ud[i];
+    qoff[i] = t * w[i];
+    qoff_dot[i] = td * w[i] + t * wd[i];
+  }
+  int rc = spheres_about(m, c, kin, sa->radius, poff, poff_dot, sb->radius, qoff, qoff_dot, g);
+  g->region = (ha - fabs(sfree)) * (hb - fabs(tfree));
   return rc;
 }
 
@@ -459,7 +540,8 @@ static const pair_fn pair_table[NSEDI_PAIR_COUNT] = {
     [NSEDI_PAIR_CAPSULE_PLANE] = capsule_plane, [NSEDI_PAIR_ELLIPSOID_PLANE] = ellipsoid_plane,
     [NSEDI_PAIR_SPHERE_SPHERE] = sphere_sphere,
     [NSEDI_PAIR_SPHERE_CAPSULE] = sphere_capsule, [NSEDI_PAIR_SPHERE_BOX] = sphere_box,
-    [NSEDI_PAIR_SPHERE_CYLINDER] = sphere_cylinder, [NSEDI_PAIR_SPHERE_ELLIPSOID] = sphere_ellipsoid};
+    [NSEDI_PAIR_SPHERE_CYLINDER] = sphere_cylinder, [NSEDI_PAIR_SPHERE_ELLIPSOID] = sphere_ellipsoid,
+    [NSEDI_PAIR_CAPSULE_CAPSULE] = capsule_capsule};
 
 int nsedi_contact_eval(const nsed_model *m, int c, const nsedi_kin *kin, const double *xtrack,
                        nsedi_contact_geom *g) {

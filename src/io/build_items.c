@@ -428,15 +428,15 @@ static int read_contact(nsedi_problem_defs *p, const nsedi_ynode *node, const ch
                           "body '%s' has no shape: contacts need a sphere, disk, point, box, "
                           "cylinder, capsule or roller",
                           c->body);
-  int nf = nsed_shape_features(st);
+  int nf = nsedi_contact_features(st, oi >= 0);
   if (c->feature >= 0 && c->feature >= nf) {
     KP(kp, path, "feature");
     const nsedi_ynode *fn = nsedi_ymap_get(node, "feature");
     if (!nf)
       return nsedi_diag_add(p->d, fn, kp,
-                            "feature applies to box, cylinder and capsule contacts only (body "
-                            "'%s' is a %s)",
-                            c->body, shape_names[st]);
+                            "feature applies to box, cylinder and capsule contacts with a plane "
+                            "or the floor only (body '%s' is a %s%s)",
+                            c->body, shape_names[st], oi >= 0 ? " touching a body" : "");
     return nsedi_diag_add(p->d, fn, kp, "%s %s has features 0..%d, not %d", article(shape_names[st]),
                           shape_names[st], nf - 1, c->feature);
   }
@@ -506,9 +506,11 @@ static int rd_plane(nsedi_problem_defs *p, const nsedi_ynode *n, const char *pat
  * a feature becomes its features' contacts (NAME.v0 .., NAME.rim0 ..,
  * NAME.end0 ..), each pointing at the list item it came from. */
 static int features_of(const nsedi_problem_defs *p, int i) {
-  int b = nsedi_defs_find_body(p, p->contacts[i].body);
-  if (b < 0 || p->contacts[i].feature >= 0) return 0;
-  return nsed_shape_features(p->bodies[b].shape.type);
+  const nsed_contact_def *c = &p->contacts[i];
+  int b = nsedi_defs_find_body(p, c->body);
+  if (b < 0 || c->feature >= 0) return 0;
+  int with_body = *c->other && strcmp(c->other, "floor") && find_plane(p, c->other) < 0;
+  return nsedi_contact_features(p->bodies[b].shape.type, with_body);
 }
 
 static int expand_features(nsedi_problem_defs *p) {

@@ -465,7 +465,7 @@ static int resolve_pair(nsed_model *m, nsedi_contact *c, const char *owner, nsed
   }
   c->pair = (nsedi_pair)pair;
   memset(c->feature_point, 0, sizeof c->feature_point);
-  int nf = nsed_shape_features(st);
+  int nf = nsedi_contact_features(st, c->other >= 0);
   if (nf > 0) {
     if (def->feature < 0 || def->feature >= nf)
       return nsed_error_set(err, NSED_ERR_INPUT,
@@ -479,9 +479,10 @@ static int resolve_pair(nsed_model *m, nsedi_contact *c, const char *owner, nsed
       c->feature_point[2] = (def->feature ? 0.5 : -0.5) * sh->length;
   } else if (def->feature != -1) {
     return nsed_error_set(err, NSED_ERR_INPUT,
-                          "%s: feature applies to box, cylinder and capsule contacts only (body "
-                          "'%s' is a %s)",
-                          owner, def->body, nsed_shape_type_name(st));
+                          "%s: feature applies to box, cylinder and capsule contacts with a plane "
+                          "or the floor only (body '%s' is a %s%s)",
+                          owner, def->body, nsed_shape_type_name(st),
+                          c->other >= 0 ? " touching a body" : "");
   }
   return NSED_OK;
 }

@@ -45,6 +45,7 @@ typedef enum {
   NSEDI_PAIR_SPHERE_BOX,     /* the box is the other body; its face, edge or vertex a region */
   NSEDI_PAIR_SPHERE_CYLINDER, /* a cylinder or a disk the other body; side, face or edge a region */
   NSEDI_PAIR_SPHERE_ELLIPSOID, /* the ellipsoid the other body */
+  NSEDI_PAIR_CAPSULE_CAPSULE,  /* the segments' nearest points; an end reached is a region */
   NSEDI_PAIR_COUNT
 } nsedi_pair;
 

@@ -30,17 +30,43 @@ static const int sphere_with[] = {
 
 const char nsedi_body_pairs[] =
     "a sphere (the contact's body) against a sphere, a capsule, a box, a cylinder, a disk or an "
-    "ellipsoid";
+    "ellipsoid, and a capsule against a capsule";
 const char nsedi_supported_pairs[] =
     "sphere, ellipsoid, disk rim, point, box vertex, cylinder rim, capsule end cap or roller "
     "against the floor; the same but the roller against a plane; a sphere (the contact's body) "
-    "against a sphere, a capsule, a box, a cylinder, a disk or an ellipsoid";
+    "against a sphere, a capsule, a box, a cylinder, a disk or an ellipsoid; a capsule against a "
+    "capsule";
 
 int nsedi_plane_pair(nsed_shape_type a) {
   return (int)a >= 0 && (int)a < NSHAPE ? pair_with_plane[a] : -1;
 }
 
 int nsedi_body_pair(nsed_shape_type a, nsed_shape_type b) {
+  if (a == NSED_SHAPE_CAPSULE && b == NSED_SHAPE_CAPSULE) return NSEDI_PAIR_CAPSULE_CAPSULE;
   if (a != NSED_SHAPE_SPHERE || (int)b < 0 || (int)b >= NSHAPE) return -1;
   return sphere_with[b];
+}
+
+int nsedi_contact_features(nsed_shape_type a, int with_body) {
+  return with_body ? 0 : nsed_shape_features(a);
+}
+
+const char *nsedi_pair_degenerate(int pair) {
+  switch (pair) {
+    case NSEDI_PAIR_DISK_PLANE:
+    case NSEDI_PAIR_CYLINDER_PLANE:
+      return "its rim lies flat (a disk or a cylinder on its face): every rim point is lowest";
+    case NSEDI_PAIR_SPHERE_SPHERE:
+      return "the spheres' centres coincide";
+    case NSEDI_PAIR_SPHERE_CAPSULE:
+    case NSEDI_PAIR_SPHERE_BOX:
+    case NSEDI_PAIR_SPHERE_CYLINDER:
+    case NSEDI_PAIR_SPHERE_ELLIPSOID:
+      return "the sphere's centre is inside the body it touches";
+    case NSEDI_PAIR_CAPSULE_CAPSULE:
+      return "the capsules' axes are parallel and their segments overlap: they touch along a "
+             "line, which has no single contact point";
+    default:
+      return "its contact point is undefined";
+  }
 }

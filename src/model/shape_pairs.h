@@ -13,6 +13,16 @@ int nsedi_plane_pair(nsed_shape_type a);
  * shape b, or -1. */
 int nsedi_body_pair(nsed_shape_type a, nsed_shape_type b);
 
+/* The features a contact on a body of shape a touches with (a box's
+ * vertices, a cylinder's rims, a capsule's end caps; 0: the shape as a
+ * whole): against a plane, nsed_shape_features(a); against a body, 0 (a
+ * capsule's nearest point runs over its whole surface). */
+int nsedi_contact_features(nsed_shape_type a, int with_body);
+
+/* Why a contact of the pair has no geometry (its function failed), in
+ * words for the error message. */
+const char *nsedi_pair_degenerate(int pair);
+
 /* Every supported pair, in words, for error messages; the body-body ones
  * alone. */
 extern const char nsedi_supported_pairs[];

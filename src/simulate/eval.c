@@ -8,6 +8,7 @@
 #include "drive.h"
 #include "forces.h"
 #include "math3.h"
+#include "shape_pairs.h"
 #include "sim_impl.h"
 
 /* Friction of a slipping contact: its unit direction s (t1, t2) and the
@@ -258,10 +259,8 @@ int nsedi_eval(const nsed_model *m, nsed_data *d, double t, const double *x, dou
     if (grc) {
       d->failure_contact = c;
       return nsed_error_set(err, NSED_ERR_EVENT,
-                            "t = %.17g: contact '%s' has a degenerate geometry (a rim lying "
-                            "flat, of a disk or a cylinder on its face, coincident sphere "
-                            "centres, or a sphere's centre inside the body it touches)",
-                            t, m->contact[c].def.name);
+                            "t = %.17g: contact '%s' has a degenerate geometry: %s", t,
+                            m->contact[c].def.name, nsedi_pair_degenerate(m->contact[c].pair));
     }
     nr = contact_rows(m, d, c, nr);
   }

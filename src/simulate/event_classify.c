@@ -3,6 +3,7 @@
  * closed ones and the open ones that touch at this event. */
 #include <math.h>
 
+#include "shape_pairs.h"
 #include "sim_impl.h"
 #include "tolerances.h"
 
@@ -67,11 +68,10 @@ int nsedi_event_classify(const nsed_model *m, nsed_data *d, nsed_error *err) {
       if (ev->prev_mode[c] != NSED_MODE_OPEN || d->cache.geom[c].gap <= o->contact_tol) {
         d->failure_contact = c;
         return nsed_error_set(err, NSED_ERR_EVENT,
-                              "t = %.17g: contact '%s' touches with a degenerate geometry (a "
-                              "rim lying flat, of a disk or a cylinder on its face, or a sphere's "
-                              "centre inside the body it touches): its contact point is undefined; "
-                              "gap %.3g m)",
-                              d->t, m->contact[c].def.name, d->cache.geom[c].gap);
+                              "t = %.17g: contact '%s' touches with a degenerate geometry: %s "
+                              "(gap %.3g m)",
+                              d->t, m->contact[c].def.name, nsedi_pair_degenerate(m->contact[c].pair),
+                              d->cache.geom[c].gap);
       }
       continue;
     }

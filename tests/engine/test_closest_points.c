@@ -8,7 +8,11 @@
  * 0 <= brute - gap <= that bound. A sphere against a box, a cylinder, a
  * disk or an ellipsoid likewise, the distance from its centre to samples of
  * the other body's surface; the ellipsoid's nearest point also satisfies
- * the closest-point equations to round-off. */
+ * the closest-point equations to round-off. A capsule against a capsule:
+ * the distance between their axes' segments by a ternary search along one
+ * (the distance from a point moving on a line to a segment is convex)
+ * with the exact point-to-segment distance to the other, including nearly
+ * parallel axes, and the contact points on both surfaces. */
 #include <math.h>
 #include <stdint.h>
 
@@ -367,6 +371,99 @@ static void sphere_against(nsed_shape_type type) {
   printf("\n");
 }
 
+/* Distance from point p to the segment c +- h w. */
+static double point_segment(const double p[3], const double c[3], const double w[3], double h) {
+  double d[3], q[3];
+  nsedi_v3_sub(d, p, c);
+  double t = fmax(-h, fmin(h, nsedi_v3_dot(d, w)));
+  nsedi_v3_axpy(q, d, -t, w);
+  return nsedi_v3_norm(q);
+}
+
+/* Random capsule pairs (a third of them with nearly parallel axes): the
+ * gap against the segments' distance found by ternary search along A's
+ * segment of the convex point-to-segment distance to B's. */
+static void capsule_capsule(void) {
+  nsed_error err;
+  double worst = 0, worst_surface = 0;
+  int ntrial = 0, nparallel = 0;
+  while (ntrial < 60) {
+    nsed_model *m;
+    must(nsed_model_create(&m, &err), &err);
+    nsed_body_def b;
+    for (int j = 0; j < 2; j++) {
+      nsed_body_def_default(&b);
+      snprintf(b.name, sizeof b.name, j ? "other" : "rod");
+      b.shape.type = NSED_SHAPE_CAPSULE;
+      b.shape.radius = 0.05 + 0.2 * urand();
+      b.shape.length = 0.1 + 1.5 * urand();
+      for (int i = 0; i < 3; i++) b.position[i] = srnd(1.0);
+      for (int i = 0; i < 4; i++) b.quat[i] = srnd(1.0);
+      if (j == 1 && ntrial % 3 == 2) { /* axes within 1e-4 rad of parallel */
+        const nsed_body_def *a = nsed_model_body_def(m, 0);
+        double tilt[4] = {1, 1e-4 * srnd(1.0), 1e-4 * srnd(1.0), 0}, q[4];
+        nsedi_quat_mul(q, a->quat, tilt);
+        for (int i = 0; i < 4; i++) b.quat[i] = q[i];
+      }
+      must(nsed_model_add_body(m, &b, &err), &err);
+    }
+    nsed_contact_def c;
+    nsed_contact_def_default(&c);
+    snprintf(c.name, sizeof c.name, "c");
+    snprintf(c.body, sizeof c.body, "rod");
+    snprintf(c.other, sizeof c.other, "other");
+    must(nsed_model_add_contact(m, &c, &err), &err);
+    must(nsed_model_finalize(m, &err), &err);
+    double x[26] = {0};
+    for (int j = 0; j < 2; j++) {
+      const nsed_body_def *bd = nsed_model_body_def(m, j);
+      for (int i = 0; i < 3; i++) x[13 * j + i] = bd->position[i];
+      for (int i = 0; i < 4; i++) x[13 * j + 3 + i] = bd->quat[i];
+    }
+    nsedi_kin kin[2];
+    nsedi_kin_eval(m, x, kin);
+    nsedi_contact_geom g;
+    const nsed_shape *sa = &nsed_model_body_def(m, 0)->shape, *sb = &nsed_model_body_def(m, 1)->shape;
+    double ez[3] = {0, 0, 1}, u[3], w[3], p[3];
+    nsedi_kin_dir(&kin[0], ez, u);
+    nsedi_kin_dir(&kin[1], ez, w);
+    if (nsedi_contact_eval(m, 0, kin, NULL, &g) != NSED_OK) {
+      /* only overlapping parallel segments have no nearest point */
+      CHECK_MSG(1 - nsedi_v3_dot(u, w) * nsedi_v3_dot(u, w) < 1e-11, "capsules trial %d: no geometry",
+                ntrial);
+      nsed_model_free(&m);
+      continue;
+    }
+    double ha = 0.5 * sa->length, hb = 0.5 * sb->length, lo = -ha, hi = ha, best = INFINITY;
+    for (int k = 0; k < 200 && hi - lo > 1e-15; k++) {
+      double m1 = lo + (hi - lo) / 3, m2 = hi - (hi - lo) / 3, f1, f2;
+      nsedi_v3_axpy(p, kin[0].r, m1, u);
+      f1 = point_segment(p, kin[1].r, w, hb);
+      nsedi_v3_axpy(p, kin[0].r, m2, u);
+      f2 = point_segment(p, kin[1].r, w, hb);
+      best = fmin(best, fmin(f1, f2));
+      if (f1 < f2) hi = m2;
+      else lo = m1;
+    }
+    best -= sa->radius + sb->radius;
+    CHECK_MSG(fabs(best - g.gap) <= 1e-12, "capsules trial %d: gap %.17g, ternary search %.17g",
+              ntrial, g.gap, best);
+    worst = fmax(worst, fabs(best - g.gap));
+    /* the contact point lies on the rod's surface, the other's at gap along n */
+    double q[3];
+    nsedi_v3_axpy(q, g.p, -g.gap, g.n);
+    worst_surface = fmax(worst_surface, fabs(point_segment(g.p, kin[0].r, u, ha) - sa->radius));
+    worst_surface = fmax(worst_surface, fabs(point_segment(q, kin[1].r, w, hb) - sb->radius));
+    nparallel += ntrial % 3 == 2;
+    ntrial++;
+    nsed_model_free(&m);
+  }
+  CHECK_NEAR(worst_surface, 0, 1e-14, 0);
+  printf("capsule against capsule, 60 random poses (%d nearly parallel): |ternary search - gap| "
+         "%.1e m, contact points off the surfaces %.1e m\n",
+         nparallel, worst, worst_surface);
+}
+
 int main(void) {
   const nsed_shape_type types[] = {NSED_SHAPE_SPHERE,   NSED_SHAPE_DISK,    NSED_SHAPE_BOX,
                                    NSED_SHAPE_CYLINDER, NSED_SHAPE_CAPSULE, NSED_SHAPE_ELLIPSOID};
@@ -374,5 +471,6 @@ int main(void) {
   const nsed_shape_type others[] = {NSED_SHAPE_BOX, NSED_SHAPE_CYLINDER, NSED_SHAPE_DISK,
                                     NSED_SHAPE_ELLIPSOID};
   for (size_t i = 0; i < sizeof others / sizeof others[0]; i++) sphere_against(others[i]);
+  capsule_capsule();
   return TEST_DONE();
 }

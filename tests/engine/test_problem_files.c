@@ -147,6 +147,23 @@ int main(int argc, char **argv) {
     nsed_data_free(&d);
     nsed_model_free(&m);
   }
+  if ((m = load(root, "capsule_cross.yaml"))) {
+    /* First impact after free fall, with a point's impulse l off the centre. */
+    const double g = 9.81, h = 0.3, e = 0.5, l = 0.25, mass = 0.8, inertia = 0.05;
+    const double v1 = sqrt(2 * g * h), P = (1 + e) * v1 / (1 / mass + l * l / inertia);
+    memset(&r, 0, sizeof r);
+    CHECK(run_model(m, &d, &r) == NSED_OK);
+    int first = -1;
+    for (int i = 0; i < r.nev && first < 0; i++)
+      if (r.ev[i].kind == NSED_EVENT_IMPACT) first = i;
+    CHECK(first >= 0);
+    if (first >= 0) {
+      CHECK_NEAR(r.ev[first].t, sqrt(2 * h / g), 1e-9, 0);
+      CHECK_NEAR(r.ev[first].impulse[0], P, 1e-9, 1e-9);
+    }
+    nsed_data_free(&d);
+    nsed_model_free(&m);
+  }
   if ((m = load(root, "tippe_top.yaml"))) {
     /* It glides until it has turned over, then rolls: the header's facts
      * (engine_tippe_top builds the same top and checks it against an

@@ -132,7 +132,9 @@ enum {
                          box's axes away from the box's faces' planes (the region) */
   GEN_SPHERE_CYLINDER, /* the centre outside the cylinder (or disk), away from its side's and
                           faces' surfaces extended (the region) */
-  GEN_SPHERE_ELLIPSOID /* the centre outside the ellipsoid */
+  GEN_SPHERE_ELLIPSOID, /* the centre outside the ellipsoid */
+  GEN_CAPSULES          /* two capsules apart, their axes not near parallel, each nearest
+                           point away from where it reaches an end (the region) */
 };
 
 typedef struct {
@@ -359,6 +361,25 @@ static int state_ok(const fd_case *c, const double *x) {
         if (f < 1.5) return 0;
       }
       return L > 0.9 && fabs(fabs(d[0] / L) - 0.7) > 0.02;
+    }
+    case GEN_CAPSULES: {
+      double u[3], w[3];
+      nsedi_kin_dir(&kin[0], ez, u);
+      nsedi_kin_dir(&kin[1], ez, w);
+      nsedi_v3_sub(d, kin[0].r, kin[1].r);
+      double b = nsedi_v3_dot(u, w), e = nsedi_v3_dot(u, d), f = nsedi_v3_dot(w, d);
+      double ha = 0.5 * m->body[0].def.shape.length, hb = 0.5 * m->body[1].def.shape.length;
+      if (1 - b * b < 0.05) return 0;
+      /* the nearest points as the engine finds them (Ericson's clamping) */
+      double s = fmax(-ha, fmin(ha, (b * f - e) / (1 - b * b))), tf = f + b * s;
+      double t = fmax(-hb, fmin(hb, tf)), sf = t != tf ? b * t - e : (b * f - e) / (1 - b * b);
+      if (t != tf) s = fmax(-ha, fmin(ha, sf));
+      tf = f + b * s;
+      if (fabs(fabs(sf) - ha) < 0.1 || fabs(fabs(tf) - hb) < 0.1) return 0;
+      double D[3];
+      for (int i = 0; i < 3; i++) D[i] = d[i] + s * u[i] - t * w[i];
+      double L = nsedi_v3_norm(D);
+      return L > 0.6 && fabs(fabs(D[0] / L) - 0.7) > 0.02;
     }
     default:
       return 1;
@@ -755,7 +776,7 @@ static void contact_case(fd_case *c, const char *name, nsed_shape_type type, dou
   if (type == NSED_SHAPE_ELLIPSOID) nsedi_v3_set(b.shape.half, 0.5, 0.3, 0.2);
   if (type == NSED_SHAPE_CYLINDER || type == NSED_SHAPE_CAPSULE) b.shape.length = 0.5;
   must(nsed_model_add_body(c->m, &b, &err), &err);
-  if (on_sphere >= 4) {
+  if (on_sphere >= 4 && on_sphere <= 6) {
     nsed_body_def o;
     nsed_body_def_default(&o);
     snprintf(o.name, sizeof o.name, "other");
@@ -775,14 +796,14 @@ static void contact_case(fd_case *c, const char *name, nsed_shape_type type, dou
     o.shape.type = NSED_SHAPE_BOX;
     nsedi_v3_set(o.shape.half, 0.4, 0.3, 0.2);
     must(nsed_model_add_body(c->m, &o, &err), &err);
-  } else if (on_sphere == 2) {
+  } else if (on_sphere == 2 || on_sphere == 7) { /* a capsule, touched by a sphere or a capsule */
     nsed_body_def o;
     nsed_body_def_default(&o);
     snprintf(o.name, sizeof o.name, "other");
     o.mass = 1.7;
     o.shape.type = NSED_SHAPE_CAPSULE;
-    o.shape.radius = 0.2;
-    o.shape.length = 0.8;
+    o.shape.radius = on_sphere == 2 ? 0.2 : 0.15;
+    o.shape.length = on_sphere == 2 ? 0.8 : 0.9;
     must(nsed_model_add_body(c->m, &o, &err), &err);
   } else if (on_sphere)
     add_body(c->m, "other", NSED_SHAPE_SPHERE, 0.5, NULL);
@@ -818,7 +839,7 @@ static void contact_case(fd_case *c, const char *name, nsed_shape_type type, dou
     snprintf(cd.other, sizeof cd.other, "slope");
     cd.feature = 5;
   }
-  if (type == NSED_SHAPE_CYLINDER || type == NSED_SHAPE_CAPSULE) cd.feature = 1;
+  if ((type == NSED_SHAPE_CYLINDER || type == NSED_SHAPE_CAPSULE) && !on_sphere) cd.feature = 1;
   cd.tracking = tracking;
   if (gen == GEN_ROLLER_WHEEL) snprintf(cd.wheel, sizeof cd.wheel, "wheel");
   c->idx = must_idx(nsed_model_add_contact(c->m, &cd, &err), &err);
@@ -1059,7 +1080,7 @@ static void check_solve(void) {
 }
 
 int main(void) {
-  enum { MAXCASE = 40 };
+  enum { MAXCASE = 48 };
   static fd_case cases[MAXCASE];
   int nc = 0;
   rng_state = 20240611;
@@ -1082,6 +1103,8 @@ int main(void) {
                GEN_SPHERE_CYLINDER);
   contact_case(&cases[nc++], "sphere/ellipsoid", NSED_SHAPE_SPHERE, 0.3, 0, 0, 6, 0, INH,
                GEN_SPHERE_ELLIPSOID);
+  contact_case(&cases[nc++], "capsule/capsule", NSED_SHAPE_CAPSULE, 0.2, 0, 0, 7, 0, INH,
+               GEN_CAPSULES);
   contact_case(&cases[nc++], "sphere/moving floor", NSED_SHAPE_SPHERE, 0.35, 0, 0, 0, 1, INH,
                GEN_FREE);
   contact_case(&cases[nc++], "disk rim/moving floor", NSED_SHAPE_DISK, 0.4, 0, 0, 0, 1, INH,

@@ -60,7 +60,7 @@ CASES = {
                                      "contact 'crate_wall.v1' starts interpenetrating",
                                      "0.05 m inside plane 'wall' (a vertex of the box)"],
     "feature_on_sphere.yaml": ["feature_on_sphere.yaml:4:45:", "contacts[0].feature:",
-                               "feature applies to box, cylinder and capsule contacts only"],
+                               "feature applies to box, cylinder and capsule contacts with a plane or the floor only"],
     "unsupported_pair.yaml": ["unsupported_pair.yaml:11:43:", "contacts[0].with:",
                               "body-body contacts are a sphere (the contact's body) against a sphere,",
                               "('crate' is a box, 'ball' a sphere)"],

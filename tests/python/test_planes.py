@@ -366,6 +366,22 @@ def test_round_trip():
             and all(ffi.buffer(lib.nsed_model_body_def(caps._m, i))[:]
                     == ffi.buffer(lib.nsed_model_body_def(loaded._m, i))[:] for i in range(2)))
     check(same, f"capsules: built and dict differ ({loaded.contacts})")
+    # a capsule against a capsule: one contact (the segments' nearest points), no features
+    m = nsed.ModelBuilder()
+    m.body(name="rod", shape=nsed.Capsule(0.05, 1.0), position=[0, 0, 0.5])
+    m.body(name="bar", shape=nsed.Capsule(0.08, 1.2), position=[0, 0, 0],
+           quat=[0.7071067811865476, -0.7071067811865476, 0, 0])
+    m.contact(name="cross", body="rod", other="bar")
+    cross = m.build()
+    doc = {"bodies": [{"name": "rod", "mass": 1, "shape": {"type": "capsule", "radius": 0.05, "length": 1.0},
+                       "position": [0, 0, 0.5]},
+                      {"name": "bar", "mass": 1, "shape": {"type": "capsule", "radius": 0.08, "length": 1.2},
+                       "orientation": {"axis": [1, 0, 0], "angle_deg": -90}}],
+           "contacts": [{"name": "cross", "body": "rod", "with": "bar"}]}
+    loaded = nsed.from_dict(doc)
+    check(cross.contacts == ("cross",) and loaded.contacts == ("cross",)
+          and lib.nsed_model_contact_def(cross._m, 0).feature == -1,
+          f"capsule against capsule: built {cross.contacts}, loaded {loaded.contacts}")
     # the loader's reading of the same planes
     doc = {"planes": [{"name": "belt", "point": [1, 2, -0.5], "normal": [0, 0, 2],
                        "velocity": [0.25, -0.5, 0]},
