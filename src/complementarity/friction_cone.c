@@ -67,7 +67,7 @@ static int fc3d_create(nsedi_fc3d **out, double tol) {
     return NSED_ERR_NOMEM;
   }
   f->opt->dparam[SICONOS_DPARAM_TOL] = tol;
-  f->opt->iparam[SICONOS_IPARAM_MAX_ITER] = 20000;
+  f->opt->iparam[SICONOS_IPARAM_MAX_ITER] = NSEDI_CONE_NSGS_SWEEPS;
   *out = f;
   return NSED_OK;
 }

@@ -338,6 +338,15 @@
 #define NSEDI_CONE_ACCEPT_FACTOR 1e3
 #define NSEDI_CONE_ACCEPT_FLOOR 1e-9
 
+/* NSGS sweeps before fc3d gives up. NSGS converges linearly, slowly on
+ * nearly dependent contacts: the omni vehicle spinning in place poses a
+ * 3-contact problem that needs 84811 sweeps to reach cone_tol 1e-12
+ * (tests/data/cone/spin_in_place_3c.txt; 20000 stopped it at a residual of
+ * 1.2e-9). The limit only bounds a run that does not converge, at about
+ * well under 1 us per contact and sweep (the problem above: under 0.1 s);
+ * converging problems stop at cone_tol. */
+#define NSEDI_CONE_NSGS_SWEEPS 1000000
+
 /* LCP verification (lcp_verify.c): row i's scale is at least this
  * fraction of sum_j |M_ij z_j|, the size of what was summed into w_i, so
  * its round-off eps sum_j |M_ij z_j| weighs at most 2.2e-13 in the

@@ -1,0 +1,91 @@
+/* An exact-cone problem on which Siconos' NSGS converges slowly (argv[1]:
+ * the data file, tests/data/cone/spin_in_place_3c.txt; 84811 sweeps, where
+ * a limit of 20000 stopped it at a residual of 1.2e-9 and the run with
+ * it): the cone path must return a verified answer, and that answer must
+ * be Coulomb's law checked here independently: each force in its cone, each normal
+ * acceleration >= 0 and complementary to the normal force, each sticking
+ * contact's tangential acceleration zero, each sliding contact's friction
+ * on the cone's boundary opposite its tangential acceleration. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "cp_test_util.h"
+#include "nsed_test.h"
+
+enum { NCMAX = 8 };
+
+static int read_problem(const char *path, int *nc, double *G, double *b, nsed_cp_contact *c) {
+  FILE *f = fopen(path, "r");
+  if (!f) return -1;
+  char line[256];
+  long pos = 0;
+  while (fgets(line, sizeof line, f) && line[0] == '#') pos = ftell(f);
+  fseek(f, pos, SEEK_SET);
+  int ok = fscanf(f, "%d", nc) == 1 && *nc > 0 && *nc <= NCMAX;
+  int n3 = 3 * *nc;
+  for (int k = 0; ok && k < n3 * n3; k++) ok = fscanf(f, "%la", &G[k]) == 1;
+  for (int k = 0; ok && k < n3; k++) ok = fscanf(f, "%la", &b[k]) == 1;
+  for (int i = 0; ok && i < *nc; i++) {
+    int kind;
+    ok = fscanf(f, "%d %la %la %la %la", &kind, &c[i].mu, &c[i].mu0, &c[i].slip_dir[0],
+                &c[i].slip_dir[1]) == 5;
+    c[i].kind = (nsed_cp_kind)kind;
+    c[i].restitution = 0;
+  }
+  fclose(f);
+  return ok ? 0 : -1;
+}
+
+int main(int argc, char **argv) {
+  if (argc < 2) {
+    fprintf(stderr, "usage: %s PROBLEM\n", argv[0]);
+    return 2;
+  }
+  int nc = 0;
+  static double G[9 * NCMAX * NCMAX], b[3 * NCMAX];
+  nsed_cp_contact c[NCMAX];
+  if (read_problem(argv[1], &nc, G, b, c) != 0) {
+    fprintf(stderr, "cannot read %s\n", argv[1]);
+    return 2;
+  }
+  nsed_complementarity_settings s;
+  nsed_complementarity_default_settings(&s);
+  s.model = NSED_FRICTION_EXACT_CONE;
+  nsed_contact_solver *cs = NULL;
+  nsed_error err;
+  CHECK_MSG(nsed_contact_solver_create(&s, nc, &cs, &err) == NSED_OK, "%s", err.message);
+  double lambda[3 * NCMAX], a[3 * NCMAX], dir[2 * NCMAX];
+  nsed_cp_mode mode[NCMAX];
+  nsed_contact_solution sol = {.lambda = lambda, .a = a, .mode = mode, .slip_dir = dir};
+  nsed_contact_problem p = {.nc = nc, .G = G, .b = b, .contacts = c};
+  nsed_lcp_stats st;
+  int rc = nsed_contact_solve_accel(cs, &p, &sol, &st, &err);
+  CHECK_MSG(rc == NSED_OK, "the cone path failed: %s", err.message);
+  if (rc == NSED_OK) {
+    /* Coulomb's law, independently, relative to the problem's scales */
+    double fs = 0, as = 0, worst = 0;
+    for (int k = 0; k < 3 * nc; k++) fs = fmax(fs, fabs(lambda[k])), as = fmax(as, fabs(b[k]));
+    for (int i = 0; i < nc; i++) {
+      const double *l = lambda + 3 * i, *ai = a + 3 * i;
+      double lt = hypot(l[1], l[2]), at = hypot(ai[1], ai[2]);
+      worst = fmax(worst, fmax(-l[0], 0) / fs);                       /* lambda_n >= 0 */
+      worst = fmax(worst, fmax(-ai[0], 0) / as);                      /* a_n >= 0 */
+      worst = fmax(worst, fmin(l[0] / fs, ai[0] / as));               /* complementary */
+      worst = fmax(worst, fmax(lt - c[i].mu0 * l[0], 0) / fs);        /* in the cone */
+      if (mode[i] == NSED_CP_STICK) worst = fmax(worst, at / as);     /* sticks */
+      if (mode[i] == NSED_CP_SLIP) {
+        worst = fmax(worst, fabs(lt - c[i].mu0 * l[0]) / fs);         /* on the boundary */
+        double cosang = at > 0 && lt > 0 ? -(l[1] * ai[1] + l[2] * ai[2]) / (lt * at) : 1;
+        worst = fmax(worst, 1 - cosang);                              /* opposite */
+      }
+    }
+    printf("spin-in-place cone problem (%d contacts): path %s, %d iterations, verified residual "
+           "%.2e, Coulomb's law off by %.2e; modes", nc, st.path, st.pivots, st.residual, worst);
+    for (int i = 0; i < nc; i++) printf(" %s", mode[i] == NSED_CP_OPEN ? "open" : mode[i] == NSED_CP_STICK ? "stick" : "slip");
+    printf("\n");
+    CHECK_NEAR(worst, 0, 1e-8, 0);
+  }
+  nsed_contact_solver_free(&cs);
+  return TEST_DONE();
+}
