@@ -342,7 +342,7 @@
  * nearly dependent contacts: the omni vehicle spinning in place poses a
  * 3-contact problem that needs 84811 sweeps to reach cone_tol 1e-12
  * (tests/data/cone/spin_in_place_3c.txt; 20000 stopped it at a residual of
- * 1.2e-9). The limit only bounds a run that does not converge, at about
+ * 1.2e-9). The limit only bounds a run that does not converge, at
  * well under 1 us per contact and sweep (the problem above: under 0.1 s);
  * converging problems stop at cone_tol. */
 #define NSEDI_CONE_NSGS_SWEEPS 1000000
