@@ -32,10 +32,12 @@
  * that becomes an impact a few microseconds later), and OPEN counts
  * lift-offs as well as handovers.
  *
- * Scaling: n = 4, 8, 16 rollers a wheel on 3 wheels (the file's d = 2), and
+ * Scaling: n = 4, 8, 16, 32 rollers a wheel on 3 wheels (the file's d = 2;
+ * 16 to 100 bodies), and
  * N_w = 3, 4, 6 wheels of 4 rollers at d = 3 (6 wheels need d > 2), all over
- * T_SCALE. The wheel series is sprung (suspension stiffness 1000, a strut
- * more per wheel) throughout: a rigid platform on four or more wheels is
+ * T_SCALE (n = 16 over half of it, n = 32 over a quarter). The wheel
+ * series is sprung (suspension stiffness 1000, a strut more per wheel)
+ * throughout: a rigid platform on four or more wheels is
  * statically indeterminate and the loader refuses it. The exponent p of wall per simulated second ~ bodies^p is fitted
  * by least squares on logs over the cases of a series that reached their end
  * time; likewise the cost of one RHS evaluation.
@@ -403,15 +405,16 @@ int main(int argc, char **argv) {
     fprintf(stderr, "bench_omni_vehicle: note: OPENBLAS_NUM_THREADS is not 1; timings may include "
                     "BLAS threading overhead\n");
 
-  enum { NCASE = 7 };
+  enum { NCASE = 8 };
   bench_case cases[NCASE];
   memset(cases, 0, sizeof cases);
   cases[0].label = "base: N_w=3, n=4, d=2";
   cases[0].series = 0;
   cases[0].t_end = t_end;
   cases[0].budget = base_budget;
-  static const int rollers[3] = {4, 8, 16}, wheels[3] = {3, 4, 6};
-  static const char *const rlabel[3] = {"n=4 (N_w=3, d=2)", "n=8 (N_w=3, d=2)", "n=16 (N_w=3, d=2)"};
+  static const int rollers[4] = {4, 8, 16, 32}, wheels[3] = {3, 4, 6};
+  static const char *const rlabel[4] = {"n=4 (N_w=3, d=2)", "n=8 (N_w=3, d=2)", "n=16 (N_w=3, d=2)",
+                                        "n=32 (N_w=3, d=2)"};
   static const char *const wlabel[3] = {"N_w=3 (n=4, d=3, sprung)", "N_w=4 (n=4, d=3, sprung)",
                                         "N_w=6 (n=4, d=3, sprung)"};
   for (int i = 0; i < 3; i++) {
@@ -428,6 +431,14 @@ int main(int argc, char **argv) {
     if (rollers[i] >= 16) a->t_end = 0.5 * t_scale;
     a->budget = b->budget = budget;
   }
+  /* 3 x 32 rollers, 100 bodies: the issue's largest vehicle, a quarter of
+   * T_SCALE (it costs about 20 times the n = 16 case per simulated second). */
+  bench_case *big = &cases[7];
+  big->label = rlabel[3];
+  big->series = 1;
+  snprintf(big->ov[big->nov++], sizeof big->ov[0], "omni_vehicle.rollers=%d", rollers[3]);
+  big->t_end = 0.25 * t_scale;
+  big->budget = budget;
 
   printf("# omni vehicle, coasting (problems/omni_vehicle_coast.yaml), rtol 1e-10, atol 1e-12\n\n");
   printf("base case t_end %g, scaling cases t_end %g (n = 16: %g), best of %d run(s), budget %g s "
@@ -478,9 +489,10 @@ int main(int argc, char **argv) {
            pct(rest, r->wall), pct(r->wall_monitor, r->wall));
   }
 
-  static const char *const sname[3] = {"", "rollers n = 4, 8, 16 (N_w = 3)", "wheels N_w = 3, 4, 6 (n = 4)"};
+  static const char *const sname[3] = {"", "rollers n = 4, 8, 16, 32 (N_w = 3)",
+                                       "wheels N_w = 3, 4, 6 (n = 4)"};
   for (int s = 1; s <= 2; s++) {
-    double x[3], y[3], yr[3];
+    double x[4], y[4], yr[4];
     int n = 0;
     for (int i = 0; i < NCASE; i++)
       if (cases[i].series == s && case_ok(&cases[i]) && cases[i].r.rhs > 0) {
@@ -496,6 +508,16 @@ int main(int argc, char **argv) {
              sname[s], p, pr, n, n == 1 ? "" : "s");
     else
       printf("Scaling, %s: no exponent (only %d case%s completed).\n", sname[s], n, n == 1 ? "" : "s");
+    if (s == 1 && n >= 2) {
+      /* the figures issue #18 names, over the roller series (16 to 100 bodies) */
+      printf("rhs cost exponent: %.2f (goal <= 1.2)\n", pr);
+      printf("run cost exponent: %.2f (goal <= 1.5)\n", p);
+    }
   }
+  if (case_ok(big))
+    printf("100-body vehicle (3 wheels x 32 rollers): real-time factor %.4g (goal > 1 at rtol 1e-10)\n",
+           big->r.t_reached / big->r.wall);
+  else
+    printf("100-body vehicle (3 wheels x 32 rollers): %s (%s)\n", big->state, big->why);
   return case_ok(b) ? 0 : 1;
 }
