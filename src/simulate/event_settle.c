@@ -1,6 +1,6 @@
 /* Event stage "settle": impulses du = P W^T L on the rows that stay active
  * which remove the residual velocities the event leaves (docs/engine.md,
- * "Settling impulses"):
+ * "The event step" and "Settling on dependent rows"):
  *  - the tangential velocity of a slip that stopped here (located by its
  *    root to round-off) and of a slip starting from rest, so that it starts
  *    exactly from rest along its direction;
@@ -13,8 +13,10 @@
  *    approach that the stabilisation would turn into 1e-8 m of gap).
  * Every other closed row keeps its velocity: a lone impulse would nudge the
  * other contacts of the same assembly, a velocity error the stabilisation
- * then turns into a drifting gap. The impulses' kinetic energy change is
- * booked as contact work. */
+ * then turns into a drifting gap; a slow slip's tangential velocity too,
+ * since a nudge could push it across its stop unseen. Dependent rows are
+ * settled by least squares. The impulses' kinetic energy change is booked
+ * as contact work. */
 #include <math.h>
 #include <string.h>
 
