@@ -3,6 +3,7 @@
 #ifndef NSED_TESTS_ENGINE_UTIL_H
 #define NSED_TESTS_ENGINE_UTIL_H
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -61,6 +62,22 @@ static inline double world_spin_z(const double s[13]) {
   double q0 = s[3], q1 = s[4], q2 = s[5], q3 = s[6];
   return 2 * (q1 * q3 - q0 * q2) * s[10] + 2 * (q2 * q3 + q0 * q1) * s[11] +
          (1 - 2 * (q1 * q1 + q2 * q2)) * s[12];
+}
+
+/* A frictionless body whose centre goes over a cylinder or sphere of radius
+ * R (a cap, an edge) at v0 from its top, under gravity g: it leaves where
+ * cos(phi) = (v0^2 / (g R) + 2) / 3, after the time the energy integral
+ * gives, T = int_0^phi R dphi / sqrt(v0^2 + 2 g R (1 - cos phi)) (Simpson's
+ * rule, 2e5 intervals). */
+static inline double time_over_cap(double R, double v0, double g) {
+  double phi = acos((v0 * v0 / (g * R) + 2) / 3);
+  int nsimp = 200000;
+  double hs = phi / nsimp, T = 0;
+  for (int i = 0; i <= nsimp; i++) {
+    double f = R / sqrt(v0 * v0 + 2 * g * R * (1 - cos(i * hs)));
+    T += f * (i == 0 || i == nsimp ? 1 : i % 2 ? 4 : 2);
+  }
+  return T * hs / 3;
 }
 
 static inline void must(int rc, const nsed_error *err) {

@@ -322,15 +322,7 @@ static void ball_over_end(nsed_shape_type bar) {
   const double up[3] = {-1, 0, 0}; /* the bar's -x is the world's z */
   int opens;
   double t_open = ball_leaves(m, "bar", z0, up, rb, z0 + rc + rb, v0, &opens);
-  double cosphi = (v0 * v0 / (G * R) + 2) / 3, phi = acos(cosphi);
-  int nsimp = 200000;
-  double hs = phi / nsimp, T = 0;
-  for (int i = 0; i <= nsimp; i++) {
-    double f = R / sqrt(v0 * v0 + 2 * G * R * (1 - cos(i * hs)));
-    T += f * (i == 0 || i == nsimp ? 1 : i % 2 ? 4 : 2);
-  }
-  T *= hs / 3;
-  double t_leave = 0.5 * L / v0 + T;
+  double t_leave = 0.5 * L / v0 + time_over_cap(R, v0, G);
   printf("ball over a %s's end: leaves at %.12f s (closed form %.12f), %d events\n",
          nsed_shape_type_name(bar), t_open, t_leave, rec.nev);
   CHECK(opens == 1);
