@@ -191,6 +191,15 @@
  * between the two. */
 #define NSEDI_SCHUR_PIVOT 1e-10
 
+/* The linear-time solve (tree_solve.c) takes at most this many
+ * loop-closing rows (a body's second contact with the floor, a closed
+ * chain) on the small dense system of their multipliers, which costs
+ * (bodies x rows) per solve; beyond it the dense Schur complement is
+ * cheaper to reason about and the solve goes there. Its pivot blocks are
+ * judged by NSEDI_SCHUR_PIVOT like the dense LU: a block below it may
+ * hold dependent rows, and the dense path (least squares) decides. */
+#define NSEDI_TREE_MAX_SECONDARY 24
+
 /* Least squares of a rank-deficient Schur complement: singular values
  * below this fraction of the largest count as zero. Dependent rows give
  * round-off-level ones (~1e-16 of the largest); the genuine directions of

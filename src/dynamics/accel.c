@@ -7,6 +7,7 @@
 #include "lapack.h"
 #include "small_lu.h"
 #include "tolerances.h"
+#include "tree_solve.h"
 #include "nsed/status.h"
 
 struct nsedi_dyn_ws {
@@ -27,6 +28,9 @@ struct nsedi_dyn_ws {
   int *bent;      /* 2 maxr: (permuted row index << 1 | side) grouped by body */
   double *du;     /* nv: free acceleration in nsedi_delassus */
   double *anchor; /* maxr: the anchor of the multipliers in the row order perm */
+  nsedi_tree_ws *tree; /* the linear-time path, tried first */
+  int dense_only;      /* 1: skip the tree path (tests compare the two) */
+  long ntree, ndense;  /* solves taken by each path */
 };
 
 nsedi_dyn_ws *nsedi_dyn_ws_create(const nsed_model *m, int max_rows) {
@@ -55,10 +59,11 @@ nsedi_dyn_ws *nsedi_dyn_ws_create(const nsed_model *m, int max_rows) {
   w->count = malloc(sizeof(int) * (size_t)(r + 1));
   w->bdeg = malloc(sizeof(int) * (size_t)(m->nbody + 1));
   w->bent = malloc(sizeof(int) * 2 * (size_t)r);
+  w->tree = nsedi_tree_ws_create(m->nbody, r);
   int lstsq_bad = nsedi_lstsq_ws_init(&w->lstsq, r, nw);
   if (lstsq_bad || !w->minv || !w->A || !w->A2 || !w->rhs || !w->rhs2 || !w->X || !w->Wd || !w->Jd ||
       !w->work || !w->ipiv || !w->iwork || !w->du || !w->anchor || !w->nz || !w->perm || !w->key || !w->count ||
-      !w->bdeg || !w->bent) {
+      !w->bdeg || !w->bent || !w->tree) {
     nsedi_dyn_ws_free(&w);
     return NULL;
   }
@@ -95,6 +100,7 @@ void nsedi_dyn_ws_free(nsedi_dyn_ws **pw) {
   free(w->du);
   free(w->anchor);
   nsedi_lstsq_ws_free(&w->lstsq);
+  nsedi_tree_ws_free(&w->tree);
   free(w);
   *pw = NULL;
 }
@@ -226,14 +232,34 @@ static void schur_by_body(nsedi_dyn_ws *w, int nr, const nsedi_row *rows, const 
   }
 }
 
+void nsedi_dyn_ws_dense_only(nsedi_dyn_ws *w, int on) { w->dense_only = on; }
+
+void nsedi_dyn_ws_paths(const nsedi_dyn_ws *w, long *ntree, long *ndense) {
+  *ntree = w->ntree;
+  *ndense = w->ndense;
+}
+
+/* The linear-time path; 0 when the dense one must decide (see tree_solve.h). */
+static int solve_on_tree(nsedi_dyn_ws *w, int nr, const nsedi_row *rows, const nsedi_row *cols,
+                         const double *target, const double *f, double *du, double *lambda) {
+  if (w->dense_only || !nsedi_tree_factor(w->tree, w->minv, nr, rows, cols)) return 0;
+  nsedi_tree_solve(w->tree, f, target, du, lambda);
+  for (int i = 0; i < nr; i++)
+    if (!isfinite(lambda[i])) return 0;
+  w->ntree++;
+  return 1;
+}
+
 int nsedi_solve_constrained(const nsed_model *m, nsedi_dyn_ws *w, int nr, const nsedi_row *rows,
                             const nsedi_row *cols, const double *target, const double *f,
                             const double *anchor, double *du, double *lambda, int *rank_deficient) {
   int nv = m->nv;
   *rank_deficient = 0;
+  if (nr > w->maxr) return NSED_ERR_INTERNAL;
+  if (nr > 0 && solve_on_tree(w, nr, rows, cols, target, f, du, lambda)) return NSED_OK;
   for (int k = 0; k < nv; k++) du[k] = w->minv[k] * f[k];
   if (nr == 0) return NSED_OK;
-  if (nr > w->maxr) return NSED_ERR_INTERNAL;
+  w->ndense++;
   order_rows(w, nr, rows);
   const int *p = w->perm;
   schur_by_body(w, nr, rows, cols);
@@ -265,11 +291,48 @@ int nsedi_solve_constrained(const nsed_model *m, nsedi_dyn_ws *w, int nr, const 
   return NSED_OK;
 }
 
+/* G = W PWt, symmetrised (the asymmetry is round-off only). */
+static void delassus_from_pwt(int nv, int nw, const nsedi_row *W, const double *PWt, double *G) {
+  for (int k = 0; k < nw; k++)
+    for (int i = 0; i < nw; i++) G[(size_t)k * nw + i] = row_dot(&W[i], PWt + (size_t)k * nv);
+  for (int k = 0; k < nw; k++)
+    for (int i = 0; i < k; i++) {
+      double s = 0.5 * (G[(size_t)k * nw + i] + G[(size_t)i * nw + k]);
+      G[(size_t)k * nw + i] = G[(size_t)i * nw + k] = s;
+    }
+}
+
+/* b and PWt on one tree factorisation of the joints: column k of PWt is
+ * the acceleration that the force w_k^T causes under the joints. 0 when
+ * the dense path must decide. */
+static int delassus_on_tree(const nsed_model *m, nsedi_dyn_ws *w, int nj, const nsedi_row *J,
+                            const double *target_j, const double *f, int nw, const nsedi_row *W,
+                            double *b, double *PWt) {
+  int nv = m->nv;
+  if (w->dense_only || !nsedi_tree_factor(w->tree, w->minv, nj, J, J)) return 0;
+  double *dufree = w->du, *force = w->rhs, *lam = w->rhs2;
+  nsedi_tree_solve(w->tree, f, target_j, dufree, lam);
+  for (int i = 0; i < nj; i++)
+    if (!isfinite(lam[i])) return 0;
+  for (int i = 0; i < nw; i++) b[i] = row_dot(&W[i], dufree) + W[i].bias;
+  for (int k = 0; k < nw; k++) {
+    memset(force, 0, sizeof(double) * (size_t)nv);
+    row_axpy(force, 1.0, &W[k]);
+    nsedi_tree_solve(w->tree, force, NULL, PWt + (size_t)k * nv, lam);
+  }
+  w->ntree++;
+  return 1;
+}
+
 int nsedi_delassus(const nsed_model *m, nsedi_dyn_ws *w, int nj, const nsedi_row *J,
                    const double *target_j, const double *f, int nw, const nsedi_row *W, double *G,
                    double *b, double *PWt) {
   int nv = m->nv, deficient = 0;
   if (nj > w->maxr) return NSED_ERR_INTERNAL;
+  if (nj > 0 && delassus_on_tree(m, w, nj, J, target_j, f, nw, W, b, PWt)) {
+    delassus_from_pwt(nv, nw, W, PWt, G);
+    return NSED_OK;
+  }
   /* Free motion under the joints only. */
   double *dufree = w->du;
   int rc = nsedi_solve_constrained(m, w, nj, J, J, target_j, f, NULL, dufree, w->rhs2, &deficient);
@@ -299,13 +362,6 @@ int nsedi_delassus(const nsed_model *m, nsedi_dyn_ws *w, int nj, const nsedi_row
       for (int q = 0; q < nv; q++) col[q] -= w->minv[q] * tmp[q];
     }
   }
-  for (int k = 0; k < nw; k++)
-    for (int i = 0; i < nw; i++) G[(size_t)k * nw + i] = row_dot(&W[i], PWt + (size_t)k * nv);
-  /* Symmetrise: round-off only. */
-  for (int k = 0; k < nw; k++)
-    for (int i = 0; i < k; i++) {
-      double s = 0.5 * (G[(size_t)k * nw + i] + G[(size_t)i * nw + k]);
-      G[(size_t)k * nw + i] = G[(size_t)i * nw + k] = s;
-    }
+  delassus_from_pwt(nv, nw, W, PWt, G);
   return NSED_OK;
 }

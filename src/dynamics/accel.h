@@ -1,4 +1,6 @@
-/* Accelerations and multipliers for a given set of active rows, by the
+/* Accelerations and multipliers for a given set of active rows: first by
+ * block elimination along the body-constraint tree in linear time
+ * (tree_solve.h), else (loops with many closing rows, dependent rows) by the
  * Schur complement on the block-diagonal mass matrix:
  *
  *   M du = f + C^T lambda,   J du = target          (J: rows, C: force columns)
@@ -17,6 +19,13 @@ typedef struct nsedi_dyn_ws nsedi_dyn_ws;
 /* Workspace for up to max_rows rows of model m. NULL on allocation failure. */
 nsedi_dyn_ws *nsedi_dyn_ws_create(const nsed_model *m, int max_rows);
 void nsedi_dyn_ws_free(nsedi_dyn_ws **ws);
+
+/* Tests: 1 makes every solve take the dense Schur complement (the
+ * reference the linear-time path is checked against). */
+void nsedi_dyn_ws_dense_only(nsedi_dyn_ws *ws, int on);
+
+/* How many solves took the linear-time path and the dense one. */
+void nsedi_dyn_ws_paths(const nsedi_dyn_ws *ws, long *ntree, long *ndense);
 
 /* Solve for du (nv) and lambda (nr). Returns NSED_OK, or NSED_ERR_SINGULAR
  * when even the least-squares solve fails or leaves a residual (inconsistent

@@ -245,7 +245,10 @@ static int spheres_about(const nsed_model *m, int c, const nsedi_kin *kin, doubl
     Dv[i] = k->v[i] + poff_dot[i] - kb->v[i] - qoff_dot[i];
   }
   double L = nsedi_v3_norm(D);
-  if (L < NSEDI_SPHERE_COINCIDENT) return NSED_ERR_EVENT;
+  if (L < NSEDI_SPHERE_COINCIDENT) {
+    g->past_event = 1;
+    return NSED_ERR_EVENT;
+  }
   nsedi_v3_scale(g->n, D, 1.0 / L);
   g->gap = L - ra - rb;
   nsedi_v3_tangents(g->t1, g->t2, g->n);
@@ -447,6 +450,7 @@ static int sphere_about_surface_point(const nsed_model *m, int c, const nsedi_ki
  * surface point: no geometry, and a gap of at least its radius in. */
 static int centre_inside(const nsed_model *m, int c, nsedi_contact_geom *g) {
   g->gap = -m->body[m->contact[c].body].def.shape.radius;
+  g->past_event = 1;
   return NSED_ERR_EVENT;
 }
 

@@ -35,6 +35,9 @@ typedef struct {
                      the surface (a roller's body vs its tips); its zero is an event */
   double track_rate[2]; /* rates of the contact's DIFFERENTIAL tracking states */
   int leaving;    /* a roller's tip turning away from the floor (see nsedi_roller_point) */
+  int past_event; /* the geometry failed where a closed contact cannot go (a sphere's
+                     centre inside the body it touches, coincident sphere centres):
+                     only a trial step reaching past an event gets there */
 } nsedi_contact_geom;
 
 /* Rows of joint j (m->joint[j].nrow of them) at time t. */

@@ -20,6 +20,12 @@
  * step after a restart may need more shrinking (docs/engine.md, "Slip
  * direction"). */
 #define MAX_ERR_TEST_FAILS 50
+/* Steps retried smaller in a row after a recoverable right-hand-side
+ * failure, each at a quarter of the failed size (CVODE's own rule and
+ * limit for its recoverable failures): ARKODE's explicit stepper treats
+ * such a failure as fatal, so the adapter restarts it from the last
+ * accepted step. */
+#define MAX_RHS_RETRIES 10
 
 /* The failure flags flag_meaning() names hold for both integrators. */
 _Static_assert(ARK_TOO_MUCH_WORK == CV_TOO_MUCH_WORK && ARK_TOO_MUCH_ACC == CV_TOO_MUCH_ACC &&
@@ -44,11 +50,24 @@ struct nsedi_integrator {
   void *ud;
   long steps, rhs, roots; /* accumulated over reinitialisations */
   double t_stop_set;
+  int rhs_recoverable; /* the last right-hand side failed recoverably (> 0) */
+  N_Vector y_ok;       /* ERKStep: the last accepted step's state, at t_ok */
+  double t_ok;
 };
 
 static int rhs_tramp(realtype t, N_Vector y, N_Vector yd, void *p) {
   nsedi_integrator *it = p;
-  return it->f(t, NV_DATA_S(y), NV_DATA_S(yd), it->ud);
+  int rc = it->f(t, NV_DATA_S(y), NV_DATA_S(yd), it->ud);
+  it->rhs_recoverable = rc > 0;
+  return rc;
+}
+
+/* ERKStep, after each accepted step: where a retry restarts. */
+static int step_accepted(realtype t, N_Vector y, void *p) {
+  nsedi_integrator *it = p;
+  it->t_ok = t;
+  N_VScale(1.0, y, it->y_ok);
+  return 0;
 }
 
 static int root_tramp(realtype t, N_Vector y, realtype *g, void *p) {
@@ -160,11 +179,14 @@ int nsedi_integrator_create(const nsedi_integrator_settings *o, int n, int n_qua
   }
   it->y = N_VNew_Serial(n, it->ctx);
   it->yd = N_VNew_Serial(n, it->ctx);
-  if (!it->y || !it->yd) {
+  it->y_ok = N_VNew_Serial(n, it->ctx);
+  if (!it->y || !it->yd || !it->y_ok) {
     nsed_error_set(err, NSED_ERR_NOMEM, "out of memory (N_Vector of %d states)", n);
     goto fail;
   }
   memcpy(NV_DATA_S(it->y), y0, sizeof(double) * (size_t)n);
+  memcpy(NV_DATA_S(it->y_ok), y0, sizeof(double) * (size_t)n);
+  it->t_ok = t0;
   dir = malloc(sizeof(int) * (size_t)(nroot > 0 ? nroot : 1));
   if (!dir) {
     nsed_error_set(err, NSED_ERR_NOMEM, "out of memory (root directions)");
@@ -218,6 +240,7 @@ int nsedi_integrator_create(const nsedi_integrator_settings *o, int n, int n_qua
       goto fail;
     }
     SUN_TRY(ERKStepSetUserData(it->mem, it), "ERKStepSetUserData");
+    SUN_TRY(ERKStepSetPostprocessStepFn(it->mem, step_accepted), "ERKStepSetPostprocessStepFn");
     SUN_TRY(ERKStepSetErrFile(it->mem, NULL), "ERKStepSetErrFile");
     SUN_TRY(ERKStepSetTableNum(it->mem, it->kind == NSEDI_ODE_VERNER
                                             ? ARKODE_VERNER_8_5_6
@@ -258,6 +281,7 @@ void nsedi_integrator_free(nsedi_integrator **pit) {
   if (it->A) SUNMatDestroy(it->A);
   if (it->y) N_VDestroy(it->y);
   if (it->yd) N_VDestroy(it->yd);
+  if (it->y_ok) N_VDestroy(it->y_ok);
   if (it->ctx) SUNContext_Free(&it->ctx);
   free(it);
   *pit = NULL;
@@ -266,7 +290,10 @@ void nsedi_integrator_free(nsedi_integrator **pit) {
 int nsedi_integrator_reinit(nsedi_integrator *it, double t, const double *y, nsed_error *err) {
   harvest(it);
   memcpy(NV_DATA_S(it->y), y, sizeof(double) * (size_t)it->n);
+  memcpy(NV_DATA_S(it->y_ok), y, sizeof(double) * (size_t)it->n);
+  it->t_ok = t;
   int flag = is_cvode(it) ? CVodeReInit(it->mem, t, it->y) : ERKStepReInit(it->mem, rhs_tramp, t, it->y);
+  if (flag >= 0 && !is_cvode(it)) flag = ERKStepSetInitStep(it->mem, 0.0); /* estimated afresh */
   it->t_stop_set = -1;
   if (flag < 0)
     return nsed_error_set(err, NSED_ERR_INTEGRATOR, "SUNDIALS reinitialisation at t = %.17g failed (flag %d)", t, flag);
@@ -311,6 +338,26 @@ static const char *flag_meaning(int flag, char *buf, size_t size) {
   return buf;
 }
 
+/* ERKStepEvolve, retrying a step that a recoverable right-hand-side
+ * failure stopped (a trial stage beyond an event, where a contact's
+ * geometry no longer exists) from the last accepted step, smaller. */
+static int erk_evolve(nsedi_integrator *it, double tout, double t_stop, realtype *tret) {
+  int flag = ERKStepEvolve(it->mem, tout, it->y, tret, ARK_NORMAL);
+  for (int retry = 0; flag == ARK_UNREC_RHSFUNC_ERR && it->rhs_recoverable && retry < MAX_RHS_RETRIES;
+       retry++) {
+    double h = 0;
+    ERKStepGetCurrentStep(it->mem, &h);
+    harvest(it);
+    N_VScale(1.0, it->y_ok, it->y);
+    int f2 = ERKStepReInit(it->mem, rhs_tramp, it->t_ok, it->y);
+    if (f2 >= 0) f2 = ERKStepSetInitStep(it->mem, 0.25 * h);
+    if (f2 >= 0) f2 = ERKStepSetStopTime(it->mem, t_stop);
+    if (f2 < 0) return flag;
+    flag = ERKStepEvolve(it->mem, tout, it->y, tret, ARK_NORMAL);
+  }
+  return flag;
+}
+
 int nsedi_integrator_advance(nsedi_integrator *it, double tout, double t_stop, double *y,
                              double *t, nsedi_step_result *result, nsed_error *err) {
   int flag;
@@ -323,7 +370,7 @@ int nsedi_integrator_advance(nsedi_integrator *it, double tout, double t_stop, d
   if (is_cvode(it)) {
     flag = CVode(it->mem, tout, it->y, &tret, CV_NORMAL);
   } else {
-    flag = ERKStepEvolve(it->mem, tout, it->y, &tret, ARK_NORMAL);
+    flag = erk_evolve(it, tout, t_stop, &tret);
   }
   memcpy(y, NV_DATA_S(it->y), sizeof(double) * (size_t)it->n);
   *t = tret;

@@ -180,6 +180,8 @@ struct nsed_data {
 
   /* ---- workspace ---- */
   nsedi_smooth_ws sw;        /* one smooth-phase evaluation (right-hand side, indicators) */
+  int rhs_past_event;         /* the last RHS failed on a geometry only a step past an event
+                                reaches (nsedi_contact_geom.past_event): retried smaller */
   nsed_error rhs_err;        /* a failure inside the right-hand side, which SUNDIALS cannot
                                 carry: reported by the loop */
   nsedi_event_ws ev;         /* one event step's stages */

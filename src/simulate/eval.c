@@ -258,6 +258,7 @@ int nsedi_eval(const nsed_model *m, nsed_data *d, double t, const double *x, dou
     if (d->ph.mode[c] == NSED_MODE_OPEN) continue;
     if (grc) {
       d->failure_contact = c;
+      d->rhs_past_event = g->past_event;
       return nsed_error_set(err, NSED_ERR_EVENT,
                             "t = %.17g: contact '%s' has a degenerate geometry: %s", t,
                             m->contact[c].def.name, nsedi_pair_degenerate(m->contact[c].pair));

@@ -37,8 +37,16 @@ static double closing_offset(const nsed_model *m, const nsed_data *d, int c) {
    * level below the floor, not a step per bounce. */
   if (d->ev.prev_mode[c] != NSED_MODE_OPEN && !d->ev.impacted[c])
     return off - (roller ? NSEDI_ROLLER_LIFTOFF_MARGIN : NSEDI_LIFTOFF_MARGIN) * o->contact_tol;
-  if (roller && d->cache.geom_ok[c]) return fmin(-NSEDI_ROLLER_LIFTOFF_MARGIN * o->contact_tol, gap);
-  return off;
+  if (!roller || !d->cache.geom_ok[c]) return off;
+  /* A roller whose closing root fired below the margin and which the event
+   * left open (the outgoing roller of a handover, its tip under the floor
+   * by the stabilisation's residue, its gap at a minimum) is watched from
+   * a margin below where it is: anchored at exactly its gap, a gap still
+   * sinking by round-off would fire it at once, again at every restart. */
+  double margin = NSEDI_ROLLER_LIFTOFF_MARGIN * o->contact_tol;
+  if (d->ev.fired && d->ev.prev_mode[c] == NSED_MODE_OPEN && !d->ev.impacted[c] && gap < -margin)
+    return gap - margin;
+  return fmin(-margin, gap);
 }
 
 /* The onset of slip c starts from rest: its stop indicator v . s starts at
@@ -56,14 +64,27 @@ static void anchor_onset(const nsed_model *m, const nsed_data *d, int c, double 
   if (fabs(g[NSEDI_ROOT_MINIMUM]) <= afloor) off[NSEDI_ROOT_MINIMUM] = g[NSEDI_ROOT_MINIMUM] + afloor;
 }
 
+/* An open contact that stayed open through another contact's event keeps
+ * its closing offset: its indicator is continuous across the event (an
+ * impulse changes velocities, not gaps) and still positive. Re-anchored at
+ * a negative gap (a roller just past its handover, below the floor by the
+ * stabilisation's residue) it would start at exactly zero, and a gap still
+ * sinking by round-off would fire it again at once, event after event. */
+static int keeps_closing_offset(const nsed_data *d, int c, double kept) {
+  return d->ev.fired && d->ev.prev_mode[c] == NSED_MODE_OPEN &&
+         !(d->ev.trigger[c] & NSEDI_TRIG_CLOSING) && d->cache.geom_ok[c] &&
+         d->cache.geom[c].gap - kept > 0;
+}
+
 void nsedi_event_anchor(const nsed_model *m, nsed_data *d) {
-  memset(d->ph.root_offset, 0, sizeof(double) * NSEDI_ROOTS_PER_CONTACT * (size_t)m->ncontact);
   for (int c = 0; c < m->ncontact; c++) {
     double *off = d->ph.root_offset + NSEDI_ROOTS_PER_CONTACT * c;
+    double kept = off[NSEDI_ROOT_CONTACT];
+    memset(off, 0, sizeof(double) * NSEDI_ROOTS_PER_CONTACT);
     d->ph.region_sign[c] = d->cache.geom[c].region >= 0 ? 1.0 : -1.0;
     if (m->contact[c].def.law == NSED_CONTACT_COMPLIANT) continue;
     if (d->ph.mode[c] == NSED_MODE_OPEN) {
-      off[NSEDI_ROOT_CONTACT] = closing_offset(m, d, c);
+      off[NSEDI_ROOT_CONTACT] = keeps_closing_offset(d, c, kept) ? kept : closing_offset(m, d, c);
     } else if (d->ph.mode[c] == NSED_MODE_SLIP && d->ph.held[c]) {
       if (d->ev.trigger[c] & NSEDI_TRIG_ONSET) anchor_onset(m, d, c, off);
     }

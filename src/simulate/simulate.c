@@ -23,10 +23,18 @@ static int rhs_cb(double t, const double *y, double *ydot, void *ud) {
   d->stats.wall_rhs += wall_now() - w0;
   if (rc) {
     d->rhs_err = err;
-    /* A non-finite or inconsistent state is fatal: retrying smaller steps
-     * cannot cure a force law that returns NaN. */
-    return -1;
+    /* A closed contact's geometry that no trajectory keeping it closed
+     * reaches (a sphere's centre inside the body) means a trial stage past
+     * the event that ends it: a smaller step finds the event first
+     * (recoverable). Anything else is fatal: a disk lying flat is a state
+     * the motion itself reaches, and retrying smaller steps cannot cure a
+     * force law that returns NaN. */
+    int past_event = rc == NSED_ERR_EVENT && d->rhs_past_event;
+    d->rhs_past_event = 0;
+    return past_event ? 1 : -1;
   }
+  /* a recoverable failure that a smaller step cured is no reason to keep */
+  if (d->rhs_err.status != NSED_OK) nsed_error_clear(&d->rhs_err);
   return 0;
 }
 

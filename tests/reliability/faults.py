@@ -31,7 +31,8 @@ F_UP = "forces=[{name: thrust, type: force, body: ball, direction: [0,0,1], magn
 # the load (force . velocity = 2e308) overflows to inf.
 F_POWER = "forces=[{name: thrust, type: force, body: ball, direction: [1,0,0], magnitude: 1e308}]"
 
-# name: (problem, extra args, status_code, [substrings of the message])
+# name: (problem, extra args, status_code, [substrings of the message]); status_code
+# may instead list alternatives [(status_code, [substrings]), ...]
 CASES = {
     # Every LCP path fails: Lemke's pivot limit 1 for Siconos, nsed and the
     # regularised retries; the enumeration refuses n = 20 > 16.
@@ -99,9 +100,16 @@ CASES = {
     # The rod of painleve.yaml slid the other way sticks, slips again when
     # its friction reaches mu0 lambda_n (t = 0.24984; at mu0 = mu it used to
     # stay stuck beyond the cone, docs/engine.md "Stick to slip"), then falls
-    # flat.
-    "degenerate_during_run": ("painleve.yaml", ["--set", "bodies.rod.velocity=[0,1,0]"], "NSED_ERR_EVENT",
-                              ["t = 0.3777", "contact 'tip'", "degenerate geometry"]),
+    # flat at t = 0.37779. Where the disk passes flat between two steps is
+    # decided at round-off: a root search converging on the instant finds
+    # the rim flat (a degenerate geometry), a step across it leaves the
+    # rim's lowest point on the other side, which the law monitor finds
+    # 1.15 cm under the floor at the next output (t = 0.38). Either stops
+    # the run there, naming the contact (docs/reliability.md).
+    "degenerate_during_run": ("painleve.yaml", ["--set", "bodies.rod.velocity=[0,1,0]"],
+                              [("NSED_ERR_EVENT", ["t = 0.3777", "contact 'tip'", "degenerate geometry"]),
+                               ("NSED_ERR_LAW", ["t = 0.38", "contact 'tip'", "drifted from the surface"])],
+                              None),
     # Found here and fixed: a disk starting flat on the floor fell through it
     # (the open contact with undefined geometry was skipped); now refused.
     "flat_disk_at_start": ("flat_disk.yaml", [], "NSED_ERR_EVENT",
@@ -131,9 +139,12 @@ def main():
         no_leftovers(work, "out", f)
         if s:
             f.check(s.get("status") == "failed", f"summary status {s.get('status')!r}, expected 'failed'")
-            f.check(s.get("status_code") == code, f"status_code {s.get('status_code')!r}, expected {code}")
             msg = s.get("message", "")
-            for sub in subs:
+            # code may list alternatives: (status_code, substrings) pairs
+            options = code if isinstance(code, list) else [(code, subs)]
+            match = [(c, ss) for c, ss in options if s.get("status_code") == c]
+            f.check(bool(match), f"status_code {s.get('status_code')!r}, expected {[c for c, _ in options]}")
+            for sub in (match[0][1] if match else []):
                 f.check(sub in msg, f"message lacks {sub!r}: {msg}")
             f.check(s.get("t_reached", 1e300) < s.get("t_end", 0), "t_reached is not before t_end")
         if case == EVENT_LOG_CASE:

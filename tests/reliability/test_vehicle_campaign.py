@@ -39,10 +39,16 @@ SAMPLE = [
     ("omni_vehicle_drive", "explicit", "face", 10.0, ["omni_vehicle.contact.mu=0.3"]),
     # spinning in place from rest: an onset's residual on dependent rows ran
     # it backwards at t = 3.927 (docs/engine-history.md); by symmetry its
-    # centre stays put and its three wheels hand over together
+    # centre stays put and its three wheels hand over together. Later it
+    # stops at a Painleve-like indeterminacy on nearly dependent rows,
+    # anywhere from t = 3.927 to 23 as round-off decides (docs/omni-vehicle.md,
+    # "Spinning in place from rest"): the run must complete or stop there,
+    # with that message and the law monitor clean
     ("omni_vehicle_coast", "explicit", "face", 10.0, [SPIN]),
 ]
 failures = []
+# the documented open problem a spinning-in-place run may stop at
+INDETERMINATE = "a Painleve-like indeterminacy of the rigid model"
 
 
 def check(cond, what):
@@ -112,7 +118,7 @@ def sampled_runs(vc, root, build):
             for s in sets:
                 cmd += ["--set", s]
             proc = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-            check(proc.returncode == 0, f"campaign {problem} {tr} {fo} {sets}: exit "
+            check(proc.returncode == 0 or SPIN in sets, f"campaign {problem} {tr} {fo} {sets}: exit "
                   f"{proc.returncode} {proc.stderr.strip()[-300:]}")
             check("| problem | tracking | form |" in proc.stdout, "the table is printed")
             with open(table, newline="") as f:
@@ -123,8 +129,13 @@ def sampled_runs(vc, root, build):
         check(len(rows) == len(SAMPLE), f"{len(rows)} rows for {len(SAMPLE)} configurations")
         for r in rows:
             name = f"{r['problem']} {r['tracking']} {r['form']} {' '.join(r['sets'])}"
-            check(r["status"] == "ok" and abs(float(r["t_reached"]) - float(r["t_end"])) < 1e-12,
-                  f"{name}: completes ({r['status']} at {r['t_reached']}) {r['message']}")
+            completed = r["status"] == "ok" and abs(float(r["t_reached"]) - float(r["t_end"])) < 1e-12
+            if SPIN in r["sets"] and not completed:
+                check(r["status"] == "failed" and INDETERMINATE in r["message"],
+                      f"{name}: stops only at the documented indeterminacy (t = {r['t_reached']}: "
+                      f"{r['message'][:200]})")
+            else:
+                check(completed, f"{name}: completes ({r['status']} at {r['t_reached']}) {r['message']}")
             check(float(r["law_margin"]) > -1.0,
                   f"{name}: law monitor clean (worst margin {float(r['law_margin']):.3g} of "
                   f"its tolerance, {r['law_check']})")
@@ -144,14 +155,15 @@ def sampled_runs(vc, root, build):
                       f"reach the run ({got})")
             handover_check(vc, r, name)
             if SPIN in r["sets"]:
-                symmetry_check(vc, r, name)
+                symmetry_check(vc, r, name, completed)
 
 
-def symmetry_check(vc, r, name):
+def symmetry_check(vc, r, name, completed):
     """Three identical wheels 120 degrees apart spinning the vehicle in place:
     the contact forces' horizontal resultant vanishes by symmetry, so the
     centre stays where it started (to what the events' round-off breaks of
-    the symmetry), and the wheels hand over at the same instants."""
+    the symmetry), and the wheels hand over at the same instants (a run
+    stopped at one wheel's event may have one handover fewer on the others)."""
     drift = 0.0
     with open(os.path.join(r["dir"], "trajectory.csv"), newline="") as f:
         for row in csv.DictReader(f):
@@ -163,7 +175,7 @@ def symmetry_check(vc, r, name):
             if e["kind"] == "close" and vc.wheel_of(e["contact"]):
                 times.setdefault(vc.wheel_of(e["contact"]), []).append(float(e["t"]))
     counts = {w: len(v) for w, v in times.items()}
-    same = len(set(counts.values())) == 1 and len(counts) == 3
+    same = len(counts) == 3 and max(counts.values()) - min(counts.values()) <= (0 if completed else 1)
     spread = max(max(v[k] for v in times.values()) - min(v[k] for v in times.values())
                  for k in range(min(counts.values()))) if same else math.inf
     # the centre's drift (R = 1, the wheels turning at ~1 rad/s) shifts

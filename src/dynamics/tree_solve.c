@@ -1,0 +1,397 @@
+#include "tree_solve.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "small_lu.h"
+#include "tolerances.h"
+
+/* Node i < nb is body i (6 unknowns: du); node nb + g is row group g (its
+ * rows' multipliers). Every node's block is at most 6 x 6. */
+enum { NODE = 6, BLOCK = NODE * NODE };
+
+struct nsedi_tree_ws {
+  int nb, maxr, maxnode;
+  /* the factored system (borrowed from nsedi_tree_factor's caller) */
+  const double *minv;
+  const nsedi_row *rows, *cols;
+  int nr, ng, nnode, norder, nsec; /* norder: nodes in the forest (not secondary groups) */
+  /* row groups: consecutive rows between one pair of bodies, at most 6 */
+  int *gstart, *gsize;
+  int *row_group; /* per row: its group, or -1 - k for secondary row k */
+  int *sec;       /* secondary rows' indices */
+  int *uf;        /* union-find over bodies and the world (index nb) */
+  int *adj_start, *adj; /* the forest's adjacency, CSR */
+  int *order;     /* breadth first from each root: parents before children */
+  int *parent;    /* parent node, -1 for a root, -2 unvisited */
+  double *D;      /* BLOCK per node: its pivot block, LU-factored */
+  double *U;      /* BLOCK per node: D_i^-1 H[i, parent] (dim_i x dim_parent) */
+  int *piv;       /* NODE per node */
+  int nz[NODE];
+  double *v;      /* NODE per node: right-hand side, then solution */
+  double *Y;      /* NSEDI_TREE_MAX_SECONDARY vectors like v: H^-1 B */
+  double S[NSEDI_TREE_MAX_SECONDARY * NSEDI_TREE_MAX_SECONDARY];
+  int spiv[NSEDI_TREE_MAX_SECONDARY], snz[NSEDI_TREE_MAX_SECONDARY];
+  double mu[NSEDI_TREE_MAX_SECONDARY];
+  double *rf, *ddu; /* NODE nb: refinement's body residual and correction */
+  double *rt, *dlam; /* maxr: its row residual and correction */
+};
+
+nsedi_tree_ws *nsedi_tree_ws_create(int nbody, int max_rows) {
+  nsedi_tree_ws *t = calloc(1, sizeof *t);
+  if (!t) return NULL;
+  int r = max_rows > 1 ? max_rows : 1, n = nbody + r;
+  t->nb = nbody;
+  t->maxr = r;
+  t->maxnode = n;
+  t->gstart = malloc(sizeof(int) * (size_t)r);
+  t->gsize = malloc(sizeof(int) * (size_t)r);
+  t->row_group = malloc(sizeof(int) * (size_t)r);
+  t->sec = malloc(sizeof(int) * NSEDI_TREE_MAX_SECONDARY);
+  t->uf = malloc(sizeof(int) * (size_t)(nbody + 1));
+  t->adj_start = malloc(sizeof(int) * (size_t)(n + 1));
+  t->adj = malloc(sizeof(int) * 4 * (size_t)r); /* two edges per group, stored both ways */
+  t->order = malloc(sizeof(int) * (size_t)n);
+  t->parent = malloc(sizeof(int) * (size_t)n);
+  t->D = malloc(sizeof(double) * BLOCK * (size_t)n);
+  t->U = malloc(sizeof(double) * BLOCK * (size_t)n);
+  t->piv = malloc(sizeof(int) * NODE * (size_t)n);
+  t->v = malloc(sizeof(double) * NODE * (size_t)n);
+  t->Y = malloc(sizeof(double) * NODE * (size_t)n * NSEDI_TREE_MAX_SECONDARY);
+  t->rf = malloc(sizeof(double) * NODE * (size_t)(nbody > 0 ? nbody : 1));
+  t->ddu = malloc(sizeof(double) * NODE * (size_t)(nbody > 0 ? nbody : 1));
+  t->rt = malloc(sizeof(double) * (size_t)r);
+  t->dlam = malloc(sizeof(double) * (size_t)r);
+  if (!t->rf || !t->ddu || !t->rt || !t->dlam || !t->gstart || !t->gsize || !t->row_group || !t->sec || !t->uf || !t->adj_start || !t->adj ||
+      !t->order || !t->parent || !t->D || !t->U || !t->piv || !t->v || !t->Y)
+    nsedi_tree_ws_free(&t);
+  return t;
+}
+
+void nsedi_tree_ws_free(nsedi_tree_ws **pt) {
+  if (!pt || !*pt) return;
+  nsedi_tree_ws *t = *pt;
+  free(t->gstart);
+  free(t->gsize);
+  free(t->row_group);
+  free(t->sec);
+  free(t->uf);
+  free(t->adj_start);
+  free(t->adj);
+  free(t->order);
+  free(t->parent);
+  free(t->D);
+  free(t->U);
+  free(t->piv);
+  free(t->v);
+  free(t->Y);
+  free(t->rf);
+  free(t->ddu);
+  free(t->rt);
+  free(t->dlam);
+  free(t);
+  *pt = NULL;
+}
+
+static int dim(const nsedi_tree_ws *t, int node) {
+  return node < t->nb ? NODE : t->gsize[node - t->nb];
+}
+
+/* The row's (or column's) 6 entries on body b. */
+static const double *side(const nsedi_row *r, int b) { return r->a == b ? r->ja : r->jb; }
+
+static int find(int *uf, int i) {
+  while (uf[i] != i) {
+    uf[i] = uf[uf[i]];
+    i = uf[i];
+  }
+  return i;
+}
+
+/* Consecutive rows between the same pair of bodies form a group (a joint's
+ * rows, a contact's), split at NODE rows: more rows than a body has degrees
+ * of freedom would make the group's pivot singular. */
+static void group_rows(nsedi_tree_ws *t) {
+  t->ng = 0;
+  for (int r = 0; r < t->nr; r++) {
+    const nsedi_row *row = &t->rows[r];
+    if (t->ng > 0) {
+      const nsedi_row *first = &t->rows[t->gstart[t->ng - 1]];
+      int same = (first->a == row->a && first->b == row->b) || (first->a == row->b && first->b == row->a);
+      if (t->gsize[t->ng - 1] < NODE && same) {
+        t->gsize[t->ng - 1]++;
+        continue;
+      }
+    }
+    t->gstart[t->ng] = r;
+    t->gsize[t->ng] = 1;
+    t->ng++;
+  }
+}
+
+/* Keep a group in the forest unless it closes a loop (through the world
+ * too); loop-closing rows become secondary. 0 when there are too many. */
+static int split_loops(nsedi_tree_ws *t) {
+  int nb = t->nb;
+  for (int i = 0; i <= nb; i++) t->uf[i] = i;
+  t->nsec = 0;
+  for (int g = 0; g < t->ng; g++) {
+    const nsedi_row *row = &t->rows[t->gstart[g]];
+    int ra = find(t->uf, row->a >= 0 ? row->a : nb), rb = find(t->uf, row->b >= 0 ? row->b : nb);
+    if (ra != rb) {
+      t->uf[ra] = rb;
+      for (int c = 0; c < t->gsize[g]; c++) t->row_group[t->gstart[g] + c] = g;
+      continue;
+    }
+    if (t->nsec + t->gsize[g] > NSEDI_TREE_MAX_SECONDARY) return 0;
+    for (int c = 0; c < t->gsize[g]; c++) {
+      t->row_group[t->gstart[g] + c] = -1 - t->nsec;
+      t->sec[t->nsec++] = t->gstart[g] + c;
+    }
+    t->gsize[g] = -t->gsize[g]; /* marks the group secondary */
+  }
+  return 1;
+}
+
+static void add_edge(nsedi_tree_ws *t, int x, int y) {
+  t->adj[t->adj_start[x]++] = y;
+  t->adj[t->adj_start[y]++] = x;
+}
+
+/* Adjacency of the forest: bodies and their primary groups. */
+static void build_adjacency(nsedi_tree_ws *t) {
+  int nb = t->nb, n = t->nnode;
+  memset(t->adj_start, 0, sizeof(int) * (size_t)(n + 1));
+  for (int g = 0; g < t->ng; g++) {
+    if (t->gsize[g] < 0) continue;
+    const nsedi_row *row = &t->rows[t->gstart[g]];
+    if (row->a >= 0) t->adj_start[row->a]++, t->adj_start[nb + g]++;
+    if (row->b >= 0) t->adj_start[row->b]++, t->adj_start[nb + g]++;
+  }
+  for (int i = 0, s = 0; i <= n; i++) {
+    int c = i < n ? t->adj_start[i] : 0;
+    t->adj_start[i] = s;
+    s += c;
+  }
+  for (int g = 0; g < t->ng; g++) {
+    if (t->gsize[g] < 0) continue;
+    const nsedi_row *row = &t->rows[t->gstart[g]];
+    if (row->a >= 0) add_edge(t, row->a, nb + g);
+    if (row->b >= 0) add_edge(t, row->b, nb + g);
+  }
+  for (int i = n; i > 0; i--) t->adj_start[i] = t->adj_start[i - 1]; /* back to starts */
+  t->adj_start[0] = 0;
+}
+
+static void visit_from(nsedi_tree_ws *t, int root, int *count) {
+  int head = *count;
+  t->parent[root] = -1;
+  t->order[(*count)++] = root;
+  while (head < *count) {
+    int x = t->order[head++];
+    for (int e = t->adj_start[x]; e < t->adj_start[x + 1]; e++) {
+      int y = t->adj[e];
+      if (t->parent[y] != -2) continue;
+      t->parent[y] = x;
+      t->order[(*count)++] = y;
+    }
+  }
+}
+
+/* Roots: a tree held by the world is rooted at its one group to the world
+ * (so that every leaf is a body, whose pivot is its mass); a free tree at
+ * its first body. Groups are never leaves, so no pivot starts at zero. */
+static void order_forest(nsedi_tree_ws *t) {
+  int nb = t->nb, count = 0;
+  for (int i = 0; i < t->nnode; i++) t->parent[i] = -2;
+  for (int g = 0; g < t->ng; g++) {
+    const nsedi_row *row = &t->rows[t->gstart[g]];
+    if (t->gsize[g] > 0 && (row->a < 0 || row->b < 0)) visit_from(t, nb + g, &count);
+  }
+  for (int b = 0; b < nb; b++)
+    if (t->parent[b] == -2) visit_from(t, b, &count);
+  t->norder = count;
+}
+
+/* out -= H[p, i] z, for node i and its parent p (a body and a group). */
+static void sub_coupling(const nsedi_tree_ws *t, int p, int i, const double *z, double *out) {
+  int nb = t->nb;
+  if (p >= nb) { /* H[g, b] = J_gb */
+    int g = p - nb;
+    for (int c = 0; c < t->gsize[g]; c++) {
+      const double *j = side(&t->rows[t->gstart[g] + c], i);
+      out[c] -= j[0] * z[0] + j[1] * z[1] + j[2] * z[2] + j[3] * z[3] + j[4] * z[4] + j[5] * z[5];
+    }
+  } else { /* H[b, g] = -C_gb^T */
+    int g = i - nb;
+    for (int c = 0; c < t->gsize[g]; c++) {
+      const double *col = side(&t->cols[t->gstart[g] + c], p);
+      for (int k = 0; k < NODE; k++) out[k] += col[k] * z[c];
+    }
+  }
+}
+
+/* U_i = H[i, p] (dim_i x dim_p, column-major), before D_i^-1 is applied. */
+static void coupling_block(const nsedi_tree_ws *t, int i, int p, double *U) {
+  int nb = t->nb;
+  if (i < nb) { /* H[b, g] = -C_gb^T */
+    int g = p - nb;
+    for (int c = 0; c < t->gsize[g]; c++) {
+      const double *col = side(&t->cols[t->gstart[g] + c], i);
+      for (int k = 0; k < NODE; k++) U[c * NODE + k] = -col[k];
+    }
+  } else { /* H[g, b] = J_gb */
+    int g = i - nb, m = t->gsize[g];
+    for (int c = 0; c < m; c++) {
+      const double *j = side(&t->rows[t->gstart[g] + c], p);
+      for (int k = 0; k < NODE; k++) U[k * m + c] = j[k];
+    }
+  }
+}
+
+/* Block LU leaves first: each node's pivot block, then its coupling to
+ * the parent eliminated from the parent's block (no fill-in on a tree). */
+static int factor_forest(nsedi_tree_ws *t) {
+  int nb = t->nb;
+  for (int idx = 0; idx < t->norder; idx++) {
+    int i = t->order[idx], d = dim(t, i);
+    double *Di = t->D + (size_t)BLOCK * i;
+    memset(Di, 0, sizeof(double) * (size_t)d * (size_t)d);
+    if (i < nb)
+      for (int k = 0; k < NODE; k++) Di[k * NODE + k] = 1.0 / t->minv[NODE * i + k];
+  }
+  for (int idx = t->norder - 1; idx >= 0; idx--) {
+    int i = t->order[idx], d = dim(t, i), p = t->parent[i];
+    double *Di = t->D + (size_t)BLOCK * i;
+    int *pv = t->piv + (size_t)NODE * i;
+    if (!(nsedi_small_lu_factor(d, Di, pv, t->nz) > NSEDI_SCHUR_PIVOT)) return 0;
+    if (p < 0) continue;
+    int dp = dim(t, p);
+    double *Ui = t->U + (size_t)BLOCK * i, *Dp = t->D + (size_t)BLOCK * p;
+    coupling_block(t, i, p, Ui);
+    nsedi_small_lu_solve(d, Di, pv, dp, Ui);
+    for (int q = 0; q < dp; q++) sub_coupling(t, p, i, Ui + (size_t)d * q, Dp + (size_t)dp * q);
+  }
+  return 1;
+}
+
+/* v <- H^-1 v on the forest (node layout, NODE entries per node). */
+static void sweep(const nsedi_tree_ws *t, double *v) {
+  for (int idx = t->norder - 1; idx >= 0; idx--) {
+    int i = t->order[idx], p = t->parent[i];
+    double *vi = v + (size_t)NODE * i;
+    nsedi_small_lu_solve(dim(t, i), t->D + (size_t)BLOCK * i, t->piv + (size_t)NODE * i, 1, vi);
+    if (p >= 0) sub_coupling(t, p, i, vi, v + (size_t)NODE * p);
+  }
+  for (int idx = 0; idx < t->norder; idx++) {
+    int i = t->order[idx], p = t->parent[i];
+    if (p < 0) continue;
+    int d = dim(t, i), dp = dim(t, p);
+    const double *Ui = t->U + (size_t)BLOCK * i, *vp = v + (size_t)NODE * p;
+    double *vi = v + (size_t)NODE * i;
+    for (int q = 0; q < dp; q++)
+      for (int c = 0; c < d; c++) vi[c] -= Ui[q * d + c] * vp[q];
+  }
+}
+
+/* Row r applied to the body velocities of a node-layout vector. */
+static double row_on(const nsedi_row *r, const double *v) {
+  double s = 0;
+  for (int k = 0; k < NODE; k++) {
+    if (r->a >= 0) s += r->ja[k] * v[NODE * r->a + k];
+    if (r->b >= 0) s += r->jb[k] * v[NODE * r->b + k];
+  }
+  return s;
+}
+
+/* Y_k = H^-1 B_k (B_k: secondary row k's force column -C^T on its bodies)
+ * and S = J_sec Y, the secondary multipliers' system. */
+static int factor_secondary(nsedi_tree_ws *t) {
+  size_t len = (size_t)NODE * (size_t)t->nnode;
+  int ns = t->nsec;
+  for (int k = 0; k < ns; k++) {
+    double *y = t->Y + len * (size_t)k;
+    const nsedi_row *c = &t->cols[t->sec[k]];
+    memset(y, 0, sizeof(double) * len);
+    for (int q = 0; q < NODE; q++) {
+      if (c->a >= 0) y[NODE * c->a + q] -= c->ja[q];
+      if (c->b >= 0) y[NODE * c->b + q] -= c->jb[q];
+    }
+    sweep(t, y);
+    for (int s = 0; s < ns; s++) t->S[k * ns + s] = row_on(&t->rows[t->sec[s]], y);
+  }
+  return nsedi_small_lu_factor(ns, t->S, t->spiv, t->snz) > NSEDI_SCHUR_PIVOT;
+}
+
+int nsedi_tree_factor(nsedi_tree_ws *t, const double *minv, int nr, const nsedi_row *rows,
+                      const nsedi_row *cols) {
+  if (nr > t->maxr) return 0;
+  t->minv = minv;
+  t->rows = rows;
+  t->cols = cols;
+  t->nr = nr;
+  group_rows(t);
+  t->nnode = t->nb + t->ng;
+  if (!split_loops(t)) return 0;
+  build_adjacency(t);
+  order_forest(t);
+  if (!factor_forest(t)) return 0;
+  return t->nsec == 0 || factor_secondary(t);
+}
+
+/* One pass: du and lambda for body forces rf (NODE nb) and row targets rt
+ * (nr; NULL: zero). */
+static void solve_once(nsedi_tree_ws *t, const double *rf, const double *rt, double *du,
+                       double *lambda) {
+  int nb = t->nb;
+  double *v = t->v;
+  memcpy(v, rf, sizeof(double) * NODE * (size_t)nb);
+  memset(v + NODE * (size_t)nb, 0, sizeof(double) * NODE * (size_t)t->ng);
+  for (int g = 0; g < t->ng; g++)
+    for (int c = 0; c < t->gsize[g]; c++) v[NODE * (nb + g) + c] = rt ? rt[t->gstart[g] + c] : 0.0;
+  sweep(t, v);
+  int ns = t->nsec;
+  if (ns > 0) {
+    size_t len = (size_t)NODE * (size_t)t->nnode;
+    for (int s = 0; s < ns; s++)
+      t->mu[s] = row_on(&t->rows[t->sec[s]], v) - (rt ? rt[t->sec[s]] : 0.0);
+    nsedi_small_lu_solve(ns, t->S, t->spiv, 1, t->mu);
+    for (int k = 0; k < ns; k++) {
+      const double *y = t->Y + len * (size_t)k;
+      for (size_t q = 0; q < len; q++) v[q] -= y[q] * t->mu[k];
+    }
+  }
+  memcpy(du, v, sizeof(double) * NODE * (size_t)nb);
+  for (int r = 0; r < t->nr; r++) {
+    int g = t->row_group[r];
+    lambda[r] = g >= 0 ? v[NODE * (nb + g) + (r - t->gstart[g])] : t->mu[-1 - g];
+  }
+}
+
+/* The residual of (du, lambda): f - M du + C^T lambda on the bodies,
+ * target - J du on the rows. */
+static void residual(const nsedi_tree_ws *t, const double *f, const double *target,
+                     const double *du, const double *lambda, double *rf, double *rt) {
+  for (int q = 0; q < NODE * t->nb; q++) rf[q] = f[q] - du[q] / t->minv[q];
+  for (int r = 0; r < t->nr; r++) {
+    const nsedi_row *c = &t->cols[r];
+    for (int k = 0; k < NODE; k++) {
+      if (c->a >= 0) rf[NODE * c->a + k] += c->ja[k] * lambda[r];
+      if (c->b >= 0) rf[NODE * c->b + k] += c->jb[k] * lambda[r];
+    }
+    rt[r] = (target ? target[r] : 0.0) - row_on(&t->rows[r], du);
+  }
+}
+
+void nsedi_tree_solve(nsedi_tree_ws *t, const double *f, const double *target, double *du,
+                      double *lambda) {
+  solve_once(t, f, target, du, lambda);
+  /* One step of iterative refinement on the same factors: the blocks are
+   * eliminated in the tree's order, not pivoted across, and a badly scaled
+   * system (light bodies on heavy ones, slipping columns) loses digits
+   * that one correction restores (docs/engine.md "The constrained solve"). */
+  residual(t, f, target, du, lambda, t->rf, t->rt);
+  solve_once(t, t->rf, t->rt, t->ddu, t->dlam);
+  for (int q = 0; q < NODE * t->nb; q++) du[q] += t->ddu[q];
+  for (int r = 0; r < t->nr; r++) lambda[r] += t->dlam[r];
+}
