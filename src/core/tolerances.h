@@ -200,6 +200,13 @@
  * hold dependent rows, and the dense path (least squares) decides. */
 #define NSEDI_TREE_MAX_SECONDARY 24
 
+/* Below this many rows the dense Schur complement is the cheaper solve: a
+ * block elimination handles every body and row group as a 6 x 6 block,
+ * which a dozen rows do not repay (measured: the disk on the shaft, 2
+ * bodies and 9 to 11 rows, 2.25 us per right-hand side dense, 4.2 to 4.9 on the
+ * tree; the 16-body omni vehicle, 84 rows, 39 us dense, 31 on the tree). */
+#define NSEDI_TREE_MIN_ROWS 24
+
 /* Least squares of a rank-deficient Schur complement: singular values
  * below this fraction of the largest count as zero. Dependent rows give
  * round-off-level ones (~1e-16 of the largest); the genuine directions of

@@ -30,6 +30,7 @@ struct nsedi_dyn_ws {
   double *anchor; /* maxr: the anchor of the multipliers in the row order perm */
   nsedi_tree_ws *tree; /* the linear-time path, tried first */
   int dense_only;      /* 1: skip the tree path (tests compare the two) */
+  int tree_min_rows;   /* fewer rows go to the dense path (NSEDI_TREE_MIN_ROWS) */
   long ntree, ndense;  /* solves taken by each path */
 };
 
@@ -60,6 +61,7 @@ nsedi_dyn_ws *nsedi_dyn_ws_create(const nsed_model *m, int max_rows) {
   w->bdeg = malloc(sizeof(int) * (size_t)(m->nbody + 1));
   w->bent = malloc(sizeof(int) * 2 * (size_t)r);
   w->tree = nsedi_tree_ws_create(m->nbody, r);
+  w->tree_min_rows = NSEDI_TREE_MIN_ROWS;
   int lstsq_bad = nsedi_lstsq_ws_init(&w->lstsq, r, nw);
   if (lstsq_bad || !w->minv || !w->A || !w->A2 || !w->rhs || !w->rhs2 || !w->X || !w->Wd || !w->Jd ||
       !w->work || !w->ipiv || !w->iwork || !w->du || !w->anchor || !w->nz || !w->perm || !w->key || !w->count ||
@@ -234,6 +236,8 @@ static void schur_by_body(nsedi_dyn_ws *w, int nr, const nsedi_row *rows, const 
 
 void nsedi_dyn_ws_dense_only(nsedi_dyn_ws *w, int on) { w->dense_only = on; }
 
+void nsedi_dyn_ws_tree_min_rows(nsedi_dyn_ws *w, int rows) { w->tree_min_rows = rows; }
+
 void nsedi_dyn_ws_paths(const nsedi_dyn_ws *w, long *ntree, long *ndense) {
   *ntree = w->ntree;
   *ndense = w->ndense;
@@ -242,7 +246,8 @@ void nsedi_dyn_ws_paths(const nsedi_dyn_ws *w, long *ntree, long *ndense) {
 /* The linear-time path; 0 when the dense one must decide (see tree_solve.h). */
 static int solve_on_tree(nsedi_dyn_ws *w, int nr, const nsedi_row *rows, const nsedi_row *cols,
                          const double *target, const double *f, double *du, double *lambda) {
-  if (w->dense_only || !nsedi_tree_factor(w->tree, w->minv, nr, rows, cols)) return 0;
+  if (w->dense_only || nr < w->tree_min_rows || !nsedi_tree_factor(w->tree, w->minv, nr, rows, cols))
+    return 0;
   nsedi_tree_solve(w->tree, f, target, du, lambda);
   for (int i = 0; i < nr; i++)
     if (!isfinite(lambda[i])) return 0;
@@ -302,40 +307,20 @@ static void delassus_from_pwt(int nv, int nw, const nsedi_row *W, const double *
     }
 }
 
-/* b and PWt on one tree factorisation of the joints: column k of PWt is
- * the acceleration that the force w_k^T causes under the joints. 0 when
- * the dense path must decide. */
-static int delassus_on_tree(const nsed_model *m, nsedi_dyn_ws *w, int nj, const nsedi_row *J,
-                            const double *target_j, const double *f, int nw, const nsedi_row *W,
-                            double *b, double *PWt) {
-  int nv = m->nv;
-  if (w->dense_only || !nsedi_tree_factor(w->tree, w->minv, nj, J, J)) return 0;
-  double *dufree = w->du, *force = w->rhs, *lam = w->rhs2;
-  nsedi_tree_solve(w->tree, f, target_j, dufree, lam);
-  for (int i = 0; i < nj; i++)
-    if (!isfinite(lam[i])) return 0;
-  for (int i = 0; i < nw; i++) b[i] = row_dot(&W[i], dufree) + W[i].bias;
-  for (int k = 0; k < nw; k++) {
-    memset(force, 0, sizeof(double) * (size_t)nv);
-    row_axpy(force, 1.0, &W[k]);
-    nsedi_tree_solve(w->tree, force, NULL, PWt + (size_t)k * nv, lam);
-  }
-  w->ntree++;
-  return 1;
-}
-
 int nsedi_delassus(const nsed_model *m, nsedi_dyn_ws *w, int nj, const nsedi_row *J,
                    const double *target_j, const double *f, int nw, const nsedi_row *W, double *G,
                    double *b, double *PWt) {
   int nv = m->nv, deficient = 0;
   if (nj > w->maxr) return NSED_ERR_INTERNAL;
-  if (nj > 0 && delassus_on_tree(m, w, nj, J, target_j, f, nw, W, b, PWt)) {
-    delassus_from_pwt(nv, nw, W, PWt, G);
-    return NSED_OK;
-  }
-  /* Free motion under the joints only. */
+  /* The event quantities stay on the dense path, the free motion included:
+   * events are a tenth of a run's cost, and a degenerate vertex-form
+   * problem (docs/engine.md, "The constrained solve") made Lemke cycle on
+   * the tree's round-off where it solves the dense path's. */
   double *dufree = w->du;
+  int dense_only = w->dense_only;
+  w->dense_only = 1;
   int rc = nsedi_solve_constrained(m, w, nj, J, J, target_j, f, NULL, dufree, w->rhs2, &deficient);
+  w->dense_only = dense_only;
   if (rc) return rc;
   for (int i = 0; i < nw; i++) b[i] = row_dot(&W[i], dufree) + W[i].bias;
   /* PWt column k = M^-1 w_k - M^-1 J^T X_k with (J M^-1 J^T) X = J M^-1 W^T. */

@@ -24,6 +24,10 @@ void nsedi_dyn_ws_free(nsedi_dyn_ws **ws);
  * reference the linear-time path is checked against). */
 void nsedi_dyn_ws_dense_only(nsedi_dyn_ws *ws, int on);
 
+/* Tests: systems of fewer rows take the dense path (default
+ * NSEDI_TREE_MIN_ROWS; 0 sends every system to the tree first). */
+void nsedi_dyn_ws_tree_min_rows(nsedi_dyn_ws *ws, int rows);
+
 /* How many solves took the linear-time path and the dense one. */
 void nsedi_dyn_ws_paths(const nsedi_dyn_ws *ws, long *ntree, long *ndense);
 
@@ -37,7 +41,8 @@ int nsedi_solve_constrained(const nsed_model *m, nsedi_dyn_ws *ws, int nr, const
                             const nsedi_row *cols, const double *target, const double *f,
                             const double *anchor, double *du, double *lambda, int *rank_deficient);
 
-/* Event quantities for nc contacts with rows W (3nc, ordered n t1 t2 per
+/* Event quantities (always by the dense Schur complement) for nc contacts
+ * with rows W (3nc, ordered n t1 t2 per
  * contact), bilateral rows J (nj) with targets: G = W P W^T (3nc x 3nc,
  * column-major), b = W du_free + bias_W, and PWt = P W^T (nv x 3nc,
  * column-major) so that an impulse Lambda changes u by PWt Lambda.

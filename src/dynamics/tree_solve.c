@@ -24,12 +24,16 @@ struct nsedi_tree_ws {
   int *adj_start, *adj; /* the forest's adjacency, CSR */
   int *order;     /* breadth first from each root: parents before children */
   int *parent;    /* parent node, -1 for a root, -2 unvisited */
+  char *leaf;     /* a body with no children: its pivot block is its diagonal mass */
   double *D;      /* BLOCK per node: its pivot block, LU-factored */
   double *U;      /* BLOCK per node: D_i^-1 H[i, parent] (dim_i x dim_parent) */
   int *piv;       /* NODE per node */
   int nz[NODE];
   double *v;      /* NODE per node: right-hand side, then solution */
-  double *Y;      /* NSEDI_TREE_MAX_SECONDARY vectors like v: H^-1 B */
+  double *w;      /* NODE per node: a secondary column's H^-1 B_k along its paths */
+  int *pos;       /* per node: its place in order */
+  int *zmark, *xmark; /* per node: w holds the forward (z) or final (x) value of column zmark / xmark */
+  int *path;      /* the nodes of a column's forward pass */
   double S[NSEDI_TREE_MAX_SECONDARY * NSEDI_TREE_MAX_SECONDARY];
   int spiv[NSEDI_TREE_MAX_SECONDARY], snz[NSEDI_TREE_MAX_SECONDARY];
   double mu[NSEDI_TREE_MAX_SECONDARY];
@@ -53,17 +57,23 @@ nsedi_tree_ws *nsedi_tree_ws_create(int nbody, int max_rows) {
   t->adj = malloc(sizeof(int) * 4 * (size_t)r); /* two edges per group, stored both ways */
   t->order = malloc(sizeof(int) * (size_t)n);
   t->parent = malloc(sizeof(int) * (size_t)n);
+  t->leaf = malloc((size_t)n);
   t->D = malloc(sizeof(double) * BLOCK * (size_t)n);
   t->U = malloc(sizeof(double) * BLOCK * (size_t)n);
   t->piv = malloc(sizeof(int) * NODE * (size_t)n);
   t->v = malloc(sizeof(double) * NODE * (size_t)n);
-  t->Y = malloc(sizeof(double) * NODE * (size_t)n * NSEDI_TREE_MAX_SECONDARY);
+  t->w = malloc(sizeof(double) * NODE * (size_t)n);
+  t->pos = malloc(sizeof(int) * (size_t)n);
+  t->zmark = malloc(sizeof(int) * (size_t)n);
+  t->xmark = malloc(sizeof(int) * (size_t)n);
+  t->path = malloc(sizeof(int) * (size_t)n);
   t->rf = malloc(sizeof(double) * NODE * (size_t)(nbody > 0 ? nbody : 1));
   t->ddu = malloc(sizeof(double) * NODE * (size_t)(nbody > 0 ? nbody : 1));
   t->rt = malloc(sizeof(double) * (size_t)r);
   t->dlam = malloc(sizeof(double) * (size_t)r);
   if (!t->rf || !t->ddu || !t->rt || !t->dlam || !t->gstart || !t->gsize || !t->row_group || !t->sec || !t->uf || !t->adj_start || !t->adj ||
-      !t->order || !t->parent || !t->D || !t->U || !t->piv || !t->v || !t->Y)
+      !t->order || !t->parent || !t->leaf || !t->D || !t->U || !t->piv || !t->v || !t->w || !t->pos ||
+      !t->zmark || !t->xmark || !t->path)
     nsedi_tree_ws_free(&t);
   return t;
 }
@@ -80,11 +90,16 @@ void nsedi_tree_ws_free(nsedi_tree_ws **pt) {
   free(t->adj);
   free(t->order);
   free(t->parent);
+  free(t->leaf);
   free(t->D);
   free(t->U);
   free(t->piv);
   free(t->v);
-  free(t->Y);
+  free(t->w);
+  free(t->pos);
+  free(t->zmark);
+  free(t->xmark);
+  free(t->path);
   free(t->rf);
   free(t->ddu);
   free(t->rt);
@@ -211,6 +226,7 @@ static void order_forest(nsedi_tree_ws *t) {
   for (int b = 0; b < nb; b++)
     if (t->parent[b] == -2) visit_from(t, b, &count);
   t->norder = count;
+  for (int idx = 0; idx < count; idx++) t->pos[t->order[idx]] = idx;
 }
 
 /* out -= H[p, i] z, for node i and its parent p (a body and a group). */
@@ -259,20 +275,38 @@ static int factor_forest(nsedi_tree_ws *t) {
     memset(Di, 0, sizeof(double) * (size_t)d * (size_t)d);
     if (i < nb)
       for (int k = 0; k < NODE; k++) Di[k * NODE + k] = 1.0 / t->minv[NODE * i + k];
+    t->leaf[i] = i < nb;
   }
+  for (int idx = 0; idx < t->norder; idx++)
+    if (t->parent[t->order[idx]] >= 0) t->leaf[t->parent[t->order[idx]]] = 0;
   for (int idx = t->norder - 1; idx >= 0; idx--) {
     int i = t->order[idx], d = dim(t, i), p = t->parent[i];
     double *Di = t->D + (size_t)BLOCK * i;
     int *pv = t->piv + (size_t)NODE * i;
-    if (!(nsedi_small_lu_factor(d, Di, pv, t->nz) > NSEDI_SCHUR_PIVOT)) return 0;
+    /* A leaf body's block is its diagonal mass: M^-1 is known. */
+    if (!t->leaf[i] && !(nsedi_small_lu_factor(d, Di, pv, t->nz) > NSEDI_SCHUR_PIVOT)) return 0;
     if (p < 0) continue;
     int dp = dim(t, p);
     double *Ui = t->U + (size_t)BLOCK * i, *Dp = t->D + (size_t)BLOCK * p;
     coupling_block(t, i, p, Ui);
-    nsedi_small_lu_solve(d, Di, pv, dp, Ui);
+    if (t->leaf[i]) {
+      const double *mi = t->minv + NODE * i;
+      for (int q = 0; q < dp; q++)
+        for (int k = 0; k < NODE; k++) Ui[q * NODE + k] *= mi[k];
+    } else {
+      nsedi_small_lu_solve(d, Di, pv, dp, Ui);
+    }
     for (int q = 0; q < dp; q++) sub_coupling(t, p, i, Ui + (size_t)d * q, Dp + (size_t)dp * q);
   }
   return 1;
+}
+
+/* Node i's pivot applied: z = D_i^-1 z in place. */
+static void apply_pivot(const nsedi_tree_ws *t, int i, double *z) {
+  if (t->leaf[i])
+    for (int k = 0; k < NODE; k++) z[k] *= t->minv[NODE * i + k];
+  else
+    nsedi_small_lu_solve(dim(t, i), t->D + (size_t)BLOCK * i, t->piv + (size_t)NODE * i, 1, z);
 }
 
 /* v <- H^-1 v on the forest (node layout, NODE entries per node). */
@@ -280,7 +314,7 @@ static void sweep(const nsedi_tree_ws *t, double *v) {
   for (int idx = t->norder - 1; idx >= 0; idx--) {
     int i = t->order[idx], p = t->parent[i];
     double *vi = v + (size_t)NODE * i;
-    nsedi_small_lu_solve(dim(t, i), t->D + (size_t)BLOCK * i, t->piv + (size_t)NODE * i, 1, vi);
+    apply_pivot(t, i, vi);
     if (p >= 0) sub_coupling(t, p, i, vi, v + (size_t)NODE * p);
   }
   for (int idx = 0; idx < t->norder; idx++) {
@@ -304,21 +338,70 @@ static double row_on(const nsedi_row *r, const double *v) {
   return s;
 }
 
-/* Y_k = H^-1 B_k (B_k: secondary row k's force column -C^T on its bodies)
- * and S = J_sec Y, the secondary multipliers' system. */
-static int factor_secondary(nsedi_tree_ws *t) {
-  size_t len = (size_t)NODE * (size_t)t->nnode;
-  int ns = t->nsec;
-  for (int k = 0; k < ns; k++) {
-    double *y = t->Y + len * (size_t)k;
-    const nsedi_row *c = &t->cols[t->sec[k]];
-    memset(y, 0, sizeof(double) * len);
-    for (int q = 0; q < NODE; q++) {
-      if (c->a >= 0) y[NODE * c->a + q] -= c->ja[q];
-      if (c->b >= 0) y[NODE * c->b + q] -= c->jb[q];
+/* Forward pass of column k (B_k: secondary row k's force -C^T on its one
+ * or two bodies): only the nodes on the paths from those bodies to their
+ * root are touched (the rest stay zero), children before parents. */
+static void column_forward(nsedi_tree_ws *t, int k) {
+  const nsedi_row *c = &t->cols[t->sec[k]];
+  const int body[2] = {c->a, c->b};
+  const double *jc[2] = {c->ja, c->jb};
+  int n = 0;
+  for (int e = 0; e < 2; e++)
+    for (int x = body[e]; x >= 0 && t->zmark[x] != k; x = t->parent[x]) {
+      t->zmark[x] = k;
+      memset(t->w + (size_t)NODE * x, 0, sizeof(double) * NODE);
+      t->path[n++] = x;
     }
-    sweep(t, y);
-    for (int s = 0; s < ns; s++) t->S[k * ns + s] = row_on(&t->rows[t->sec[s]], y);
+  for (int e = 0; e < 2; e++)
+    if (body[e] >= 0)
+      for (int q = 0; q < NODE; q++) t->w[(size_t)NODE * body[e] + q] -= jc[e][q];
+  /* children first: descending place in order (insertion sort; n is a
+   * path length or two) */
+  for (int a = 1; a < n; a++)
+    for (int b = a; b > 0 && t->pos[t->path[b]] > t->pos[t->path[b - 1]]; b--) {
+      int tmp = t->path[b];
+      t->path[b] = t->path[b - 1];
+      t->path[b - 1] = tmp;
+    }
+  for (int a = 0; a < n; a++) {
+    int i = t->path[a], p = t->parent[i];
+    double *wi = t->w + (size_t)NODE * i;
+    apply_pivot(t, i, wi);
+    if (p >= 0) sub_coupling(t, p, i, wi, t->w + (size_t)NODE * p);
+  }
+}
+
+/* Back substitution of column k down to node x only (its ancestors
+ * first): x_i = z_i - U_i x_parent, z_i = 0 off the forward paths. */
+static void column_backward_to(nsedi_tree_ws *t, int k, int x) {
+  int n = 0;
+  for (int y = x; y >= 0 && t->xmark[y] != k; y = t->parent[y]) t->path[n++] = y;
+  for (int a = n - 1; a >= 0; a--) {
+    int i = t->path[a], p = t->parent[i], d = dim(t, i);
+    double *wi = t->w + (size_t)NODE * i;
+    if (t->zmark[i] != k) memset(wi, 0, sizeof(double) * NODE);
+    t->xmark[i] = k;
+    if (p < 0) continue;
+    const double *Ui = t->U + (size_t)BLOCK * i, *wp = t->w + (size_t)NODE * p;
+    for (int q = 0; q < dim(t, p); q++)
+      for (int c = 0; c < d; c++) wi[c] -= Ui[q * d + c] * wp[q];
+  }
+}
+
+/* S = J_sec H^-1 B, the secondary multipliers' system, column by column:
+ * H^-1 B_k is needed only at the secondary rows' bodies, so each column
+ * costs paths to the roots, not the whole forest. */
+static int factor_secondary(nsedi_tree_ws *t) {
+  int ns = t->nsec;
+  for (int i = 0; i < t->nnode; i++) t->zmark[i] = t->xmark[i] = -1;
+  for (int k = 0; k < ns; k++) {
+    column_forward(t, k);
+    for (int s = 0; s < ns; s++) {
+      const nsedi_row *r = &t->rows[t->sec[s]];
+      if (r->a >= 0) column_backward_to(t, k, r->a);
+      if (r->b >= 0) column_backward_to(t, k, r->b);
+      t->S[k * ns + s] = row_on(r, t->w);
+    }
   }
   return nsedi_small_lu_factor(ns, t->S, t->spiv, t->snz) > NSEDI_SCHUR_PIVOT;
 }
@@ -356,10 +439,18 @@ static void solve_once(nsedi_tree_ws *t, const double *rf, const double *rt, dou
     for (int s = 0; s < ns; s++)
       t->mu[s] = row_on(&t->rows[t->sec[s]], v) - (rt ? rt[t->sec[s]] : 0.0);
     nsedi_small_lu_solve(ns, t->S, t->spiv, 1, t->mu);
+    /* v -= H^-1 B mu, one sweep for all the secondary forces */
+    double *w = t->w;
+    memset(w, 0, sizeof(double) * len);
     for (int k = 0; k < ns; k++) {
-      const double *y = t->Y + len * (size_t)k;
-      for (size_t q = 0; q < len; q++) v[q] -= y[q] * t->mu[k];
+      const nsedi_row *c = &t->cols[t->sec[k]];
+      for (int q = 0; q < NODE; q++) {
+        if (c->a >= 0) w[NODE * c->a + q] -= c->ja[q] * t->mu[k];
+        if (c->b >= 0) w[NODE * c->b + q] -= c->jb[q] * t->mu[k];
+      }
     }
+    sweep(t, w);
+    for (size_t q = 0; q < len; q++) v[q] -= w[q];
   }
   memcpy(du, v, sizeof(double) * NODE * (size_t)nb);
   for (int r = 0; r < t->nr; r++) {
