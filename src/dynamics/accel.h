@@ -1,6 +1,7 @@
 /* Accelerations and multipliers for a given set of active rows: first by
  * block elimination along the body-constraint tree in linear time
- * (tree_solve.h), else (loops with many closing rows, dependent rows) by the
+ * (tree_solve.h), else (fewer than NSEDI_TREE_MIN_ROWS rows, loops with many
+ * closing rows, dependent rows) by the
  * Schur complement on the block-diagonal mass matrix:
  *
  *   M du = f + C^T lambda,   J du = target          (J: rows, C: force columns)
