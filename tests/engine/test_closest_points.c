@@ -300,6 +300,19 @@ static double ellipsoid_residual(const nsedi_kin *kb, const double *a, const dou
  * body): the gap against the smallest distance from the sphere's centre to
  * samples of the other's surface, less the radius, over random poses with
  * the centre outside the other body. */
+
+/* Kinematics of a two-body model at its bodies' initial positions and
+ * orientations (velocities zero). */
+static void kin_at_defs(const nsed_model *m, nsedi_kin kin[2]) {
+  double x[26] = {0};
+  for (int j = 0; j < 2; j++) {
+    const nsed_body_def *bd = nsed_model_body_def(m, j);
+    for (int i = 0; i < 3; i++) x[13 * j + i] = bd->position[i];
+    for (int i = 0; i < 4; i++) x[13 * j + 3 + i] = bd->quat[i];
+  }
+  nsedi_kin_eval(m, x, kin);
+}
+
 static void sphere_against(nsed_shape_type type) {
   nsed_error err;
   double worst = 0, worst_eq = 0;
@@ -329,14 +342,8 @@ static void sphere_against(nsed_shape_type type) {
     snprintf(c.other, sizeof c.other, "other");
     must(nsed_model_add_contact(m, &c, &err), &err);
     must(nsed_model_finalize(m, &err), &err);
-    double x[26] = {0};
-    for (int j = 0; j < 2; j++) {
-      const nsed_body_def *bd = nsed_model_body_def(m, j);
-      for (int i = 0; i < 3; i++) x[13 * j + i] = bd->position[i];
-      for (int i = 0; i < 4; i++) x[13 * j + 3 + i] = bd->quat[i];
-    }
     nsedi_kin kin[2];
-    nsedi_kin_eval(m, x, kin);
+    kin_at_defs(m, kin);
     nsedi_contact_geom g;
     if (nsedi_contact_eval(m, 0, kin, NULL, &g) != NSED_OK) { /* centre inside: no geometry */
       nsed_model_free(&m);
@@ -414,14 +421,8 @@ static void capsule_capsule(void) {
     snprintf(c.other, sizeof c.other, "other");
     must(nsed_model_add_contact(m, &c, &err), &err);
     must(nsed_model_finalize(m, &err), &err);
-    double x[26] = {0};
-    for (int j = 0; j < 2; j++) {
-      const nsed_body_def *bd = nsed_model_body_def(m, j);
-      for (int i = 0; i < 3; i++) x[13 * j + i] = bd->position[i];
-      for (int i = 0; i < 4; i++) x[13 * j + 3 + i] = bd->quat[i];
-    }
     nsedi_kin kin[2];
-    nsedi_kin_eval(m, x, kin);
+    kin_at_defs(m, kin);
     nsedi_contact_geom g;
     const nsed_shape *sa = &nsed_model_body_def(m, 0)->shape, *sb = &nsed_model_body_def(m, 1)->shape;
     double ez[3] = {0, 0, 1}, u[3], w[3], p[3];
