@@ -88,6 +88,13 @@ PROBLEMS = {
     # the friction model changes the vehicle's motion). Its twelve roller
     # contacts come from one mapping, omni_vehicle.contact, which every
     # model's law overrides; the slip series is wheel 0's first roller's.
+    # Torsional friction: a sphere sliding and spinning about the vertical
+    # (the spin's stop time in closed form). The exact cone has no torsional
+    # row (refused: a failed row), so the reference is the tight face
+    # octagon, exact for the interval.
+    "spin": dict(file="ball_spin_slide.yaml", t_end=0.5, body="ball", closed="spin",
+                 reference=["friction.model=polygon", "friction.form=face", "friction.sides=8"],
+                 extra=["output.dt=1e-4"]),
     "vehicle": dict(file="omni_vehicle_coast.yaml", t_end=10, quick_t_end=2, body="platform",
                     closed="vehicle", contact_keys=["omni_vehicle.contact"],
                     slip_contact="wheel0_roller0_floor", extra=["output.dt=0.01"]),
@@ -95,6 +102,15 @@ PROBLEMS = {
 
 # Closed forms (problem headers).
 SPHERE_MU, SPHERE_G = 0.3, 9.81
+# problems/ball_spin_slide.yaml: spin w0 about the vertical, torsion d (m),
+# I = 2/5 m r^2: the spin stops at I w0 / (d m g).
+SPIN_W0, SPIN_TORSION, SPIN_R = 5.0, 0.01, 0.1
+SPIN_STOP = 0.4 * SPIN_R ** 2 * SPIN_W0 / (SPIN_TORSION * SPHERE_G)
+# The regularised and compliant moments saturate at torsion_rate (nsed's
+# default 1e-6 rad/s, not overridden here) and decay exponentially below
+# it; their "stop" is where the spin falls below W_STICK, a decade lower.
+TORSION_RATE = 1e-6
+W_STICK = 1e-7
 BOX_V0, BOX_MU, BOX_THETA = 1.0, 0.5, math.radians(20)
 # The capsule rolling down its incline (problems/capsule_incline.yaml header).
 CAPSULE_A, CAPSULE_THETA = 1.713445592454786, math.radians(15)
@@ -174,8 +190,8 @@ def model_overrides(model, problem, keys):
 # ---------------------------------------------------------------- running nsed
 
 def run_nsed(nsed, yaml_path, outdir, sets, timeout):
-    """Run nsed; return its summary dict (status 'timeout' / 'crashed' made up
-    when nsed did not write one).  A finished result folder is reused so an
+    """Run nsed; return its summary dict (status 'timeout', 'refused' or
+    'crashed' made up when nsed did not write one).  A finished result folder is reused so an
     interrupted suite resumes cheaply."""
     summ_path = os.path.join(outdir, "summary.json")
     stamp = os.path.join(outdir, "overrides.txt")
@@ -196,7 +212,10 @@ def run_nsed(nsed, yaml_path, outdir, sets, timeout):
                     events=0, rhs_evaluations=0, steps=0)
         return summ
     if not os.path.exists(summ_path):
-        return dict(status="crashed", message=proc.stderr.strip()[-300:],
+        # exit status 2: the problem with these overrides is refused as input
+        # (the exact cone with torsional friction); anything else crashed.
+        return dict(status="refused" if proc.returncode == 2 else "crashed",
+                    message=proc.stderr.strip()[-300:],
                     wall_seconds=float("nan"), t_reached=float("nan"),
                     events=0, rhs_evaluations=0, steps=0)
     with open(summ_path) as g:
@@ -210,7 +229,7 @@ def load_run(outdir, body, contact):
     """Arrays of one run: t, pos (n x 3), vel (n x 3), slip (t, speed), events;
     empty when the run left no readable result (a timeout, a crash)."""
     run = dict(t=np.zeros(0), pos=np.zeros((0, 3)), vel=np.zeros((0, 3)), quat=np.zeros((0, 4)),
-               slip_t=np.zeros(0), slip=np.zeros(0), events=[])
+               w=np.zeros((0, 3)), slip_t=np.zeros(0), slip=np.zeros(0), events=[])
     try:
         r = read_result(outdir, strict_summary=False)
     except ResultError:
@@ -221,6 +240,7 @@ def load_run(outdir, body, contact):
         run["pos"] = np.column_stack([tr[f"{body}.{k}"] for k in "xyz"])
         run["vel"] = np.column_stack([tr[f"{body}.v{k}"] for k in "xyz"])
         run["quat"] = np.column_stack([tr[f"{body}.q{k}"] for k in "0123"])
+        run["w"] = np.column_stack([tr[f"{body}.w{k}"] for k in "xyz"])
     mine = r.contact(contact)
     run["slip_t"] = mine["t"].copy()
     run["slip"] = mine["slip_speed"].copy()
@@ -286,6 +306,29 @@ def sphere_metrics(run, model, v0=2.0):
     v_fin = float(np.hypot(*run["vel"][-1, :2])) if len(run["t"]) else float("nan")
     return dict(t_stick=t_stick, t_stick_err=abs(t_stick - t_star),
                 v_final_err=abs(v_fin - 5 / 7 * v0))
+
+
+def spin_metrics(run, model):
+    """|t_spin - t_spin*|, the spin's stop against the closed form, and the
+    slide's stick error as for the sphere. Without spin events (regularised,
+    compliant moments) the stop is where the spin about the vertical (world
+    z of the body-axis rates) first falls below W_STICK, located as the
+    slide's stick is (stick_crossing: the linear fall extrapolated to the
+    kink at TORSION_RATE, then the exponential decay)."""
+    out = sphere_metrics(run, model)
+    stops = event_times(run, "spin_stick")
+    if stops:
+        t_spin = stops[0]
+    elif len(run["t"]):
+        q, w = run["quat"], run["w"]
+        wz = (2 * (q[:, 1] * q[:, 3] - q[:, 0] * q[:, 2]) * w[:, 0]
+              + 2 * (q[:, 2] * q[:, 3] + q[:, 0] * q[:, 1]) * w[:, 1]
+              + (1 - 2 * (q[:, 1] ** 2 + q[:, 2] ** 2)) * w[:, 2])
+        t_spin = stick_crossing(run["t"], np.abs(wz), W_STICK, TORSION_RATE)
+    else:
+        t_spin = float("nan")
+    out.update(t_spin=t_spin, t_spin_err=abs(t_spin - SPIN_STOP))
+    return out
 
 
 def box_metrics(run, model):
@@ -417,6 +460,8 @@ def primary_error(pinfo, m):
     trajectory error against the tight exact-cone reference."""
     if pinfo.get("closed") == "sphere":
         return m["t_stick_err"], "abs(t_stick - t*) [s]"
+    if pinfo.get("closed") == "spin":
+        return m["t_spin_err"], "abs(t_spin - t_spin*) [s]"
     if pinfo.get("closed") == "box":
         return m["t_stop_err"], "abs(t_stop - t*) [s]"
     if pinfo.get("closed") == "capsule":
@@ -459,7 +504,7 @@ def atomic_savefig(fig, path):
 
 COLUMNS = ["problem", "model", "family", "n_star", "form", "delta", "status",
            "t_reached", "events", "rhs_evaluations", "steps", "wall_seconds",
-           "error", "error_kind", "t_stick_err", "v_final_err", "t_stop_err", "v_end",
+           "error", "error_kind", "t_stick_err", "v_final_err", "t_spin", "t_spin_err", "t_stop_err", "v_end",
            "v_end_err", "roll_err", "theta_end", "theta_end_err", "glide_end", "first_slip_err",
            "period_err", "yaw_end_err", "path_end_err", "energy_end_err", "event_time_err_max", "events_matched", "events_ref",
            "event_seq_match", "traj_max_diff", "message"]
@@ -593,7 +638,7 @@ def submit_problem(args, problem, models, pool):
 
     jobs = {"reference": pool.submit(run_nsed, args.nsed, yaml_path,
                                      os.path.join(rdir, "reference"),
-                                     base + ["friction.model=exact_cone"] + TIGHT,
+                                     base + p.get("reference", ["friction.model=exact_cone"]) + TIGHT,
                                      args.timeout)}
     for m in models:
         jobs[m["name"]] = pool.submit(run_nsed, args.nsed, yaml_path,
@@ -631,6 +676,8 @@ def collect_problem(problem, models, jobs, args):
             row.update(sphere_metrics(run, m))
         elif p.get("closed") == "belt":
             row.update(belt_metrics(run, m))
+        elif p.get("closed") == "spin":
+            row.update(spin_metrics(run, m))
         elif p.get("closed") == "box":
             row.update(box_metrics(run, m))
         elif p.get("closed") == "capsule":

@@ -71,11 +71,25 @@ typedef struct {
   double restitution; /* impact problem only: Newton's e_N in [0, 1] */
 } nsed_cp_contact;
 
+/* A torsional (drilling) friction row of a contact: the moment lambda_w
+ * about the contact normal, bounded by that contact's normal force,
+ * |lambda_w| <= mu lambda_n (docs/complementarity.md §11). Its row and
+ * column follow the 3nc contact rows of G and b, in the order of spins[]. */
+typedef struct {
+  int contact;       /* the contact (0 .. nc-1) whose normal force bounds the moment */
+  nsed_cp_kind kind; /* STICK_CANDIDATE: may stick or start turning; SLIPPING: turning with
+                        the known sign, moment -mu lambda_n sign; FRICTIONLESS: no moment */
+  double mu;         /* moment per unit normal force (m), >= 0 */
+  double sign;       /* SLIPPING: +1 or -1, the sign of the relative spin velocity */
+} nsed_cp_spin;
+
 typedef struct {
   int nc;                          /* number of contacts (>= 0) */
-  const double *G;                 /* 3nc x 3nc column-major */
-  const double *b;                 /* 3nc */
+  const double *G;                 /* (3nc + nw) x (3nc + nw) column-major */
+  const double *b;                 /* 3nc + nw */
   const nsed_cp_contact *contacts; /* nc */
+  int nw;                          /* number of torsional rows (0: none) */
+  const nsed_cp_spin *spins;       /* nw (NULL when nw = 0) */
 } nsed_contact_problem;
 
 /* The new mode of a contact decided by the event problem. */
@@ -83,11 +97,16 @@ typedef enum { NSED_CP_OPEN = 0, NSED_CP_STICK = 1, NSED_CP_SLIP = 2 } nsed_cp_m
 
 /* Results; arrays are owned by the caller and sized for nc contacts. */
 typedef struct {
-  double *lambda;       /* 3nc: force (impulse) (n, t1, t2) per contact */
-  double *a;            /* 3nc: G*lambda + b, the resulting relative acceleration (velocity) */
+  double *lambda;       /* 3nc + nw: force (impulse) (n, t1, t2) per contact, then the
+                           torsional moments (moment impulses) */
+  double *a;            /* 3nc + nw: G*lambda + b, the resulting relative acceleration (velocity) */
   nsed_cp_mode *mode;   /* nc: OPEN (lambda_n = 0, a_n > 0), STICK (a_t = 0) or SLIP */
   double *slip_dir;     /* 2nc: SLIP: unit direction of the tangential relative
                            acceleration (onset) or of the given slip; else 0 */
+  nsed_cp_mode *spin_mode; /* nw (may be NULL when nw = 0): OPEN when its contact opens,
+                           STICK (a_w = 0) or SLIP */
+  double *spin_sign;    /* nw (may be NULL when nw = 0): SLIP: the sign of the spin
+                           acceleration (onset) or the given sign; else 0 */
 } nsed_contact_solution;
 
 /* What was solved and how: for the event log and the LCP report. */
@@ -111,7 +130,9 @@ NSED_API void nsed_contact_solver_free(nsed_contact_solver **s);
 
 /* Acceleration-level problem: normal complementarity 0 <= lambda_n _|_ a_n >= 0,
  * kinetic friction for SLIPPING contacts, polygonal (or exact) static friction
- * with maximal dissipation for STICK_CANDIDATE contacts. Every solution is
+ * with maximal dissipation for STICK_CANDIDATE contacts, and the same for the
+ * torsional rows (an interval, exact in every polygon model; the exact cone
+ * takes no torsional rows: NSED_ERR_INPUT). Every solution is
  * verified before it is returned. Returns NSED_OK, NSED_LCP_INFEASIBLE (no
  * solution: e.g. Painleve), or NSED_ERR_LCP / NSED_ERR_INPUT with err saying
  * why and giving the problem's size and residuals. */

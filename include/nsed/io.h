@@ -157,8 +157,9 @@ typedef struct nsed_recorder nsed_recorder;
 
 /* Columns of a recorded contact row, in the order of contacts.csv's numbers:
  * gap, lambda_n, lambda_t1, lambda_t2, slip_speed, point_x, point_y, point_z
- * (the contact point on the body, world). */
-#define NSED_RECORDER_CONTACT_COLUMNS 8
+ * (the contact point on the body, world), moment (the torsional moment about
+ * the normal, N m). */
+#define NSED_RECORDER_CONTACT_COLUMNS 9
 
 /* Create a recorder for runs of m into *out (free it with
  * nsed_recorder_free). NSED_ERR_INPUT if m is NULL, NSED_ERR_NOMEM. */
@@ -197,6 +198,10 @@ NSED_API const double *nsed_recorder_contacts(const nsed_recorder *r);
 /* The contacts' modes (nsed_mode values), rows x ncontact ints, indexed as
  * nsed_recorder_contacts without its columns. */
 NSED_API const int *nsed_recorder_contact_modes(const nsed_recorder *r);
+
+/* The contacts' spin modes (exact torsional friction: nsed_mode values,
+ * OPEN without it), indexed as nsed_recorder_contact_modes. */
+NSED_API const int *nsed_recorder_contact_spins(const nsed_recorder *r);
 
 /* Events recorded so far (events.csv's rows, the failure row included). */
 NSED_API long nsed_recorder_nevent(const nsed_recorder *r);

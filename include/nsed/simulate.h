@@ -33,7 +33,9 @@ typedef enum {
   NSED_EVENT_TIME = 6,   /* a breakpoint of a time law */
   NSED_EVENT_FAILURE = 7, /* the run stopped on an error: path holds the status name,
                              contact the contact involved (or -1); the message is in the summary */
-  NSED_EVENT_NKIND = 8     /* number of kinds */
+  NSED_EVENT_SPIN_STICK = 8, /* exact torsional friction: the contact's spin stops and sticks */
+  NSED_EVENT_SPIN_SLIP = 9,  /* exact torsional friction: its spin starts turning (or reverses) */
+  NSED_EVENT_NKIND = 10    /* number of kinds */
 } nsed_event_kind;
 
 typedef struct {
@@ -56,6 +58,10 @@ typedef struct {
   double lambda[3];      /* force (n, t1, t2) in N */
   double slip_speed;     /* |tangential relative velocity| m/s */
   double point[3];       /* contact point on the body (world) */
+  double moment;         /* torsional moment about the normal on the body (N m); 0 without
+                            torsional friction */
+  nsed_mode spin;        /* exact torsional friction: STICK or SLIP (turning) while closed;
+                            OPEN otherwise */
 } nsed_contact_info;
 
 /* The law monitor's checks (docs/engine.md, "The law monitor"). Each is a
@@ -71,7 +77,11 @@ typedef enum {
   NSED_LAW_OPEN_GAP = 4,       /* open contact: gap (m) */
   NSED_LAW_CLOSED_GAP = 5,     /* closed contact: -|gap| (m) */
   NSED_LAW_JOINT_DRIFT = 6,    /* joint rows: -|phi| (m or rad) */
-  NSED_LAW_NCHECK = 7
+  NSED_LAW_SPIN_FRICTION = 7,  /* exact torsional friction: sticking spin: distance of the moment
+                                  inside +-torsion lambda_n; turning: -| |tau| - torsion lambda_n |
+                                  (or -1 when the spin reversed without stopping); relative to
+                                  torsion lambda_n + floor */
+  NSED_LAW_NCHECK = 8
 } nsed_law_check;
 
 /* The worst margin one check has seen so far. */

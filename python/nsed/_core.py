@@ -535,16 +535,18 @@ def _recorded(model, rec):
                            "from different nsed versions")
     numbers = _copy(lib.nsed_recorder_contacts(rec), k * width, "f8").reshape(k, width)
     modes = _copy(lib.nsed_recorder_contact_modes(rec), k, "i4")
+    spins = _copy(lib.nsed_recorder_contact_spins(rec), k, "i4")
     contact_names = np.array(model.contacts if nc else ["x"])
     contacts = contacts_array(np.repeat(trajectory["t"], nc),
                               contact_names[np.tile(np.arange(nc), n)] if k else [],
-                              np.array(MODE_NAMES)[modes] if k else [], numbers)
+                              np.array(MODE_NAMES)[modes] if k else [], numbers,
+                              np.array(MODE_NAMES)[spins] if k else None)
 
     raw = _copy(lib.nsed_recorder_events(rec), lib.nsed_recorder_nevent(rec), _EVENT_DTYPE)
     has = raw["contact"] >= 0
     kinds = [_str(lib.nsed_event_kind_name(k)) for k in range(lib.NSED_EVENT_NKIND)]
     cols = {c: raw[c] for c in ("t", "lcp_size", "pivots", "residual")}
-    cols["kind"] = _names(raw["kind"], lambda k: kinds[k] if 0 <= k < 8 else str(k))
+    cols["kind"] = _names(raw["kind"], lambda k: kinds[k] if 0 <= k < len(kinds) else str(k))
     cols["contact"] = np.where(has, _names(raw["contact"],
                                            lambda c: model.contacts[c] if c >= 0 else ""), "")
     for c in ("from", "to"):

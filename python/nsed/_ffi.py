@@ -23,9 +23,9 @@ import subprocess
 import cffi
 
 CDEF = """
-#define NSED_EVENT_NKIND 8
-#define NSED_LAW_NCHECK 7
-#define NSED_RECORDER_CONTACT_COLUMNS 8
+#define NSED_EVENT_NKIND 10
+#define NSED_LAW_NCHECK 8
+#define NSED_RECORDER_CONTACT_COLUMNS 9
 typedef struct { int status; char message[1024]; } nsed_error;
 typedef struct nsed_model nsed_model;
 typedef struct nsed_data nsed_data;
@@ -37,6 +37,7 @@ typedef struct {
 
 typedef struct {
   int mode; double gap; double lambda[3]; double slip_speed; double point[3];
+  double moment; int spin;
 } nsed_contact_info;
 
 typedef struct {
@@ -283,6 +284,7 @@ int nsed_recorder_status(const nsed_recorder *r, nsed_error *err);
 long nsed_recorder_rows(const nsed_recorder *r);
 const double *nsed_recorder_trajectory(const nsed_recorder *r);
 const double *nsed_recorder_contacts(const nsed_recorder *r);
+const int *nsed_recorder_contact_spins(const nsed_recorder *r);
 const int *nsed_recorder_contact_modes(const nsed_recorder *r);
 long nsed_recorder_nevent(const nsed_recorder *r);
 const nsed_event *nsed_recorder_events(const nsed_recorder *r);

@@ -47,6 +47,8 @@ EVENT_STYLES = {
     "zeno":   ("X", "tab:purple"),
     "time":   ("|", "tab:gray"),
     "failure": ("x", "black"),
+    "spin_stick": ("P", "tab:olive"),
+    "spin_slip": ("d", "tab:brown"),
 }
 DEFAULT_EVENT = ("o", "black")
 # Impulses of events.csv on contact_forces.png (right axis, N s): marker, colour.

@@ -24,7 +24,10 @@ CONTACT_COLUMNS = ("t", "contact", "mode", "gap", "lambda_n", "lambda_t1",
 # The contact point on the body (world), written since nsed 0.2; a result
 # of an earlier nsed lacks these columns and reads them as NaN.
 CONTACT_POINT_COLUMNS = ("point_x", "point_y", "point_z")
-CONTACT_NUMBERS = CONTACT_COLUMNS[3:] + CONTACT_POINT_COLUMNS
+# The torsional moment about the normal (N m), written since nsed 0.3; an
+# earlier result lacks it and reads it as NaN.
+CONTACT_MOMENT_COLUMNS = ("moment",)
+CONTACT_NUMBERS = CONTACT_COLUMNS[3:] + CONTACT_POINT_COLUMNS + CONTACT_MOMENT_COLUMNS
 EVENT_COLUMNS = ("t", "kind", "contact", "from", "to", "lcp_size", "pivots",
                  "residual", "path", "impulse_n", "impulse_t1", "impulse_t2")
 MODE_NAMES = ("open", "stick", "slip")
@@ -190,16 +193,18 @@ def trajectory_array(matrix, names):
     return data.view(dt).reshape(len(data))
 
 
-def contacts_array(t, names, mode, numbers):
-    """The contacts array from its columns; numbers: (rows, 8) floats of
+def contacts_array(t, names, mode, numbers, spin=None):
+    """The contacts array from its columns; numbers: (rows, 9) floats of
     CONTACT_NUMBERS (gap, lambda_n, lambda_t1, lambda_t2, slip_speed,
-    point_x, point_y, point_z)."""
+    point_x, point_y, point_z, moment); spin: the spin modes (exact torsional
+    friction; "" where a result lacks them)."""
     dt = [("t", "f8"), ("contact", _str_dtype(names)), ("mode", "U5")] + \
-        [(c, "f8") for c in CONTACT_NUMBERS]
+        [(c, "f8") for c in CONTACT_NUMBERS] + [("spin", "U5")]
     a = np.zeros(len(t), dtype=dt)
     a["t"] = t
     a["contact"] = names
     a["mode"] = mode
+    a["spin"] = "" if spin is None else spin
     numbers = np.asarray(numbers, dtype=float).reshape(len(t), len(CONTACT_NUMBERS))
     for k, c in enumerate(CONTACT_NUMBERS):
         a[c] = numbers[:, k]
@@ -328,12 +333,15 @@ def _read_csv_result(outdir):
     path = files["contacts"]
     header, rows = _read_table(path, CONTACT_COLUMNS, optional_file=True)
     numbers = _floats(path, header, rows, ("t",) + CONTACT_COLUMNS[3:])
-    point = (_floats(path, header, rows, CONTACT_POINT_COLUMNS)
-             if all(c in header for c in CONTACT_POINT_COLUMNS)
-             else np.full((len(rows), 3), np.nan))
+    optional = []
+    for group in (CONTACT_POINT_COLUMNS, CONTACT_MOMENT_COLUMNS):
+        optional.append(_floats(path, header, rows, group)
+                        if all(c in header for c in group)
+                        else np.full((len(rows), len(group)), np.nan))
     contacts = contacts_array(numbers[:, 0], _strings(header, rows, "contact"),
                               _strings(header, rows, "mode"),
-                              np.hstack([numbers[:, 1:], point]))
+                              np.hstack([numbers[:, 1:]] + optional),
+                              _strings(header, rows, "spin") if "spin" in header else None)
 
     path = files["events"]
     header, rows = _read_table(path, _EVENT_REQUIRED, optional_file=True)
@@ -381,7 +389,8 @@ def _read_hdf5_result(path):
             numbers = np.stack([column(g, c, "f8") if c in g else np.full(len(t), np.nan)
                                 for c in CONTACT_NUMBERS], axis=-1)
             contacts = contacts_array(t, column(g, "contact", "s"),
-                                      column(g, "mode", "s"), numbers)
+                                      column(g, "mode", "s"), numbers,
+                                      column(g, "spin", "s") if "spin" in g else None)
             g = f["events"]
             kinds = dict({c: "f8" for c in _EVENT_FLOATS}, **{c: "i4" for c in _EVENT_INTS})
             n = len(g["t"])

@@ -137,7 +137,10 @@ static void print_model(const char *path, const nsed_model *m) {
         printf(", stiffness %.10g N/m, damping %.10g N s/m, mu %.10g, delta %.10g m/s", c->stiffness,
                c->damping, c->mu, c->delta);
     }
-    if (c->torsion > 0)
+    if (c->torsion > 0 && c->law == NSED_CONTACT_COULOMB)
+      printf(", torsion %.10g m (moment |tau| <= torsion lambda_n: sticks or turns, decided at "
+             "events)", c->torsion);
+    else if (c->torsion > 0)
       printf(", torsion %.10g m (moment -torsion lambda_n sat(w_n / %.10g rad/s))", c->torsion,
              c->torsion_rate);
     int b = nsed_model_find_body(m, c->body);

@@ -10,7 +10,12 @@
  *  - otherwise closed: a SLIPPING contact stays SLIP with its slip direction; a
  *    stick candidate is STICK if |a_T| <= tol_a, else SLIP with slip_dir =
  *    a_T/|a_T| (the direction slip starts in); a frictionless closed contact is
- *    SLIP (no tangential constraint) with slip_dir the direction of a_T, or 0. */
+ *    SLIP (no tangential constraint) with slip_dir the direction of a_T, or 0.
+ * Torsional rows (§11) follow their contact: OPEN when it opens; a SLIPPING
+ * one stays SLIP with its sign; a stick candidate is STICK if |a_w| is within
+ * NSEDI_CP_MODE_TOL of its own row's scale (moments and spin accelerations
+ * have other units than forces and accelerations), else SLIP with
+ * sign(a_w); a frictionless one SLIP with sign(a_w), or 0. */
 #include "cp_internal.h"
 
 #include <math.h>
@@ -58,7 +63,7 @@ int nsed_contact_solver_create(const nsed_complementarity_settings *s, int max_c
   nsed_contact_solver *cs = calloc(1, sizeof *cs);
   if (!cs) return nsed_error_set(err, NSED_ERR_NOMEM, "out of memory for the contact solver");
   cs->set = *s;
-  rc = nsedi_ws_reserve_contacts(&cs->ws, max_contacts > 0 ? max_contacts : 1, s->sides);
+  rc = nsedi_ws_reserve_contacts(&cs->ws, max_contacts > 0 ? max_contacts : 1, 0, s->sides);
   if (rc == NSED_OK) rc = nsedi_siconos_create(&cs->sic);
   if (rc != NSED_OK) {
     nsed_contact_solver_free(&cs);
@@ -81,18 +86,38 @@ static int check_problem(const nsed_contact_problem *p, const nsed_contact_solut
                          nsed_error *err) {
   if (!p || !sol) return nsed_error_set(err, NSED_ERR_INPUT, "contact problem or solution is NULL");
   if (p->nc < 0) return nsed_error_set(err, NSED_ERR_INPUT, "number of contacts %d is negative", p->nc);
-  if (p->nc == 0) return NSED_OK;
+  if (p->nw < 0)
+    return nsed_error_set(err, NSED_ERR_INPUT, "number of torsional rows (spins) %d is negative", p->nw);
+  if (p->nc == 0 && p->nw == 0) return NSED_OK;
+  if (p->nc == 0)
+    return nsed_error_set(err, NSED_ERR_INPUT,
+                          "%d torsional rows (spins) but no contacts: each is bounded by a contact's "
+                          "normal force", p->nw);
   if (!p->G || !p->b || !p->contacts)
     return nsed_error_set(err, NSED_ERR_INPUT, "contact problem of %d contacts: G, b or contacts is NULL", p->nc);
   if (!sol->lambda || !sol->a || !sol->mode || !sol->slip_dir)
     return nsed_error_set(err, NSED_ERR_INPUT, "contact solution arrays must not be NULL");
-  size_t n3 = 3 * (size_t)p->nc;
-  for (size_t j = 0; j < n3; j++)
-    for (size_t i = 0; i < n3; i++)
-      if (!isfinite(p->G[j * n3 + i]))
-        return nsed_error_set(err, NSED_ERR_NONFINITE, "G(%zu,%zu) = %g is not finite", i, j, p->G[j * n3 + i]);
-  for (size_t i = 0; i < n3; i++)
-    if (!isfinite(p->b[i])) return nsed_error_set(err, NSED_ERR_NONFINITE, "b(%zu) = %g is not finite", i, p->b[i]);
+  if (p->nw > 0 && !p->spins)
+    return nsed_error_set(err, NSED_ERR_INPUT, "contact problem of %d torsional rows: spins is NULL", p->nw);
+  if (p->nw > 0 && (!sol->spin_mode || !sol->spin_sign))
+    return nsed_error_set(err, NSED_ERR_INPUT,
+                          "contact solution for %d torsional rows: spin_mode or spin_sign is NULL", p->nw);
+  size_t n3 = 3 * (size_t)p->nc, ng = n3 + (size_t)p->nw;
+  for (size_t j = 0; j < ng; j++)
+    for (size_t i = 0; i < ng; i++)
+      if (!isfinite(p->G[j * ng + i])) {
+        if (i >= n3 || j >= n3)
+          return nsed_error_set(err, NSED_ERR_NONFINITE, "G(%zu,%zu) = %g (spin %zu's %s) is not finite",
+                                i, j, p->G[j * ng + i], (i >= n3 ? i : j) - n3, i >= n3 ? "row" : "column");
+        return nsed_error_set(err, NSED_ERR_NONFINITE, "G(%zu,%zu) = %g is not finite", i, j, p->G[j * ng + i]);
+      }
+  for (size_t i = 0; i < ng; i++)
+    if (!isfinite(p->b[i])) {
+      if (i >= n3)
+        return nsed_error_set(err, NSED_ERR_NONFINITE, "b(%zu) = %g (spin %zu) is not finite", i, p->b[i],
+                              i - n3);
+      return nsed_error_set(err, NSED_ERR_NONFINITE, "b(%zu) = %g is not finite", i, p->b[i]);
+    }
   for (int i = 0; i < p->nc; i++) {
     const nsed_cp_contact *c = &p->contacts[i];
     if ((int)c->kind < 0 || c->kind > NSED_CP_FRICTIONLESS)
@@ -112,16 +137,80 @@ static int check_problem(const nsed_contact_problem *p, const nsed_contact_solut
       return nsed_error_set(err, NSED_ERR_INPUT, "contact %d: restitution %g not in [0, 1]", i,
                             c->restitution);
   }
+  for (int k = 0; k < p->nw; k++) {
+    const nsed_cp_spin *w = &p->spins[k];
+    if (w->contact < 0 || w->contact >= p->nc)
+      return nsed_error_set(err, NSED_ERR_INPUT, "spin %d: contact %d out of range [0, %d)", k, w->contact,
+                            p->nc);
+    if ((int)w->kind < 0 || w->kind > NSED_CP_FRICTIONLESS)
+      return nsed_error_set(err, NSED_ERR_INPUT, "spin %d: kind %d unknown", k, (int)w->kind);
+    if (!(w->mu >= 0.0 && isfinite(w->mu)))
+      return nsed_error_set(err, NSED_ERR_INPUT,
+                            "spin %d: torsional friction coefficient mu = %g must be finite and >= 0", k,
+                            w->mu);
+    /* the kinetic moment is -mu lambda_n sign: any other magnitude would be a
+     * different friction law, so the sign is exact, not normalised */
+    if (w->kind == NSED_CP_SLIPPING && !(w->sign == 1.0 || w->sign == -1.0))
+      return nsed_error_set(err, NSED_ERR_INPUT, "spin %d: SLIPPING needs sign +1 or -1, not %g", k,
+                            w->sign);
+  }
   return NSED_OK;
 }
 
+/* The coefficient torsional row k's moment is bounded with in this solve:
+ * mu while it carries a moment, 0 when it carries none (its lambda_w = 0). */
+static double spin_mu(const nsedi_cp *p, int k) {
+  int kd = p->wkind[k];
+  return kd == NSED_CP_STICK_CANDIDATE || kd == NSED_CP_SLIPPING ? p->w[k].mu : 0.0;
+}
+
+/* Moment scale of torsional row k given the force scale fs: its moment, or
+ * what the friction bound allows at that force, whichever is larger. */
+static double spin_moment_scale(const nsedi_cp *p, const double *lam, int k, double fs) {
+  return fmax(fabs(lam[3 * p->nc + k]), spin_mu(p, k) * fs);
+}
+
+/* The largest share of the torsional columns in one contact row,
+ * max_i sum_k |G_i,w_k| (moment scale of k): it is 0 without moments, so
+ * the contacts' scales are then exactly what they were without torsional
+ * rows. */
+static double torsion_share(const nsedi_cp *p, const double *lam, double fs) {
+  const size_t n3 = 3 * (size_t)p->nc, ng = n3 + (size_t)p->nw;
+  double worst = 0.0;
+  for (size_t i = 0; i < n3; i++) {
+    double sum = 0.0;
+    for (int k = 0; k < p->nw; k++) {
+      double ms = spin_moment_scale(p, lam, k, fs);
+      if (ms > 0.0) sum += fabs(p->G[(n3 + (size_t)k) * ng + i]) * ms;
+    }
+    worst = fmax(worst, sum);
+  }
+  return worst;
+}
+
+/* Acceleration scale of torsional row k (units of a_w, not of a_n): |b_w|
+ * or what the unknowns' scales put into the row, sum_j |G_wj| (scale of j),
+ * force scale fs for force columns and the moment scale for torsional ones.
+ * A row's own scale, so that a small moment row is not judged by the force
+ * rows' round-off nor a large one by theirs. */
+static double spin_accel_scale(const nsedi_cp *p, const double *b, const double *lam, int k, double fs) {
+  const size_t n3 = 3 * (size_t)p->nc, ng = n3 + (size_t)p->nw, R = n3 + (size_t)k;
+  double sum = 0.0;
+  for (size_t j = 0; j < n3; j++) sum += fabs(p->G[j * ng + R]) * fs;
+  for (int l = 0; l < p->nw; l++) sum += fabs(p->G[(n3 + (size_t)l) * ng + R]) * spin_moment_scale(p, lam, l, fs);
+  return fmax(fabs(b[R]), sum);
+}
+
 static void decide_modes(const nsedi_cp *p, const double *b, int impact, nsed_contact_solution *sol) {
-  int nc = p->nc, n3 = 3 * nc;
+  const int nc = p->nc, n3 = 3 * nc;
+  const size_t ng = (size_t)n3 + (size_t)p->nw;
   double lmax = 0.0, gmax = 0.0, bmax = 0.0;
   for (int i = 0; i < n3; i++) lmax = fmax(lmax, fabs(sol->lambda[i]));
-  for (size_t k = 0; k < (size_t)n3 * (size_t)n3; k++) gmax = fmax(gmax, fabs(p->G[k]));
+  for (size_t j = 0; j < (size_t)n3; j++)
+    for (size_t i = 0; i < (size_t)n3; i++) gmax = fmax(gmax, fabs(p->G[j * ng + i]));
   for (int i = 0; i < n3; i++) bmax = fmax(bmax, fabs(b[i]));
-  double tol_l = NSEDI_CP_MODE_TOL * lmax, tol_a = NSEDI_CP_MODE_TOL * fmax(bmax, gmax * lmax);
+  double tol_l = NSEDI_CP_MODE_TOL * lmax,
+         tol_a = NSEDI_CP_MODE_TOL * fmax(fmax(bmax, gmax * lmax), torsion_share(p, sol->lambda, lmax));
   for (int i = 0; i < nc; i++) {
     double ln = sol->lambda[3 * i], an = sol->a[3 * i];
     double at1 = sol->a[3 * i + 1], at2 = sol->a[3 * i + 2], at = hypot(at1, at2);
@@ -144,16 +233,34 @@ static void decide_modes(const nsedi_cp *p, const double *b, int impact, nsed_co
       }
     }
   }
+  for (int k = 0; k < p->nw; k++) {
+    double aw = sol->a[n3 + k];
+    sol->spin_sign[k] = 0.0;
+    if (sol->mode[p->w[k].contact] == NSED_CP_OPEN) {
+      sol->spin_mode[k] = NSED_CP_OPEN;
+    } else if (p->wkind[k] == NSED_CP_SLIPPING) {
+      sol->spin_mode[k] = NSED_CP_SLIP;
+      sol->spin_sign[k] = p->w[k].sign;
+    } else {
+      double tol_w = NSEDI_CP_MODE_TOL * spin_accel_scale(p, b, sol->lambda, k, lmax);
+      if (p->wkind[k] == NSED_CP_STICK_CANDIDATE && fabs(aw) <= tol_w) {
+        sol->spin_mode[k] = NSED_CP_STICK;
+      } else {
+        sol->spin_mode[k] = NSED_CP_SLIP;
+        if (fabs(aw) > tol_w) sol->spin_sign[k] = aw > 0.0 ? 1.0 : -1.0;
+      }
+    }
+  }
 }
 
 /* a = G lambda + b */
-static void apply_G(int n3, const double *G, const double *b, const double *lam, double *a) {
-  for (int r = 0; r < n3; r++) a[r] = b[r];
-  for (int j = 0; j < n3; j++) {
+static void apply_G(int n, const double *G, const double *b, const double *lam, double *a) {
+  for (int r = 0; r < n; r++) a[r] = b[r];
+  for (int j = 0; j < n; j++) {
     double l = lam[j];
     if (l == 0.0) continue;
-    const double *g = G + (size_t)j * n3;
-    for (int r = 0; r < n3; r++) a[r] += g[r] * l;
+    const double *g = G + (size_t)j * n;
+    for (int r = 0; r < n; r++) a[r] += g[r] * l;
   }
 }
 
@@ -163,17 +270,23 @@ static void apply_G(int n3, const double *G, const double *b, const double *lam,
  * faces with normals at off + 2 pi j/m at distance rad (per unit mu lambda_n).
  * Returns 1 if lambda_n >= 0, a_n >= 0 (bn: the complementarity b), lambda_n
  * a_n = 0, lambda_T in the polygon and, for a slipping stick candidate,
- * maximal dissipation hold to NSEDI_CP_LAW_TOL of the problem's scales. */
+ * maximal dissipation hold to NSEDI_CP_LAW_TOL of the problem's scales; and
+ * for each torsional stick candidate |lambda_w| <= mu lambda_n and maximal
+ * dissipation -a_w lambda_w >= mu lambda_n |a_w|, to NSEDI_CP_LAW_TOL of
+ * that row's own moment and acceleration scales. */
 static int laws_hold(const nsedi_cp *p, const double *lam, const double *a, int sides, double off,
                      double rad) {
-  int nc = p->nc, n3 = 3 * nc;
+  const int nc = p->nc, n3 = 3 * nc;
+  const size_t ng = (size_t)n3 + (size_t)p->nw;
   double lmax = 0.0, gmax = 0.0, bmax = 0.0;
   for (int i = 0; i < n3; i++) lmax = fmax(lmax, fabs(lam[i])), bmax = fmax(bmax, fabs(p->b[i]));
-  for (size_t k = 0; k < (size_t)n3 * (size_t)n3; k++) gmax = fmax(gmax, fabs(p->G[k]));
+  for (size_t j = 0; j < (size_t)n3; j++)
+    for (size_t i = 0; i < (size_t)n3; i++) gmax = fmax(gmax, fabs(p->G[j * ng + i]));
   /* force scale: at least what b needs (b / G), so round-off on an
    * all-but-zero lambda is not judged against lambda itself */
   double lref = fmax(lmax, gmax > 0.0 ? bmax / gmax : 0.0);
-  double as = fmax(bmax, gmax * lref), tl = NSEDI_CP_LAW_TOL * lref, ta = NSEDI_CP_LAW_TOL * as;
+  double as = fmax(fmax(bmax, gmax * lref), torsion_share(p, lam, lref));
+  double tl = NSEDI_CP_LAW_TOL * lref, ta = NSEDI_CP_LAW_TOL * as;
   double h = 2.0 * M_PI / sides;
   for (int i = 0; i < nc; i++) {
     double ln = lam[3 * i], an = a[3 * i];
@@ -191,6 +304,14 @@ static int laws_hold(const nsedi_cp *p, const double *lam, const double *a, int 
     }
     if (-(a1 * l1 + a2 * l2) < hmax - NSEDI_CP_LAW_TOL * lref * as) return 0;
   }
+  for (int k = 0; k < p->nws; k++) {
+    const int w = p->wstick[k];
+    const double mu = p->w[w].mu, ln = lam[3 * p->w[w].contact], lw = lam[n3 + w], aw = a[n3 + w];
+    const double ms = spin_moment_scale(p, lam, w, lref), aws = spin_accel_scale(p, p->b, lam, w, lref);
+    if (!(fabs(lw) <= mu * ln + NSEDI_CP_LAW_TOL * ms)) return 0;
+    /* the interval's support in direction -a_w is mu lambda_n |a_w| */
+    if (!(-aw * lw >= mu * ln * fabs(aw) - NSEDI_CP_LAW_TOL * ms * aws)) return 0;
+  }
   return 1;
 }
 
@@ -200,7 +321,7 @@ static int laws_hold(const nsedi_cp *p, const double *lam, const double *a, int 
  * once by nsed's Lemke alone before giving up with NSED_ERR_LCP. */
 static int polygon_checked(nsed_contact_solver *s, const nsedi_cp *p, int form, double *lambda,
                            nsed_lcp_stats *stats, nsed_error *err) {
-  const int m = s->set.sides, n3 = 3 * p->nc;
+  const int m = s->set.sides, ng = 3 * p->nc + p->nw;
   const double off = form == 2 ? M_PI / m : 0.0, rad = form == 2 ? cos(M_PI / m) : 1.0;
   const nsed_lcp_path saved = s->set.path;
   int rc = NSED_OK;
@@ -213,7 +334,7 @@ static int polygon_checked(nsed_contact_solver *s, const nsedi_cp *p, int form, 
     else
       rc = nsedi_vertex_solve(s, p, 1.0, 0.0, NSEDI_FORM_VERTEX, lambda, stats, err);
     if (rc != NSED_OK) break;
-    apply_G(n3, p->G, p->b, lambda, s->ws.acc);
+    apply_G(ng, p->G, p->b, lambda, s->ws.acc);
     if (laws_hold(p, lambda, s->ws.acc, m, off, rad)) break;
     rc = nsed_error_set(err, NSED_ERR_LCP,
                         "%d contacts: the LCP answer (%s, residual %.3g) violates the contact laws",
@@ -234,13 +355,14 @@ static int solve_contacts(nsed_contact_solver *s, const nsed_contact_problem *pp
   if (!s) return nsed_error_set(err, NSED_ERR_INPUT, "contact solver is NULL");
   int rc = check_problem(pp, sol, impact, err);
   if (rc != NSED_OK) return rc;
-  int nc = pp->nc, n3 = 3 * nc, m = s->set.sides;
+  int nc = pp->nc, nw = pp->nw, ng = 3 * nc + nw, m = s->set.sides;
   if (nc == 0) {
     stats->path = "empty";
     return NSED_OK;
   }
-  rc = nsedi_ws_reserve_contacts(&s->ws, nc, m);
-  if (rc != NSED_OK) return nsed_error_set(err, rc, "out of memory for %d contacts", nc);
+  rc = nsedi_ws_reserve_contacts(&s->ws, nc, nw, m);
+  if (rc != NSED_OK)
+    return nsed_error_set(err, rc, "out of memory for %d contacts and %d torsional rows", nc, nw);
   nsedi_workspace *ws = &s->ws;
   /* Effective kinds and coefficients. At impact every frictional contact is a
    * stick candidate at impulse level; a sliding one keeps its kinetic mu. */
@@ -255,14 +377,34 @@ static int solve_contacts(nsed_contact_solver *s, const nsed_contact_problem *pp
     ws->mu_eff[i] = mu;
     if (k == NSED_CP_STICK_CANDIDATE) ws->stick[ns++] = i;
   }
+  /* The torsional rows the same way: one coefficient, used both ways. */
+  int nws = 0, wcarry = 0;
+  for (int k = 0; k < nw; k++) {
+    const nsed_cp_spin *w = &pp->spins[k];
+    int kd = (int)w->kind;
+    if (impact && kd == NSED_CP_SLIPPING) kd = NSED_CP_STICK_CANDIDATE;
+    if (w->mu == 0.0 && kd == NSED_CP_STICK_CANDIDATE) kd = NSED_CP_FRICTIONLESS;
+    ws->wkind[k] = kd;
+    if (kd == NSED_CP_STICK_CANDIDATE) ws->wstick[nws++] = k;
+    if (kd == NSED_CP_STICK_CANDIDATE || (kd == NSED_CP_SLIPPING && w->mu > 0.0)) wcarry++;
+  }
   /* Impact: normal complementarity on v_n+ + e v_n- = (G Lambda)_n + (1+e) b_n. */
-  memcpy(ws->bmod, pp->b, sizeof(double) * (size_t)n3);
+  memcpy(ws->bmod, pp->b, sizeof(double) * (size_t)ng);
   if (impact)
     for (int i = 0; i < nc; i++) ws->bmod[3 * i] *= 1.0 + pp->contacts[i].restitution;
   nsedi_cp p = {.nc = nc, .G = pp->G, .b = ws->bmod, .c = pp->contacts, .kind = ws->kind,
-                .mu = ws->mu_eff, .stick = ws->stick, .ns = ns};
+                .mu = ws->mu_eff, .stick = ws->stick, .ns = ns, .nw = nw, .w = pp->spins,
+                .wkind = ws->wkind, .wstick = ws->wstick, .nws = nws, .wcarry = wcarry};
   switch (s->set.model) {
   case NSED_FRICTION_POLYGON_FACE:
+    if (wcarry > 0) {
+      /* The face form eliminates G_TT, and a moment unknown would have to
+       * join that elimination; the vertex form of the same circumscribed
+       * polygon keeps every unknown and takes the interval as it is
+       * (docs/complementarity.md §11). One rule for every moment. */
+      rc = polygon_checked(s, &p, 1, sol->lambda, stats, err);
+      break;
+    }
     rc = polygon_checked(s, &p, 0, sol->lambda, stats, err);
     if (rc == NSED_ERR_SINGULAR || rc == NSED_ERR_LCP) {
       /* G_TT not invertible (redundant contacts), the face LCP unsolved or its
@@ -281,16 +423,20 @@ static int solve_contacts(nsed_contact_solver *s, const nsed_contact_problem *pp
     break;
   }
   if (rc != NSED_OK) {
-    memset(sol->lambda, 0, sizeof(double) * (size_t)n3);
-    memcpy(sol->a, pp->b, sizeof(double) * (size_t)n3);
+    memset(sol->lambda, 0, sizeof(double) * (size_t)ng);
+    memcpy(sol->a, pp->b, sizeof(double) * (size_t)ng);
     for (int i = 0; i < nc; i++) {
       sol->mode[i] = NSED_CP_OPEN;
       sol->slip_dir[2 * i] = sol->slip_dir[2 * i + 1] = 0.0;
     }
+    for (int k = 0; k < nw; k++) {
+      sol->spin_mode[k] = NSED_CP_OPEN;
+      sol->spin_sign[k] = 0.0;
+    }
     return rc;
   }
   /* The true relative acceleration (post-impact velocity): G lambda + b. */
-  apply_G(n3, pp->G, pp->b, sol->lambda, sol->a);
+  apply_G(ng, pp->G, pp->b, sol->lambda, sol->a);
   decide_modes(&p, pp->b, impact, sol);
   return NSED_OK;
 }

@@ -9,7 +9,8 @@
  *   lcp_solve.c      the AUTO path and the forced paths (nsed_lcp_solve)
  *   friction_face.c  circumscribed polygon, face form, G_TT eliminated
  *   friction_vertex.c polygon in vertex form (inscribed, or the circumscribed
- *                    polygon when the face form cannot eliminate G_TT)
+ *                    polygon when the face form cannot eliminate G_TT or
+ *                    torsional rows carry a moment)
  *   friction_cone.c  exact cone through Siconos fc3d
  *   contact_solver.c create/free/settings, accel/impact drivers, mode decisions
  *   workspace.c      the growable workspace, the normal-unknown columns G E
@@ -51,16 +52,18 @@ typedef struct {
   double *sq;              /* square scratch n x n (enumeration, polishing) */
   double *vec;             /* vector scratch 2n */
   int *ipiv;               /* LAPACK pivots, n */
-  int cap_nc, cap_m;       /* contacts and polygon sides the contact buffers hold */
-  double *GE;              /* 3nc x nc: G times the normal-unknown columns */
-  double *GD;              /* 3nc x (m nc): G times the vertex directions */
+  int cap_nc, cap_m, cap_nw; /* contacts, polygon sides and torsional rows the contact buffers hold */
+  double *GE;              /* N x nc (N = 3nc + nw): G times the normal-unknown columns */
+  double *GD;              /* N x (m nc): G times the vertex directions */
   double *D;               /* (2nc)^2: G_TT of the stick candidates (factored) */
   double *X;               /* 2nc x (nc + m nc + 1): G_TT^-1 [C | N | b_T] */
-  double *lam, *acc;       /* 3nc each: lambda and a scratch */
-  double *bmod;            /* 3nc: b with the impact's (1+e) on normal rows */
+  double *lam, *acc;       /* N each: lambda and a scratch */
+  double *bmod;            /* N: b with the impact's (1+e) on normal rows */
   int *stick;              /* nc: indices of stick candidates */
   int *kind;               /* nc: effective nsed_cp_kind of each contact in this solve */
   double *mu_eff;          /* nc: friction coefficient each contact uses */
+  int *wkind;              /* nw: effective nsed_cp_kind of each torsional row */
+  int *wstick;             /* nw: indices of the torsional stick candidates */
 } nsedi_workspace;
 
 struct nsed_contact_solver {
@@ -73,8 +76,9 @@ struct nsed_contact_solver {
 /* ---- workspace (workspace.c) ---- */
 /* Make the LCP buffers hold dimension n (grow only). NSED_OK or NSED_ERR_NOMEM. */
 int nsedi_ws_reserve_lcp(nsedi_workspace *ws, int n);
-/* Make the contact buffers hold nc contacts with m polygon sides. */
-int nsedi_ws_reserve_contacts(nsedi_workspace *ws, int nc, int m);
+/* Make the contact buffers hold nc contacts, nw torsional rows and m
+ * polygon sides. */
+int nsedi_ws_reserve_contacts(nsedi_workspace *ws, int nc, int nw, int m);
 /* Release every buffer and clear ws. */
 void nsedi_ws_free(nsedi_workspace *ws);
 
@@ -129,7 +133,8 @@ int nsedi_lcp_run(nsed_contact_solver *s, int n, const double *M, const double *
 enum { NSEDI_FORM_PLAIN = 0, NSEDI_FORM_FACE = 1, NSEDI_FORM_VERTEX = 2, NSEDI_FORM_FACE_VIA_VERTEX = 3 };
 
 /* ---- formulations (friction_face.c, friction_vertex.c, friction_cone.c) ---- */
-/* The problem as the builders see it: b already modified for impacts. */
+/* The problem as the builders see it: b already modified for impacts. G is
+ * N x N and b N long, N = 3nc + nw: the torsional rows follow the contacts'. */
 typedef struct {
   int nc;
   const double *G, *b;
@@ -138,23 +143,35 @@ typedef struct {
   const double *mu;  /* nc: coefficient used: mu0 (stick candidate), mu (slipping, or a sliding contact at impact) */
   const int *stick;  /* ns indices of the stick candidates (kind STICK_CANDIDATE, mu>0) */
   int ns;
+  int nw;                  /* torsional rows */
+  const nsed_cp_spin *w;   /* nw */
+  const int *wkind;        /* nw: effective kind, as for contacts (impact: stick candidate; mu = 0: none) */
+  const int *wstick;       /* nws indices of the torsional stick candidates */
+  int nws;
+  int wcarry;              /* torsional rows that carry a moment (stick candidates, slipping with mu > 0) */
 } nsedi_cp;
 
-/* (workspace.c) Fill ws->GE (3nc x nc): the columns of G for each contact's normal unknown,
- * slipping contacts folded: G (e_n - mu s). */
+/* (workspace.c) Fill ws->GE (N x nc): the columns of G for each contact's
+ * normal unknown, slipping friction folded: G (e_n - mu s - sum mu_w sign_w e_w)
+ * over the contact's tangential slip and its slipping torsional rows. */
 void nsedi_build_GE(nsedi_workspace *ws, const nsedi_cp *p);
+/* (workspace.c) The torsional entries of lambda (N) that are no unknowns of
+ * an LCP: slipping -mu sign lambda_n (lambda_n already in lambda), else 0.
+ * Stick candidates' entries are left to the vertex form. */
+void nsedi_spin_lambda(const nsedi_cp *p, double *lambda);
 
-/* Face form (G_TT eliminated). Returns NSED_OK with lambda filled (3nc),
+/* Face form (G_TT eliminated; only without moment-carrying torsional rows).
+ * Returns NSED_OK with lambda filled (N),
  * NSED_ERR_SINGULAR when G_TT is singular/ill-conditioned (caller falls back),
  * or the LCP status. */
 int nsedi_face_solve(nsed_contact_solver *s, const nsedi_cp *p, double *lambda,
                      nsed_lcp_stats *stats, nsed_error *err);
 /* Vertex form with sides directions at radius r and angle offset phi0:
  * inscribed (r=1, phi0=0) or the circumscribed polygon (r=1/cos(pi/m),
- * phi0=pi/m). */
+ * phi0=pi/m); torsional stick candidates as the interval +-1. */
 int nsedi_vertex_solve(nsed_contact_solver *s, const nsedi_cp *p, double r, double phi0, int form,
                        double *lambda, nsed_lcp_stats *stats, nsed_error *err);
-/* Exact cone (fc3d). */
+/* Exact cone (fc3d); NSED_ERR_INPUT when a torsional row carries a moment. */
 int nsedi_cone_solve(nsed_contact_solver *s, const nsedi_cp *p, double *lambda,
                      nsed_lcp_stats *stats, nsed_error *err);
 void nsedi_fc3d_free(nsedi_fc3d **f);

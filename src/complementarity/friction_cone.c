@@ -12,6 +12,12 @@
  * max(NSEDI_CONE_ACCEPT_FACTOR cone_tol, NSEDI_CONE_ACCEPT_FLOOR), since
  * NSGS is iterative.
  *
+ * Torsional rows: fc3d's problem has dimension 3 per contact (the cone in
+ * (n, t1, t2)) and no place for a moment bound by lambda_n, so a problem
+ * whose torsional rows carry a moment is refused (NSED_ERR_INPUT); those
+ * that carry none (frictionless, or slipping at mu = 0) have lambda_w = 0
+ * and leave the contacts' block of G alone (docs/complementarity.md §11).
+ *
  * Options are created once per solver. Siconos 4.4's solver_options_delete
  * does not free option structs (top level nor internal solvers: notes P5);
  * nsed collects the internal ones before deleting and frees them itself, so
@@ -125,6 +131,17 @@ int nsedi_cone_solve(nsed_contact_solver *s, const nsedi_cp *p, double *lambda,
                      nsed_lcp_stats *stats, nsed_error *err) {
   nsedi_workspace *ws = &s->ws;
   const int nc = p->nc, n3 = 3 * nc;
+  const size_t ng = (size_t)n3 + (size_t)p->nw; /* G's dimension */
+  if (p->wcarry > 0) {
+    int k = 0;
+    while (k < p->nw && !(p->wkind[k] == NSED_CP_STICK_CANDIDATE ||
+                          (p->wkind[k] == NSED_CP_SLIPPING && p->w[k].mu > 0.0)))
+      k++;
+    return nsed_error_set(err, NSED_ERR_INPUT,
+                          "the exact cone (Siconos fc3d) takes no torsional rows: spin %d (of %d) carries "
+                          "a moment (mu = %g); use a polygon friction model (face or vertex)",
+                          k, p->nw, k < p->nw ? p->w[k].mu : 0.0);
+  }
   stats->lcp_size = n3;
   stats->path = "fc3d-nsgs";
   if (!s->fc) {
@@ -133,11 +150,13 @@ int nsedi_cone_solve(nsed_contact_solver *s, const nsedi_cp *p, double *lambda,
   }
   nsedi_build_GE(ws, p);
   double *W = ws->Mw, *q = ws->qw, *mu = ws->zw, *u = ws->acc;
-  memcpy(W, p->G, sizeof(double) * (size_t)n3 * (size_t)n3);
+  /* the contacts' block of G (torsional rows carry nothing here) */
+  for (int j = 0; j < n3; j++)
+    memcpy(W + (size_t)j * n3, p->G + (size_t)j * ng, sizeof(double) * (size_t)n3);
   memcpy(q, p->b, sizeof(double) * (size_t)n3);
   for (int i = 0; i < nc; i++) {
     if (p->kind[i] == NSED_CP_SLIPPING)
-      memcpy(W + (size_t)(3 * i) * n3, ws->GE + (size_t)i * n3, sizeof(double) * (size_t)n3);
+      memcpy(W + (size_t)(3 * i) * n3, ws->GE + (size_t)i * ng, sizeof(double) * (size_t)n3);
     mu[i] = p->kind[i] == NSED_CP_STICK_CANDIDATE ? p->mu[i] : 0.0;
   }
   NumericsMatrix nm;
@@ -147,7 +166,7 @@ int nsedi_cone_solve(nsed_contact_solver *s, const nsedi_cp *p, double *lambda,
   nm.size1 = n3;
   nm.matrix0 = W;
   FrictionContactProblem fc = {.dimension = 3, .numberOfContacts = nc, .M = &nm, .q = q, .mu = mu};
-  memset(lambda, 0, sizeof(double) * (size_t)n3);
+  memset(lambda, 0, sizeof(double) * ng);
   s->fc->opt->dparam[SICONOS_DPARAM_TOL] = s->set.cone_tol;
   volatile int info = -1;
   if (SN_SETJMP_EXTERNAL_START == 0) {

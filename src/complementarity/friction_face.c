@@ -11,7 +11,11 @@
  *       [ U + N^T D^-1 C    N^T D^-1 N ]       [ N^T D^-1 b_T     ]
  * of size nc + m ns. D must be invertible: when its Cholesky factor shows it
  * singular or ill-conditioned (redundant contacts), NSED_ERR_SINGULAR tells
- * the caller to use the vertex form of the same polygon instead. */
+ * the caller to use the vertex form of the same polygon instead.
+ *
+ * Torsional rows: the caller sends a problem here only when none carries a
+ * moment (docs/complementarity.md §11); a moment unknown would have to join
+ * y in the elimination. G's leading dimension is ng = 3nc + nw. */
 #include "cp_internal.h"
 #include "lapack.h"
 
@@ -22,7 +26,7 @@ int nsedi_face_solve(nsed_contact_solver *s, const nsedi_cp *p, double *lambda,
                      nsed_lcp_stats *stats, nsed_error *err) {
   nsedi_workspace *ws = &s->ws;
   const int nc = p->nc, ns = p->ns, m = s->set.sides, n3 = 3 * nc, nt = 2 * ns;
-  const int nz = nc + m * ns, ncx = nz + 1;
+  const int nz = nc + m * ns, ncx = nz + 1, ng = n3 + p->nw;
   const double *G = p->G, *b = p->b;
   nsedi_build_GE(ws, p);
   double *X = ws->X;
@@ -33,7 +37,7 @@ int nsedi_face_solve(nsed_contact_solver *s, const nsedi_cp *p, double *lambda,
         for (int k = 0; k < ns; k++)
           for (int c = 0; c < 2; c++)
             D[(size_t)(2 * l + d) * nt + 2 * k + c] =
-                G[(size_t)(3 * p->stick[l] + 1 + d) * n3 + 3 * p->stick[k] + 1 + c];
+                G[(size_t)(3 * p->stick[l] + 1 + d) * ng + 3 * p->stick[k] + 1 + c];
     for (int i = 0; i < nt; i++) dmax = fmax(dmax, D[(size_t)i * nt + i]);
     if (!(dmax > 0.0) || nsedi_cholesky_factor(nt, D) != 0)
       return nsed_error_set(err, NSED_ERR_SINGULAR, "G_TT of %d stick candidates is singular", ns);
@@ -46,7 +50,7 @@ int nsedi_face_solve(nsed_contact_solver *s, const nsedi_cp *p, double *lambda,
     for (int j = 0; j < nc; j++)
       for (int k = 0; k < ns; k++)
         for (int c = 0; c < 2; c++)
-          X[(size_t)j * nt + 2 * k + c] = ws->GE[(size_t)j * n3 + 3 * p->stick[k] + 1 + c];
+          X[(size_t)j * nt + 2 * k + c] = ws->GE[(size_t)j * ng + 3 * p->stick[k] + 1 + c];
     for (int k = 0; k < ns; k++)
       for (int f = 0; f < m; f++) {
         double th = 2.0 * M_PI * f / m;
@@ -65,9 +69,9 @@ int nsedi_face_solve(nsed_contact_solver *s, const nsedi_cp *p, double *lambda,
       double bx = 0.0;
       for (int k = 0; k < ns; k++)
         for (int c = 0; c < 2; c++)
-          bx += G[(size_t)(3 * p->stick[k] + 1 + c) * n3 + 3 * i] * X[(size_t)j * nt + 2 * k + c];
+          bx += G[(size_t)(3 * p->stick[k] + 1 + c) * ng + 3 * i] * X[(size_t)j * nt + 2 * k + c];
       if (j < nc)
-        M[(size_t)j * nz + i] = ws->GE[(size_t)j * n3 + 3 * i] - bx;
+        M[(size_t)j * nz + i] = ws->GE[(size_t)j * ng + 3 * i] - bx;
       else if (j < nz)
         M[(size_t)j * nz + i] = -bx;
       else
@@ -93,7 +97,7 @@ int nsedi_face_solve(nsed_contact_solver *s, const nsedi_cp *p, double *lambda,
   if (rc != NSED_OK) return rc;
   /* recover lambda: y = -(X_C x + X_N nu + X_b) */
   const double *z = ws->z;
-  memset(lambda, 0, sizeof(double) * (size_t)n3);
+  memset(lambda, 0, sizeof(double) * (size_t)ng);
   for (int i = 0; i < nc; i++) {
     lambda[3 * i] = z[i];
     if (p->kind[i] == NSED_CP_SLIPPING) {
@@ -108,5 +112,6 @@ int nsedi_face_solve(nsed_contact_solver *s, const nsedi_cp *p, double *lambda,
         if (z[j] != 0.0) y += X[(size_t)j * nt + 2 * k + c] * z[j];
       lambda[3 * p->stick[k] + 1 + c] = -y;
     }
+  nsedi_spin_lambda(p, lambda);
   return NSED_OK;
 }

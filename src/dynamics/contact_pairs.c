@@ -297,7 +297,11 @@ static int spheres_about(const nsed_model *m, int c, const nsedi_kin *kin, doubl
   row_init(&g->spin, C->body, C->other);
   side_rot(g->spin.ja, k, g->n, +1);
   side_rot(g->spin.jb, kb, g->n, -1);
-  g->spin.vel = nsedi_v3_dot(g->n, k->ww) - nsedi_v3_dot(g->n, kb->ww);
+  double wrel[3];
+  nsedi_v3_sub(wrel, k->ww, kb->ww);
+  g->spin.vel = nsedi_v3_dot(g->n, wrel);
+  /* d/dt (n . w_rel) = n . dw_rel + dn/dt . w_rel: the turning normal's part. */
+  g->spin.bias = nsedi_v3_dot(nd, wrel);
   return NSED_OK;
 }
 

@@ -52,13 +52,6 @@ int nsedi_read_contact_law(nsedi_diag *d, const nsedi_ynode *node, const char *p
     KP(kp, path, "stiffness");
     rc = nsedi_diag_add(d, node, kp, "a compliant contact needs 'stiffness' (N/m)");
   }
-  if (!rc && c->torsion > 0 && c->law == NSED_CONTACT_COULOMB) {
-    char kp[300];
-    KP(kp, path, "torsion");
-    rc = nsedi_diag_add(d, nsedi_ymap_get(node, "torsion"), kp,
-                        "torsional friction needs law: regularized or compliant; an exact Coulomb "
-                        "contact takes no torsion yet (its set-valued form is not implemented)");
-  }
   if (rc) return -1;
   if (c->mu0 < c->mu) {
     const nsedi_ynode *at = nsedi_ymap_get(node, "mu0");

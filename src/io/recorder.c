@@ -26,6 +26,7 @@ struct nsed_recorder {
   double *traj;       /* cap rows of kept.width */
   double *contact;    /* cap rows of ncontact * NSED_RECORDER_CONTACT_COLUMNS */
   int *mode;          /* cap rows of ncontact */
+  int *spin;          /* cap rows of ncontact: the spin modes */
   long nrow, cap;
   nsed_event *events;
   long nevent, event_cap;
@@ -68,6 +69,9 @@ static int reserve_row(nsed_recorder *r) {
     int *mode = grow(r->mode, cap * r->ncontact, sizeof *r->mode);
     if (!mode) return -1;
     r->mode = mode;
+    int *spin = grow(r->spin, cap * r->ncontact, sizeof *r->spin);
+    if (!spin) return -1;
+    r->spin = spin;
   }
   r->cap = cap;
   return 0;
@@ -83,11 +87,12 @@ static int on_sample(void *ctx, const nsed_model *m, const nsed_data *d, nsed_sa
          r->kept.width * sizeof *r->traj);
   size_t base = (size_t)r->nrow * (size_t)r->ncontact;
   for (int c = 0; c < r->ncontact; c++) {
-    nsed_mode mode;
-    const double *k = nsedi_rows_contact(&r->kept, c, &mode);
+    nsed_mode mode, spin;
+    const double *k = nsedi_rows_contact(&r->kept, c, &mode, &spin);
     memcpy(r->contact + (base + (size_t)c) * NSED_RECORDER_CONTACT_COLUMNS, k,
            NSED_RECORDER_CONTACT_COLUMNS * sizeof *k);
     r->mode[base + (size_t)c] = (int)mode;
+    r->spin[base + (size_t)c] = (int)spin;
   }
   r->nrow++;
   return 0;
@@ -141,6 +146,7 @@ void nsed_recorder_free(nsed_recorder **r) {
   free((*r)->traj);
   free((*r)->contact);
   free((*r)->mode);
+  free((*r)->spin);
   free((*r)->events);
   free(*r);
   *r = NULL;
@@ -176,6 +182,10 @@ const double *nsed_recorder_contacts(const nsed_recorder *r) {
 
 const int *nsed_recorder_contact_modes(const nsed_recorder *r) {
   return r->nrow && r->ncontact ? r->mode : NULL;
+}
+
+const int *nsed_recorder_contact_spins(const nsed_recorder *r) {
+  return r->nrow && r->ncontact ? r->spin : NULL;
 }
 
 long nsed_recorder_nevent(const nsed_recorder *r) { return r->nevent; }

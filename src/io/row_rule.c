@@ -3,8 +3,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Numbers compared per contact: the mode, then the recorded columns. */
-#define CONTACT_KEY (1 + NSED_RECORDER_CONTACT_COLUMNS)
+/* Numbers compared per contact: the mode, the spin mode, then the recorded
+ * columns. */
+#define CONTACT_KEY (2 + NSED_RECORDER_CONTACT_COLUMNS)
 
 int nsedi_rows_init(nsedi_rows *r, const nsed_model *m, nsed_error *err) {
   memset(r, 0, sizeof *r);
@@ -28,10 +29,11 @@ void nsedi_rows_free(nsedi_rows *r) {
   r->have_last = 0;
 }
 
-const double *nsedi_rows_contact(const nsedi_rows *r, int c, nsed_mode *mode) {
+const double *nsedi_rows_contact(const nsedi_rows *r, int c, nsed_mode *mode, nsed_mode *spin) {
   const double *k = r->row + r->width + CONTACT_KEY * (size_t)c;
   *mode = (nsed_mode)k[0];
-  return k + 1;
+  *spin = (nsed_mode)k[1];
+  return k + 2;
 }
 
 int nsedi_rows_take(nsedi_rows *r, const nsed_data *d) {
@@ -44,14 +46,16 @@ int nsedi_rows_take(nsedi_rows *r, const nsed_data *d) {
     nsed_data_contact(d, c, &ci);
     double *k = key + CONTACT_KEY * c;
     k[0] = (double)ci.mode;
-    k[1] = ci.gap;
-    k[2] = ci.lambda[0];
-    k[3] = ci.lambda[1];
-    k[4] = ci.lambda[2];
-    k[5] = ci.slip_speed;
-    k[6] = ci.point[0];
-    k[7] = ci.point[1];
-    k[8] = ci.point[2];
+    k[1] = (double)ci.spin;
+    k[2] = ci.gap;
+    k[3] = ci.lambda[0];
+    k[4] = ci.lambda[1];
+    k[5] = ci.lambda[2];
+    k[6] = ci.slip_speed;
+    k[7] = ci.point[0];
+    k[8] = ci.point[1];
+    k[9] = ci.point[2];
+    k[10] = ci.moment;
   }
   size_t n = r->width + CONTACT_KEY * (size_t)r->ncontact;
   /* A row that repeats the last kept one at the same instant, bodies and

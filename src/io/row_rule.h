@@ -22,8 +22,9 @@ typedef struct {
 int nsedi_rows_init(nsedi_rows *r, const nsed_model *m, nsed_error *err);
 
 /* Contact c of the sample just taken: its NSED_RECORDER_CONTACT_COLUMNS
- * numbers (gap, lambda, slip speed, point), its mode into *mode. */
-const double *nsedi_rows_contact(const nsedi_rows *r, int c, nsed_mode *mode);
+ * numbers (gap, lambda, slip speed, point, moment), its mode into *mode and
+ * its spin mode into *spin. */
+const double *nsedi_rows_contact(const nsedi_rows *r, int c, nsed_mode *mode, nsed_mode *spin);
 
 /* Release the buffers; safe on a zeroed or partly initialised r. */
 void nsedi_rows_free(nsedi_rows *r);

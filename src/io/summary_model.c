@@ -59,10 +59,8 @@ void nsedi_summary_contact_laws(FILE *f, const nsed_model *m) {
       number_field(f, "damping", c->damping);
     }
     if (c->feature >= 0) fprintf(f, ", \"feature\": %d", c->feature);
-    if (c->torsion > 0) {
-      number_field(f, "torsion", c->torsion);
-      number_field(f, "torsion_rate", c->torsion_rate);
-    }
+    if (c->torsion > 0) number_field(f, "torsion", c->torsion);
+    if (c->torsion > 0 && c->law != NSED_CONTACT_COULOMB) number_field(f, "torsion_rate", c->torsion_rate);
     int b = nsed_model_find_body(m, c->body);
     if (b >= 0 && nsed_model_body_def(m, b)->shape.type == NSED_SHAPE_ROLLER) {
       fputs(", \"tracking\": ", f);

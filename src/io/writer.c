@@ -44,7 +44,8 @@ int nsedi_writer_open(nsedi_writer *w, const char *dir, const nsed_model *m, nse
       bad |= fprintf(w->traj, ",%s.%s", nsed_model_body_name(m, b), nsedi_body_fields[k]) < 0;
   bad |= fputc('\n', w->traj) < 0;
   note(w, bad, "trajectory.csv");
-  note(w, fputs("t,contact,mode,gap,lambda_n,lambda_t1,lambda_t2,slip_speed,point_x,point_y,point_z\n", w->contacts) < 0,
+  note(w, fputs("t,contact,mode,gap,lambda_n,lambda_t1,lambda_t2,slip_speed,point_x,point_y,point_z,"
+                "moment,spin\n", w->contacts) < 0,
        "contacts.csv");
   note(w, fputs("t,kind,contact,from,to,lcp_size,pivots,residual,path,impulse_n,impulse_t1,"
                 "impulse_t2\n", w->events) < 0,
@@ -66,10 +67,10 @@ int nsedi_writer_sample(void *ctx, const nsed_model *m, const nsed_data *d, nsed
   for (int c = 0; c < w->ncontact; c++) {
     nsed_contact_info ci;
     nsed_data_contact(d, c, &ci);
-    bad |= fprintf(w->contacts, "%.17g,%s,%s,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g\n",
+    bad |= fprintf(w->contacts, "%.17g,%s,%s,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%s\n",
                    t, nsed_model_contact_name(m, c), nsed_mode_name(ci.mode), ci.gap, ci.lambda[0],
                    ci.lambda[1], ci.lambda[2], ci.slip_speed, ci.point[0], ci.point[1],
-                   ci.point[2]) < 0;
+                   ci.point[2], ci.moment, nsed_mode_name(ci.spin)) < 0;
   }
   note(w, bad, "contacts.csv");
   w->rows++;

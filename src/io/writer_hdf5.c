@@ -28,7 +28,7 @@
 
 /* Rows buffered before a dataset is extended (and the 1-D chunk size). */
 #define H5_BUF_ROWS 4096
-#define MAX_COLS 12
+#define MAX_COLS 13
 
 typedef enum { COL_F64, COL_I32, COL_STR } col_kind;
 
@@ -41,7 +41,8 @@ static const col_spec contact_cols[] = {
     {"t", COL_F64},        {"contact", COL_STR},   {"mode", COL_STR},
     {"gap", COL_F64},      {"lambda_n", COL_F64},  {"lambda_t1", COL_F64},
     {"lambda_t2", COL_F64}, {"slip_speed", COL_F64}, {"point_x", COL_F64},
-    {"point_y", COL_F64},  {"point_z", COL_F64}};
+    {"point_y", COL_F64},  {"point_z", COL_F64},     {"moment", COL_F64},
+    {"spin", COL_STR}};
 static const col_spec event_cols[] = {
     {"t", COL_F64},        {"kind", COL_STR},   {"contact", COL_STR},
     {"from", COL_STR},     {"to", COL_STR},     {"lcp_size", COL_I32},
@@ -334,6 +335,8 @@ int nsedi_h5writer_sample(void *self, const nsed_model *m, const nsed_data *d, n
     c->f64[8][i] = ci.point[0];
     c->f64[9][i] = ci.point[1];
     c->f64[10][i] = ci.point[2];
+    c->f64[11][i] = ci.moment;
+    c->str[12][i] = nsed_mode_name(ci.spin);
     if (++c->nbuf == H5_BUF_ROWS && table_flush(w, c) < 0) fail(w, "appending to /contacts");
   }
   return w->failed ? 1 : 0;

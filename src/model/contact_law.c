@@ -51,6 +51,9 @@ int nsed_contact_ignored_parameters(const nsed_model *m, int i, char *text, size
     note(&n, "delta = %.10g is ignored: exact Coulomb friction is not regularised", c->delta);
   if (c->torsion == 0 && c->torsion_rate != def.torsion_rate)
     note(&n, "torsion_rate = %.10g is ignored: the contact has no torsion", c->torsion_rate);
+  else if (c->law == NSED_CONTACT_COULOMB && c->torsion_rate != def.torsion_rate)
+    note(&n, "torsion_rate = %.10g is ignored: the exact Coulomb moment is set-valued (it sticks "
+             "or turns, decided at events), not regularised", c->torsion_rate);
   int b = nsed_model_find_body(m, c->body);
   int roller = b >= 0 && nsed_model_body_def(m, b)->shape.type == NSED_SHAPE_ROLLER;
   if (!roller && c->tracking != NSED_TRACKING_INHERIT)

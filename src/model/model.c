@@ -569,12 +569,6 @@ int nsed_model_add_contact(nsed_model *m, const nsed_contact_def *def, nsed_erro
     return nsed_error_set(err, NSED_ERR_INPUT,
                           "%s: torsion must be >= 0 and torsion_rate > 0 (got %g, %g)", owner,
                           def->torsion, def->torsion_rate);
-  if (def->torsion > 0 && def->law == NSED_CONTACT_COULOMB)
-    return nsed_error_set(err, NSED_ERR_INPUT,
-                          "%s: torsional friction is available for the regularized and compliant "
-                          "laws only; an exact Coulomb contact takes no torsion yet (its "
-                          "set-valued form is not implemented)",
-                          owner);
   if (grow((void **)&m->contact, &m->cap_contact, m->ncontact, sizeof *m->contact))
     return nsed_error_set(err, NSED_ERR_NOMEM, "out of memory adding %s", owner);
   m->contact[m->ncontact] = c;
@@ -698,6 +692,29 @@ static int resolve_tracking(nsed_model *m, nsed_error *err) {
   return NSED_OK;
 }
 
+/* Exact (set-valued) torsional friction is an interval row of the event
+ * problem: every polygon model holds it exactly; the exact cone (Siconos
+ * fc3d) and the trial-and-error resolver have no such row. */
+static int check_exact_torsion(const nsed_model *m, nsed_error *err) {
+  for (int c = 0; c < m->ncontact; c++) {
+    const nsed_contact_def *cd = &m->contact[c].def;
+    if (cd->law != NSED_CONTACT_COULOMB || !(cd->torsion > 0)) continue;
+    if (m->opt.friction.model == NSED_FRICTION_EXACT_CONE)
+      return nsed_error_set(err, NSED_ERR_INPUT,
+                            "contact '%s': exact Coulomb torsional friction (torsion %g m) needs a "
+                            "polygon friction model (face or vertex form); the exact cone "
+                            "(Siconos fc3d) has no torsional row",
+                            cd->name, cd->torsion);
+    if (m->opt.event_resolver == NSED_RESOLVER_TRIAL)
+      return nsed_error_set(err, NSED_ERR_INPUT,
+                            "contact '%s': exact Coulomb torsional friction (torsion %g m) needs "
+                            "solver.event_resolver: lcp; the trial-and-error resolver does not "
+                            "decide spins",
+                            cd->name, cd->torsion);
+  }
+  return NSED_OK;
+}
+
 const nsed_options *nsed_model_options(const nsed_model *m) { return &m->opt; }
 
 int nsed_model_set_options(nsed_model *m, const nsed_options *o, nsed_error *err) {
@@ -749,9 +766,11 @@ int nsed_model_finalize(nsed_model *m, nsed_error *err) {
     return nsed_error_set(err, NSED_ERR_INPUT, "unknown event resolver %d", (int)o->event_resolver);
   if ((unsigned)o->integrator > NSED_INTEGRATOR_CVODE_BDF)
     return nsed_error_set(err, NSED_ERR_INPUT, "unknown integrator %d", (int)o->integrator);
+  int rc = check_exact_torsion(m, err);
+  if (rc) return rc;
   m->nbstate = 13 * m->nbody;
   m->nstate = m->nbstate;
-  int rc = resolve_tracking(m, err);
+  rc = resolve_tracking(m, err);
   if (rc) return rc;
   for (int j = 0; j < m->njoint; j++) {
     m->joint[j].xangle = -1;

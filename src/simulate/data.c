@@ -16,30 +16,32 @@
 static int alloc_phase(nsedi_phase *p, int nc) {
   return ALLOC(p->mode, nc) && ALLOC(p->held, nc) && ALLOC(p->slow, nc) && ALLOC(p->hold_mu, nc) && ALLOC(p->off_circle, nc) && ALLOC(p->dir, 2 * nc) &&
          ALLOC(p->root_offset, NSEDI_ROOTS_PER_CONTACT * nc) && ALLOC(p->region_sign, nc) &&
-         ALLOC(p->track_live, nc) && ALLOC(p->force_anchor, 3 * nc);
+         ALLOC(p->track_live, nc) && ALLOC(p->force_anchor, 3 * nc) && ALLOC(p->spin, nc) &&
+         ALLOC(p->spin_sign, nc) && ALLOC(p->spin_anchor, nc);
 }
 
 static void free_phase(nsedi_phase *p) {
   void *a[] = {p->mode, p->held, p->slow, p->hold_mu, p->off_circle, p->dir, p->root_offset, p->region_sign, p->track_live,
-               p->force_anchor};
+               p->force_anchor, p->spin, p->spin_sign, p->spin_anchor};
   for (size_t i = 0; i < sizeof a / sizeof a[0]; i++) free(a[i]);
 }
 
 static int alloc_cache(nsedi_cache *c, const nsed_model *m) {
   int nc = m->ncontact;
   return ALLOC(c->kin, m->nbody) && ALLOC(c->geom, nc) && ALLOC(c->geom_ok, nc) &&
-         ALLOC(c->lambda_c, 3 * nc) && ALLOC(c->lambda_j, m->nrow) &&
+         ALLOC(c->lambda_c, 3 * nc) && ALLOC(c->tau, nc) && ALLOC(c->lambda_j, m->nrow) &&
          ALLOC(c->f, m->nv) && ALLOC(c->du, m->nv);
 }
 
 static void free_cache(nsedi_cache *c) {
-  void *a[] = {c->kin, c->geom, c->geom_ok, c->lambda_c, c->lambda_j, c->f, c->du};
+  void *a[] = {c->kin, c->geom, c->geom_ok, c->lambda_c, c->tau, c->lambda_j, c->f, c->du};
   for (size_t i = 0; i < sizeof a / sizeof a[0]; i++) free(a[i]);
 }
 
 static int alloc_smooth(nsedi_smooth_ws *s, const nsed_model *m) {
-  /* Per contact: the normal row and, sticking, the two tangential rows. */
-  s->maxr = m->nrow + 3 * m->ncontact;
+  /* Per contact: the normal row and, sticking, the two tangential rows;
+   * and its spin row while exact torsional friction holds its spin. */
+  s->maxr = m->nrow + 3 * m->ncontact + nsedi_n_exact_torsion(m);
   int ok = ALLOC(s->rows, s->maxr) && ALLOC(s->cols, s->maxr) && ALLOC(s->target, s->maxr) &&
            ALLOC(s->lam, s->maxr) && ALLOC(s->row_contact, s->maxr) && ALLOC(s->anchor, s->maxr) &&
            ALLOC(s->centre_grad, 3 * m->ncontact);
@@ -54,27 +56,29 @@ static void free_smooth(nsedi_smooth_ws *s) {
 }
 
 static int alloc_event(nsedi_event_ws *e, const nsed_model *m) {
-  int nc = m->ncontact, nv = m->nv;
+  int nc = m->ncontact, nv = m->nv, nt = nsedi_n_exact_torsion(m), nr = 3 * nc + nt;
   return ALLOC(e->prev_mode, nc) && ALLOC(e->prev_held, nc) && ALLOC(e->prev_slow, nc) &&
          ALLOC(e->prev_off_circle, nc) && ALLOC(e->prev_dir, 2 * nc) && ALLOC(e->prev_hold_mu, nc) &&
-         ALLOC(e->trigger, nc) &&
+         ALLOC(e->prev_spin, nc) && ALLOC(e->prev_spin_sign, nc) && ALLOC(e->trigger, nc) &&
          ALLOC(e->pre_force, 3 * nc) && ALLOC(e->pose_dir, 2 * nc) && ALLOC(e->accel_floor, nc) && ALLOC(e->cand, nc) && ALLOC(e->impacted, nc) &&
-         ALLOC(e->impact_speed, nc) && ALLOC(e->impulse, 3 * nc) && ALLOC(e->taking_over, nc) && ALLOC(e->W, 3 * nc) &&
-         ALLOC(e->G, 9 * nc * nc) && ALLOC(e->b, 3 * nc) && ALLOC(e->PWt, 3 * nc * nv) &&
-         ALLOC(e->cl, 3 * nc) && ALLOC(e->ca, 3 * nc) && ALLOC(e->cdir, 2 * nc) &&
-         ALLOC(e->cpc, nc) && ALLOC(e->cmode, nc) && ALLOC(e->settle_rows, 3 * nc) &&
-         ALLOC(e->settle_G, 9 * nc * nc) && ALLOC(e->settle_rhs, 3 * nc) &&
-         ALLOC(e->settle_piv, 6 * nc) && ALLOC(e->settle_want, 3 * nc) &&
-         ALLOC(e->settle_hard, 3 * nc) && ALLOC(e->settle_weight, 3 * nc) && ALLOC(e->du_imp, nv) &&
+         ALLOC(e->impact_speed, nc) && ALLOC(e->impulse, 3 * nc) && ALLOC(e->taking_over, nc) && ALLOC(e->W, nr) &&
+         ALLOC(e->G, nr * nr) && ALLOC(e->b, nr) && ALLOC(e->PWt, nr * nv) &&
+         ALLOC(e->cl, nr) && ALLOC(e->ca, nr) && ALLOC(e->cdir, 2 * nc) &&
+         ALLOC(e->cpc, nc) && ALLOC(e->cmode, nc) && ALLOC(e->spin_of, nt) && ALLOC(e->cps, nt) &&
+         ALLOC(e->cspin, nt) && ALLOC(e->cspin_sign, nt) && ALLOC(e->settle_rows, nr) &&
+         ALLOC(e->settle_G, nr * nr) && ALLOC(e->settle_rhs, nr) &&
+         ALLOC(e->settle_piv, 2 * nr) && ALLOC(e->settle_want, nr) &&
+         ALLOC(e->settle_hard, nr) && ALLOC(e->settle_weight, nr) && ALLOC(e->du_imp, nv) &&
          ALLOC(e->x_tmp, m->nstate + NSEDI_NWORK) && ALLOC(e->force_ev, 3 * nc) &&
-         nsedi_lstsq_ws_init(&e->settle_lstsq, nc > 0 ? 3 * nc : 1, 1) == 0;
+         nsedi_lstsq_ws_init(&e->settle_lstsq, nc > 0 ? nr : 1, 1) == 0;
 }
 
 static void free_event(nsedi_event_ws *e) {
   void *a[] = {e->prev_mode, e->prev_held, e->prev_slow, e->prev_off_circle, e->prev_dir,
                e->prev_hold_mu, e->trigger, e->pre_force, e->pose_dir, e->accel_floor, e->cand, e->impacted,
                e->impact_speed, e->impulse, e->taking_over, e->W, e->G, e->b, e->PWt, e->cl, e->ca,
-               e->cdir, e->cpc, e->cmode, e->settle_rows, e->settle_G, e->settle_rhs,
+               e->cdir, e->cpc, e->cmode, e->prev_spin, e->prev_spin_sign, e->spin_of, e->cps,
+               e->cspin, e->cspin_sign, e->settle_rows, e->settle_G, e->settle_rhs,
                e->settle_piv, e->settle_want, e->settle_hard, e->settle_weight, e->du_imp, e->x_tmp, e->force_ev};
   for (size_t i = 0; i < sizeof a / sizeof a[0]; i++) free(a[i]);
   nsedi_lstsq_ws_free(&e->settle_lstsq);
@@ -138,6 +142,7 @@ int nsed_data_create(const nsed_model *m, nsed_data **out, nsed_error *err) {
   for (int c = 0; c < nc; c++) {
     d->ph.dir[2 * c] = 1.0;
     d->ph.hold_mu[c] = m->contact[c].def.mu;
+    d->ph.spin_sign[c] = 1.0;
   }
   nsedi_kin_eval(m, d->x, d->cache.kin);
   for (int j = 0; j < m->njoint; j++) {
@@ -187,6 +192,8 @@ void nsed_data_contact(const nsed_data *d, int i, nsed_contact_info *out) {
     out->point[k] = g->p[k];
   }
   out->slip_speed = nsedi_slip_speed(g);
+  out->moment = d->cache.tau[i];
+  out->spin = d->ph.spin[i];
 }
 
 int nsed_data_joint_multipliers(const nsed_data *d, int j, double out[6]) {

@@ -29,7 +29,10 @@ enum {
   NSEDI_ROOT_REGION = 3,   /* closed roller: its contact point onto another surface piece */
   NSEDI_ROOT_MINIMUM = 4,  /* held slip: -(a_t . s), its speed's minimum (a stop hidden inside
                               one step, see missed_stop.c) */
-  NSEDI_ROOTS_PER_CONTACT = 5
+  NSEDI_ROOT_SPIN = 5,     /* closed, exact torsional friction: sticking spin: its margin
+                              torsion lambda_n - |tau|; turning: its spin velocity times its sign
+                              (the stop) */
+  NSEDI_ROOTS_PER_CONTACT = 6
 };
 
 /* Work accumulators integrated after the body states (x[nstate + k]):
@@ -59,6 +62,10 @@ typedef struct {
   double *force_anchor; /* 3 nc: the event problem's contact forces (n, t1, t2) at the phase
                            start; redundant contacts' forces in the phase are the solution
                            nearest them (docs/engine.md, "Redundant contacts") */
+  nsed_mode *spin;      /* nc: a closed contact's spin with exact torsional friction: STICK
+                           (its relative spin held at zero) or SLIP (turning); OPEN otherwise */
+  double *spin_sign;    /* nc: +1 or -1, the sign of a turning spin's velocity */
+  double *spin_anchor;  /* nc: the event problem's torsional moment at the phase start (N m) */
 } nsedi_phase;
 
 /* Caches of the last evaluation at (t, x) for the current phase. */
@@ -67,6 +74,7 @@ typedef struct {
   nsedi_contact_geom *geom;  /* nc: gap, frame, rows, region */
   int *geom_ok;              /* nc: geometry defined (not a disk lying flat) */
   double *lambda_c;          /* 3 nc: contact forces (n, t1, t2) in N */
+  double *tau;               /* nc: torsional moment about n on the body (N m) */
   double *lambda_j;          /* nrow: joint multipliers */
   double *f;                 /* nv: applied generalised forces */
   double *du;                /* nv: accelerations */
@@ -74,7 +82,7 @@ typedef struct {
 
 /* Workspace of one smooth-phase evaluation: the active rows. */
 typedef struct {
-  int maxr;                  /* capacity: nrow + 4 nc */
+  int maxr;                  /* capacity: nrow + 3 nc + contacts with exact torsion */
   nsedi_row *rows, *cols;    /* maxr: constraint rows and their force columns */
   double *target, *lam;      /* maxr: row accelerations wanted, multipliers */
   double *anchor;            /* maxr: the multipliers' anchor (the phase's force_anchor) */
@@ -97,8 +105,14 @@ enum {
   NSEDI_TRIG_ONSET = 1 << 7,     /* set by the stages: it starts slipping from rest here */
   NSEDI_TRIG_NOSTICK = 1 << 8,   /* set by the stages: posed as slipping (stick ruled out) */
   NSEDI_TRIG_MINIMUM = 1 << 9,   /* held slip: its speed passed a minimum without stopping */
-  NSEDI_TRIG_HOLD = 1 << 10      /* set by the stages: a slip entering the slow hold (its
+  NSEDI_TRIG_HOLD = 1 << 10,     /* set by the stages: a slip entering the slow hold (its
                                     transverse velocity is settled) */
+  NSEDI_TRIG_SPIN_SATURATED = 1 << 11, /* sticking spin: its moment reached torsion lambda_n */
+  NSEDI_TRIG_SPIN_STOPPED = 1 << 12,   /* turning spin: its spin velocity reached zero */
+  NSEDI_TRIG_SPIN_ONSET = 1 << 13,     /* set by the stages: its spin starts from rest here */
+  NSEDI_TRIG_SPIN_NOSTICK = 1 << 14,   /* set by the stages: its spin posed as turning (a stick
+                                          on the boundary), in the sign below */
+  NSEDI_TRIG_SPIN_NEGATIVE = 1 << 15   /* with SPIN_NOSTICK: posed turning the negative way */
 };
 
 /* Per-event workspace of the event step's stages (event.c). */
@@ -106,6 +120,8 @@ typedef struct {
   const int *fired;          /* the roots that fired (NULL at the start) */
   nsed_mode *prev_mode;      /* nc: modes before the event */
   int *prev_held, *prev_slow, *prev_off_circle; /* nc: the slip state before the event */
+  nsed_mode *prev_spin;      /* nc: the spin modes before the event */
+  double *prev_spin_sign;    /* nc: their signs */
   double *prev_dir, *prev_hold_mu; /* 2 nc, nc: its direction and slow-hold coefficient */
   int *trigger;              /* nc: NSEDI_TRIG_* bits */
   double *pre_force;         /* 3 nc: the smooth phase's contact forces just before the event */
@@ -122,23 +138,33 @@ typedef struct {
   int *taking_over;          /* nc: a roller taking the contact over from its neighbour */
   nsed_lcp_stats ist, ast;   /* what the impact and acceleration problems cost */
   /* The event problem for the candidates (complementarity layer's interface). */
-  nsedi_row *W;              /* 3 nc: contact rows of the candidates */
-  double *G, *b, *PWt;       /* (3nc)^2 Delassus matrix W P W^T, 3nc free accelerations, nv x 3nc
-                                P W^T (an impulse L changes u by PWt L; nsedi_delassus) */
-  double *cl, *ca, *cdir;    /* the answer: 3nc forces, 3nc accelerations, 2nc slip directions */
+  nsedi_row *W;              /* 3 nc + nt: contact rows of the candidates, then their spin rows
+                                (nt: contacts with exact torsional friction) */
+  double *G, *b, *PWt;       /* (3nc + nt)^2 Delassus matrix W P W^T, its free accelerations,
+                                nv x (3nc + nt) P W^T (an impulse L changes u by PWt L;
+                                nsedi_delassus); leading dimension ldg */
+  double *cl, *ca, *cdir;    /* the answer: 3nc + nt forces and moments, their accelerations,
+                                2nc slip directions */
   nsed_cp_contact *cpc;      /* nc: how each candidate is posed (kind, mu, mu0, direction) */
   nsed_cp_mode *cmode;       /* nc: the mode the problem gives each */
+  int nw;                    /* torsional rows of the last assembled problem: the candidates
+                                with exact torsional friction, rows 3n + k of W, G, b, PWt */
+  int ldg;                   /* leading dimension of G (3n + nw) of the last assembly */
+  int *spin_of;              /* nw: the candidate index i whose spin row k is */
+  nsed_cp_spin *cps;         /* nw: how each spin is posed */
+  nsed_cp_mode *cspin;       /* nw: the spin mode the problem gives each */
+  double *cspin_sign;        /* nw: and its sign */
   /* Settling impulses. */
-  int *settle_rows;          /* 3 nc: the contact rows the impulse acts on */
-  double *settle_G, *settle_rhs; /* (3 nc)^2 their Delassus matrix, 3 nc the velocity change */
-  int *settle_piv;           /* 6 nc: pivots and the LU's workspace */
-  double *settle_want;       /* 3 nc: each row's velocity change (m/s; 0 for a row that keeps
-                                its velocity) */
-  int *settle_hard;          /* 3 nc: 1 where the row must reach its change: the event asks
+  int *settle_rows;          /* 3 nc + nt: the contact rows the impulse acts on */
+  double *settle_G, *settle_rhs; /* (3 nc + nt)^2 their Delassus matrix, the velocity change */
+  int *settle_piv;           /* 2 (3 nc + nt): pivots and the LU's workspace */
+  double *settle_want;       /* 3 nc + nt: each row's velocity change (m/s; 0 for a row that
+                                keeps its velocity) */
+  int *settle_hard;          /* 3 nc + nt: 1 where the row must reach its change: the event asks
                                 for it (a stop's or onset's residual, a slow hold's transverse
                                 velocity, a landing's approach), or it is a slow slip's
                                 tangential row; 0 where the row only keeps its velocity */
-  double *settle_weight;     /* 3 nc: row weights of a dependent solve (event_settle.c) */
+  double *settle_weight;     /* 3 nc + nt: row weights of a dependent solve (event_settle.c) */
   nsedi_lstsq_ws settle_lstsq; /* minimum-norm solve of dependent settling rows */
   double *du_imp;            /* nv: velocity jump of an impulse */
   double fscale;             /* the largest applied generalised force at the event (N) */

@@ -35,6 +35,15 @@ double nsedi_torsion_factor(const nsed_contact_def *cd, const nsedi_contact_geom
   return -cd->torsion * (ws > 1 ? 1.0 : ws < -1 ? -1.0 : ws);
 }
 
+/* The torsional moment per unit normal force the phase applies through the
+ * normal force's column: exact torsion turning, -torsion times its sign;
+ * exact torsion sticking, none (its own row carries the moment);
+ * regularised, the saturated law of the spin velocity. */
+static double phase_torsion_factor(const nsed_model *m, const nsed_data *d, int c) {
+  if (!nsedi_exact_torsion(m, c)) return nsedi_torsion_factor(&m->contact[c].def, &d->cache.geom[c]);
+  return d->ph.spin[c] == NSED_MODE_SLIP ? -m->contact[c].def.torsion * d->ph.spin_sign[c] : 0.0;
+}
+
 /* Seed 004's compliant contact: a spring-damper normal force while the
  * surfaces overlap and regularised friction, applied as forces through the
  * contact's rows (no constraint, no event). */
@@ -50,9 +59,10 @@ static void compliant_force(const nsed_model *m, nsed_data *d, int c) {
   l[0] = fn;
   l[1] = -k * v1;
   l[2] = -k * v2;
+  d->cache.tau[c] = fn * nsedi_torsion_factor(cd, g);
   for (int r = 0; r < 4; r++) {
     const nsedi_row *row = r < 3 ? &g->row[r] : &g->spin;
-    double lr = r < 3 ? l[r] : fn * nsedi_torsion_factor(cd, g);
+    double lr = r < 3 ? l[r] : d->cache.tau[c];
     for (int q = 0; q < 6; q++) {
       if (row->a >= 0) d->cache.f[6 * row->a + q] += lr * row->ja[q];
       if (row->b >= 0) d->cache.f[6 * row->b + q] += lr * row->jb[q];
@@ -94,60 +104,74 @@ static void add_velocity_row(nsedi_smooth_ws *w, int nr, const nsedi_row *r, dou
 
 /* The rows of closed contact c from row nr on; returns the new count.
  * Stick: the normal row and both tangential rows. Slip: the normal row,
- * whose force column carries the kinetic friction -mu s. */
+ * whose force column carries the kinetic friction -mu s. A turning spin's
+ * moment is proportional to lambda_n too: the normal column carries it; a
+ * sticking spin (exact torsion) adds its own row last. */
 static int contact_rows(const nsed_model *m, nsed_data *d, int c, int nr) {
   const nsed_options *o = &m->opt;
   nsedi_smooth_ws *w = &d->sw;
   const nsedi_contact_geom *g = &d->cache.geom[c];
   double eta = o->baumgarte_eta, xi = o->baumgarte_xi, gam = o->baumgarte_gamma;
+  int n0 = nr;
   w->rows[nr] = g->row[0];
   w->cols[nr] = g->row[0];
   w->target[nr] = -(g->row[0].bias + 2 * eta * g->row[0].vel + xi * xi * g->gap);
   w->row_contact[nr] = c;
   const double *anchor = d->ph.force_anchor + 3 * c;
   w->anchor[nr] = anchor[0];
+  double mu = 0.0, s[2] = {0.0, 0.0};
   if (d->ph.mode[c] == NSED_MODE_STICK) {
     add_velocity_row(w, nr + 1, &g->row[1], gam, c, anchor[1]);
     add_velocity_row(w, nr + 2, &g->row[2], gam, c, anchor[2]);
-    return nr + 3;
+    nr += 3;
+  } else {
+    mu = friction_of(m, d, c, s);
+    nr += 1;
   }
-  double s[2], mu = friction_of(m, d, c, s);
-  /* The torsional moment is proportional to lambda_n too: its column. */
-  double tf = nsedi_torsion_factor(&m->contact[c].def, g);
-  nsedi_row *col = &w->cols[nr];
+  double tf = phase_torsion_factor(m, d, c);
+  nsedi_row *col = &w->cols[n0];
   for (int k = 0; k < 6; k++) {
     col->ja[k] -= mu * (s[0] * g->row[1].ja[k] + s[1] * g->row[2].ja[k]) - tf * g->spin.ja[k];
     col->jb[k] -= mu * (s[0] * g->row[1].jb[k] + s[1] * g->row[2].jb[k]) - tf * g->spin.jb[k];
   }
-  return nr + 1;
+  if (nsedi_exact_torsion(m, c) && d->ph.spin[c] == NSED_MODE_STICK)
+    add_velocity_row(w, nr++, &g->spin, gam, c, d->ph.spin_anchor[c]);
+  return nr;
 }
 
 int nsedi_forces_anchored(const nsed_model *m, const nsed_data *d) {
-  for (int c = 0; c < m->ncontact; c++)
-    if (d->ph.mode[c] == NSED_MODE_SLIP && m->contact[c].def.law != NSED_CONTACT_COMPLIANT &&
-        (m->contact[c].def.mu > 0 || nsedi_torsion_factor(&m->contact[c].def, &d->cache.geom[c]) != 0))
-      return 0;
+  for (int c = 0; c < m->ncontact; c++) {
+    if (d->ph.mode[c] == NSED_MODE_OPEN || m->contact[c].def.law == NSED_CONTACT_COMPLIANT) continue;
+    if (d->ph.mode[c] == NSED_MODE_SLIP && m->contact[c].def.mu > 0) return 0;
+    if (phase_torsion_factor(m, d, c) != 0) return 0;
+  }
   return 1;
 }
 
-/* Contact forces from the multipliers of the solved rows. */
+/* Contact forces from the multipliers of the solved rows (contact_rows'
+ * order: normal, the tangential rows while sticking, the spin row while
+ * the spin sticks). */
 static void scatter_contact_forces(const nsed_model *m, nsed_data *d, int nr) {
   nsedi_smooth_ws *w = &d->sw;
   for (int i = 0; i < m->nrow && i < nr; i++) d->cache.lambda_j[i] = w->lam[i];
   for (int i = m->nrow; i < nr; i++) {
     int c = w->row_contact[i];
     double *l = d->cache.lambda_c + 3 * c;
+    double ln = w->lam[i];
+    l[0] = ln;
     if (d->ph.mode[c] == NSED_MODE_STICK) {
-      l[0] = w->lam[i];
       l[1] = w->lam[i + 1];
       l[2] = w->lam[i + 2];
       i += 2;
-      continue;
+    } else {
+      double s[2], mu = friction_of(m, d, c, s);
+      l[1] = -mu * ln * s[0];
+      l[2] = -mu * ln * s[1];
     }
-    double s[2], mu = friction_of(m, d, c, s), ln = w->lam[i];
-    l[0] = ln;
-    l[1] = -mu * ln * s[0];
-    l[2] = -mu * ln * s[1];
+    if (nsedi_exact_torsion(m, c) && d->ph.spin[c] == NSED_MODE_STICK)
+      d->cache.tau[c] = w->lam[++i];
+    else
+      d->cache.tau[c] = ln * phase_torsion_factor(m, d, c);
   }
 }
 
@@ -166,7 +190,7 @@ static void powers(const nsed_model *m, const nsed_data *d, const double *x, int
     const nsedi_contact *C = &m->contact[c];
     int on_floor = C->other == NSEDI_GROUND && C->plane < 0;
     double spin_abs = gc->spin.vel + (on_floor ? m->opt.floor_spin : 0.0);
-    *pc += d->cache.lambda_c[3 * c] * nsedi_torsion_factor(&m->contact[c].def, gc) * spin_abs;
+    *pc += d->cache.tau[c] * spin_abs;
   }
   for (int i = 0; i < m->nrow && i < nr; i++) {
     const nsedi_row *r = &d->sw.rows[i];
@@ -251,6 +275,7 @@ int nsedi_eval(const nsed_model *m, nsed_data *d, double t, const double *x, dou
     int grc = nsedi_contact_eval(m, c, ca->kin, nsedi_live_track(m, d, x, c), g);
     ca->geom_ok[c] = grc == NSED_OK;
     ca->lambda_c[3 * c] = ca->lambda_c[3 * c + 1] = ca->lambda_c[3 * c + 2] = 0;
+    ca->tau[c] = 0;
     if (m->contact[c].def.law == NSED_CONTACT_COMPLIANT) {
       if (grc == NSED_OK) compliant_force(m, d, c);
       continue;

@@ -33,6 +33,8 @@ static int prepare(const nsed_model *m, nsed_data *d, const int *fired, nsed_err
   memcpy(ev->prev_off_circle, d->ph.off_circle, sizeof(int) * (size_t)nc);
   memcpy(ev->prev_dir, d->ph.dir, sizeof(double) * 2 * (size_t)nc);
   memcpy(ev->prev_hold_mu, d->ph.hold_mu, sizeof(double) * (size_t)nc);
+  memcpy(ev->prev_spin, d->ph.spin, sizeof(nsed_mode) * (size_t)nc);
+  memcpy(ev->prev_spin_sign, d->ph.spin_sign, sizeof(double) * (size_t)nc);
   memset(ev->trigger, 0, sizeof(int) * (size_t)nc);
   memset(ev->impacted, 0, sizeof(int) * (size_t)nc);
   memset(ev->impulse, 0, sizeof(double) * 3 * (size_t)nc);

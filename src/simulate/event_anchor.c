@@ -64,6 +64,16 @@ static void anchor_onset(const nsed_model *m, const nsed_data *d, int c, double 
   if (fabs(g[NSEDI_ROOT_MINIMUM]) <= afloor) off[NSEDI_ROOT_MINIMUM] = g[NSEDI_ROOT_MINIMUM] + afloor;
 }
 
+/* A spin starting from rest (exact torsional friction) likewise: its stop
+ * indicator, sign times the spin velocity, starts at zero (the settling
+ * impulse removed the residual) and is measured from its start value less
+ * the spin velocity's noise. */
+static void anchor_spin_onset(const nsed_model *m, const nsed_data *d, int c, double *off) {
+  double g[NSEDI_ROOTS_PER_CONTACT];
+  nsedi_contact_indicators(m, d, c, g);
+  off[NSEDI_ROOT_SPIN] = g[NSEDI_ROOT_SPIN] - nsedi_spin_noise(m, d, c);
+}
+
 /* An open contact that stayed open through another contact's event keeps
  * its closing offset: its indicator is continuous across the event (an
  * impulse changes velocities, not gaps) and still positive. Re-anchored at
@@ -88,5 +98,8 @@ void nsedi_event_anchor(const nsed_model *m, nsed_data *d) {
     } else if (d->ph.mode[c] == NSED_MODE_SLIP && d->ph.held[c]) {
       if (d->ev.trigger[c] & NSEDI_TRIG_ONSET) anchor_onset(m, d, c, off);
     }
+    if (d->ph.mode[c] != NSED_MODE_OPEN && d->ph.spin[c] == NSED_MODE_SLIP &&
+        (d->ev.trigger[c] & NSEDI_TRIG_SPIN_ONSET))
+      anchor_spin_onset(m, d, c, off);
   }
 }

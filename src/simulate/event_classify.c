@@ -19,6 +19,8 @@ static int triggers_of(const nsed_data *d, int c) {
     t |= mode == NSED_MODE_STICK ? NSEDI_TRIG_SATURATED : held ? NSEDI_TRIG_STOPPED : NSEDI_TRIG_SLOWED;
   if (f[NSEDI_ROOT_LINE] && mode == NSED_MODE_SLIP && held) t |= NSEDI_TRIG_LINE;
   if (f[NSEDI_ROOT_MINIMUM] && mode == NSED_MODE_SLIP && held) t |= NSEDI_TRIG_MINIMUM;
+  if (f[NSEDI_ROOT_SPIN] && d->ev.prev_spin[c] == NSED_MODE_STICK) t |= NSEDI_TRIG_SPIN_SATURATED;
+  if (f[NSEDI_ROOT_SPIN] && d->ev.prev_spin[c] == NSED_MODE_SLIP) t |= NSEDI_TRIG_SPIN_STOPPED;
   return t;
 }
 
@@ -39,21 +41,27 @@ static int open_joins(const nsed_model *m, const nsed_data *d, int c) {
          !nsedi_roller_next_waiting(m, d, c);
 }
 
-/* Held slips that stop together with one whose stop root fired: contacts
- * that slide as one (the vertices of a box on its face, any contacts of
- * one rigid body that translate together) reach zero speed at the same
- * instant, but the root finder reports only the roots that changed sign;
- * the others sit within their integration noise of zero. Their slip has
- * ended as well, so they are stick candidates of the same event. */
+/* Held slips and turning spins that stop together with one whose stop
+ * root fired: contacts that slide as one (the vertices of a box on its
+ * face, any contacts of one rigid body that translate together) reach zero
+ * speed at the same instant, and a body whose corners stop stops spinning
+ * on them too; but the root finder reports only the roots that changed
+ * sign, the others sit within their integration noise of zero. Their slip
+ * (spin) has ended as well, so they are stick candidates of the same event. */
 static void simultaneous_stops(const nsed_model *m, nsed_data *d) {
   nsedi_event_ws *ev = &d->ev;
   int any = 0;
-  for (int c = 0; c < m->ncontact; c++) any |= ev->trigger[c] & NSEDI_TRIG_STOPPED;
+  for (int c = 0; c < m->ncontact; c++)
+    any |= ev->trigger[c] & (NSEDI_TRIG_STOPPED | NSEDI_TRIG_SPIN_STOPPED);
   if (!any) return;
   for (int c = 0; c < m->ncontact; c++) {
+    if (!d->cache.geom_ok[c]) continue;
+    if (ev->prev_spin[c] == NSED_MODE_SLIP && !(ev->trigger[c] & NSEDI_TRIG_SPIN_STOPPED) &&
+        fabs(d->cache.geom[c].spin.vel) <= nsedi_spin_noise(m, d, c))
+      ev->trigger[c] |= NSEDI_TRIG_SPIN_STOPPED;
     if (ev->prev_mode[c] != NSED_MODE_SLIP || !ev->prev_held[c] || (ev->trigger[c] & NSEDI_TRIG_STOPPED))
       continue;
-    if (!nsedi_coulomb_friction(m, c) || !d->cache.geom_ok[c]) continue;
+    if (!nsedi_coulomb_friction(m, c)) continue;
     if (nsedi_slip_speed(&d->cache.geom[c]) <= nsedi_slip_noise(m, d, c)) ev->trigger[c] |= NSEDI_TRIG_STOPPED;
   }
 }

@@ -98,6 +98,42 @@ static void pose(const nsed_model *m, nsed_data *d, int i) {
   if (prev == NSED_MODE_STICK && (trig & NSEDI_TRIG_SATURATED)) p->mu0 *= 1 - NSEDI_SATURATION_SHRINK;
 }
 
+/* A spin slower than this is at rest (rad/s): slip_tol / torsion, where
+ * its moment's power per unit normal force falls below that of a
+ * tangential slip at slip_tol. */
+static double spin_rest_speed(const nsed_model *m, int c) {
+  return m->opt.slip_tol / m->contact[c].def.torsion;
+}
+
+/* How spin row k (exact torsional friction) enters the acceleration
+ * problem, by the same rules as the tangential friction: a turning spin
+ * goes on unless it stopped here (or an impact left it at rest); a spin
+ * arriving with a spin velocity turns; a sticking one whose moment reached
+ * the boundary (its root fired) is posed just after the root. */
+static void pose_spin(const nsed_model *m, nsed_data *d, int k) {
+  nsedi_event_ws *ev = &d->ev;
+  int i = ev->spin_of[k], c = ev->cand[i], trig = ev->trigger[c];
+  double w = d->cache.geom[c].spin.vel, rest = spin_rest_speed(m, c);
+  nsed_cp_spin *p = &ev->cps[k];
+  *p = (nsed_cp_spin){.contact = i, .kind = NSED_CP_STICK_CANDIDATE,
+                      .mu = m->contact[c].def.torsion, .sign = 1.0};
+  if (trig & NSEDI_TRIG_SPIN_NOSTICK) {
+    p->kind = NSED_CP_SLIPPING;
+    p->sign = trig & NSEDI_TRIG_SPIN_NEGATIVE ? -1.0 : 1.0;
+    return;
+  }
+  nsed_mode prev = ev->prev_spin[c];
+  int turning = prev == NSED_MODE_SLIP && !(trig & NSEDI_TRIG_SPIN_STOPPED) &&
+                !(ev->impact && fabs(w) <= rest);
+  int arriving = ev->prev_mode[c] == NSED_MODE_OPEN && fabs(w) > rest;
+  if (turning || arriving) {
+    p->kind = NSED_CP_SLIPPING;
+    p->sign = turning ? ev->prev_spin_sign[c] : w > 0 ? 1.0 : -1.0;
+    return;
+  }
+  if (prev == NSED_MODE_STICK && (trig & NSEDI_TRIG_SPIN_SATURATED)) p->mu *= 1 - NSEDI_SATURATION_SHRINK;
+}
+
 /* The touching contacts without separating velocity (a roller taking over
  * approaches with its geometry's speed), into cand[0, na). */
 static int accel_candidates(const nsed_model *m, nsed_data *d) {
@@ -119,6 +155,7 @@ static int solve(const nsed_model *m, nsed_data *d, int na, nsed_error *err) {
     return nsed_error_set(err, rc, "t = %.17g: the contact problem could not be assembled (%s)",
                           d->t, nsed_status_text(rc));
   for (int i = 0; i < na; i++) pose(m, d, i);
+  for (int k = 0; k < d->ev.nw; k++) pose_spin(m, d, k);
   if (m->opt.event_resolver == NSED_RESOLVER_TRIAL) return nsedi_trial_modes(m, d, na, &d->ev.ast, err);
   return nsedi_event_solve(m, d, na, 0, &d->ev.ast, err);
 }
@@ -173,6 +210,53 @@ static void decide(const nsed_model *m, nsed_data *d, int na) {
   }
 }
 
+/* The spin modes of the answer (exact torsional friction): a spin that
+ * starts turning from rest is an onset; the answer's moment anchors a
+ * sticking spin's redundant moments. */
+static void decide_spins(const nsed_model *m, nsed_data *d, int na) {
+  nsedi_event_ws *ev = &d->ev;
+  for (int k = 0; k < ev->nw; k++) {
+    int i = ev->spin_of[k], c = ev->cand[i];
+    const nsed_cp_spin *p = &ev->cps[k];
+    ev->trigger[c] &= ~NSEDI_TRIG_SPIN_ONSET;
+    d->ph.spin_anchor[c] = ev->cl[3 * na + k];
+    if (d->ph.mode[c] == NSED_MODE_OPEN) {
+      d->ph.spin[c] = NSED_MODE_OPEN;
+      continue;
+    }
+    if (ev->cspin[k] == NSED_CP_STICK) {
+      d->ph.spin[c] = NSED_MODE_STICK;
+      continue;
+    }
+    d->ph.spin[c] = NSED_MODE_SLIP;
+    double sign = p->kind == NSED_CP_SLIPPING ? p->sign : ev->cspin_sign[k];
+    /* An onset with no spin acceleration to speak of turns against its moment. */
+    if (sign == 0) sign = ev->cl[3 * na + k] > 0 ? -1.0 : 1.0;
+    d->ph.spin_sign[c] = sign;
+    int from_rest = p->kind == NSED_CP_STICK_CANDIDATE || (ev->trigger[c] & NSEDI_TRIG_SPIN_NOSTICK);
+    if (from_rest) ev->trigger[c] |= NSEDI_TRIG_SPIN_ONSET;
+  }
+}
+
+/* A sticking spin whose smooth-phase moment sits on the boundary within
+ * round-off of the force scale is posed as turning against its moment, as
+ * nsedi_event_boundary_sticks does for the tangential friction. */
+static int boundary_spins(const nsed_model *m, nsed_data *d, double fscale) {
+  nsedi_event_ws *ev = &d->ev;
+  int posed = 0;
+  for (int k = 0; k < ev->nw; k++) {
+    int c = ev->cand[ev->spin_of[k]];
+    if (d->ph.spin[c] != NSED_MODE_STICK || (ev->trigger[c] & NSEDI_TRIG_SPIN_NOSTICK)) continue;
+    double torsion = m->contact[c].def.torsion, tau = d->cache.tau[c];
+    double floor = NSEDI_STICK_START_FLOOR * fscale * torsion;
+    if (fabs(tau) <= floor) continue;
+    if (torsion * d->cache.lambda_c[3 * c] - fabs(tau) > floor) continue;
+    ev->trigger[c] |= NSEDI_TRIG_SPIN_NOSTICK | (tau > 0 ? NSEDI_TRIG_SPIN_NEGATIVE : 0);
+    posed++;
+  }
+  return posed;
+}
+
 /* A contact the answer sticks with its smooth-phase friction force on (or
  * beyond) the boundary of its friction set, within round-off of the force
  * scale: it is posed as slipping against that force. Returns how many
@@ -195,19 +279,20 @@ int nsedi_event_boundary_sticks(const nsed_model *m, nsed_data *d) {
     ev->trigger[c] |= NSEDI_TRIG_NOSTICK;
     posed++;
   }
-  return posed;
+  return posed + boundary_spins(m, d, fscale);
 }
 
 int nsedi_event_modes(const nsed_model *m, nsed_data *d, nsed_error *err) {
   nsedi_event_ws *ev = &d->ev;
   int na = ev->na = accel_candidates(m, d);
-  for (int c = 0; c < m->ncontact; c++) d->ph.mode[c] = NSED_MODE_OPEN;
+  for (int c = 0; c < m->ncontact; c++) d->ph.mode[c] = d->ph.spin[c] = NSED_MODE_OPEN;
   if (na == 0) return NSED_OK;
   /* Each round poses at least one more contact as slipping: at most na. */
   for (int round = 0; round <= na; round++) {
     int rc = solve(m, d, na, err);
     if (rc) return rc;
     decide(m, d, na);
+    decide_spins(m, d, na);
     rc = nsedi_centre_force_anchor(m, d, na, err);
     if (rc) return rc;
     if (nsedi_event_boundary_sticks(m, d) == 0) return NSED_OK;

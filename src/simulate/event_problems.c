@@ -25,9 +25,17 @@ int nsedi_event_build(const nsed_model *m, nsed_data *d, int n) {
   int nj = joint_rows(m, d);
   for (int i = 0; i < n; i++)
     for (int k = 0; k < 3; k++) ev->W[3 * i + k] = d->cache.geom[ev->cand[i]].row[k];
+  /* The spin rows of the candidates with exact torsional friction follow. */
+  ev->nw = 0;
+  for (int i = 0; i < n; i++) {
+    if (!nsedi_exact_torsion(m, ev->cand[i])) continue;
+    ev->spin_of[ev->nw] = i;
+    ev->W[3 * n + ev->nw++] = d->cache.geom[ev->cand[i]].spin;
+  }
+  ev->ldg = 3 * n + ev->nw;
   nsedi_applied_forces(m, d->cache.kin, d->x, d->t, d->cache.f);
-  return nsedi_delassus(m, d->sw.ws, nj, d->sw.rows, d->sw.target, d->cache.f, 3 * n, ev->W, ev->G,
-                        ev->b, ev->PWt);
+  return nsedi_delassus(m, d->sw.ws, nj, d->sw.rows, d->sw.target, d->cache.f, ev->ldg, ev->W,
+                        ev->G, ev->b, ev->PWt);
 }
 
 /* The candidates with their gaps and speeds, for an error message. */
@@ -46,8 +54,10 @@ static void describe(const nsed_model *m, const nsed_data *d, int n, char *buf, 
 int nsedi_event_solve(const nsed_model *m, nsed_data *d, int n, int impact_level,
                       nsed_lcp_stats *st, nsed_error *err) {
   nsedi_event_ws *ev = &d->ev;
-  nsed_contact_problem prob = {.nc = n, .G = ev->G, .b = ev->b, .contacts = ev->cpc};
-  nsed_contact_solution sol = {.lambda = ev->cl, .a = ev->ca, .mode = ev->cmode, .slip_dir = ev->cdir};
+  nsed_contact_problem prob = {.nc = n, .G = ev->G, .b = ev->b, .contacts = ev->cpc,
+                               .nw = ev->nw, .spins = ev->cps};
+  nsed_contact_solution sol = {.lambda = ev->cl, .a = ev->ca, .mode = ev->cmode, .slip_dir = ev->cdir,
+                               .spin_mode = ev->cspin, .spin_sign = ev->cspin_sign};
   nsed_error lerr;
   nsed_error_clear(&lerr);
   int rc = impact_level ? nsed_contact_solve_impact(d->cs, &prob, &sol, st, &lerr)
@@ -106,12 +116,20 @@ int nsedi_event_impact(const nsed_model *m, nsed_data *d, nsed_error *err) {
     double vn = d->cache.geom[c].row[0].vel;
     p->restitution = (d->zeno.plastic[c] || -vn < o->zeno_velocity) ? 0.0 : cd->restitution;
   }
+  /* Exact torsional friction takes its moment impulse within torsion
+   * Lambda_n, like the tangential impulse. */
+  for (int k = 0; k < ev->nw; k++) {
+    int c = ev->cand[ev->spin_of[k]];
+    ev->b[3 * n + k] = ev->W[3 * n + k].vel;
+    ev->cps[k] = (nsed_cp_spin){.contact = ev->spin_of[k], .kind = NSED_CP_STICK_CANDIDATE,
+                                .mu = m->contact[c].def.torsion, .sign = 1.0};
+  }
   rc = nsedi_event_solve(m, d, n, 1, &ev->ist, err);
   if (rc) return rc;
   int nv = m->nv;
   double T0 = nsedi_state_kinetic(m, d);
   memset(ev->du_imp, 0, sizeof(double) * (size_t)nv);
-  for (int k = 0; k < 3 * n; k++)
+  for (int k = 0; k < ev->ldg; k++)
     for (int q = 0; q < nv; q++) ev->du_imp[q] += ev->PWt[(size_t)k * nv + q] * ev->cl[k];
   nsedi_add_velocity(m, d->x, ev->du_imp);
   d->x[m->nstate + 1] += nsedi_state_kinetic(m, d) - T0; /* the impulses' work */

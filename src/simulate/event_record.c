@@ -84,22 +84,46 @@ static int zeno_guard(const nsed_model *m, nsed_data *d, const nsed_observer *ob
   return NSED_OK;
 }
 
+/* The spin change of contact c (exact torsional friction) while it stays
+ * closed: -1 when there is none. A spin that stopped and turned on the
+ * other way (a reversal) is a new spin onset. Closing and opening are the
+ * contact's own events. */
+static int spin_change_of(const nsed_model *m, const nsed_data *d, int c) {
+  const nsedi_event_ws *ev = &d->ev;
+  nsed_mode from = ev->prev_spin[c], to = d->ph.spin[c];
+  if (!ev->fired || !nsedi_exact_torsion(m, c)) return -1;
+  if (from == NSED_MODE_OPEN || to == NSED_MODE_OPEN) return -1;
+  if (to == NSED_MODE_STICK) return from == NSED_MODE_STICK ? -1 : NSED_EVENT_SPIN_STICK;
+  int reversed = from == NSED_MODE_SLIP && ev->prev_spin_sign[c] != d->ph.spin_sign[c];
+  return from == NSED_MODE_STICK || reversed ? NSED_EVENT_SPIN_SLIP : -1;
+}
+
+/* Emit one recorded change and apply the Zeno guard and the event limit. */
+static int record_one(const nsed_model *m, nsed_data *d, const nsed_observer *obs, int kind,
+                      int c, nsed_mode from, nsed_mode to, nsed_error *err) {
+  const nsedi_event_ws *ev = &d->ev;
+  const nsed_lcp_stats *st = ev->impacted[c] ? &ev->ist : &ev->ast;
+  if (nsedi_event_emit(m, d, obs, (nsed_event_kind)kind, c, from, to, st))
+    return nsed_error_set(err, NSED_ERR_IO, "writing the event log failed");
+  if (kind == NSED_EVENT_ZENO) d->zeno.plastic[c] = 1;
+  int rc = zeno_guard(m, d, obs, c, err);
+  if (rc) return rc;
+  if (d->stats.events >= m->opt.max_events)
+    return nsed_error_set(err, NSED_ERR_EVENT,
+                          "t = %.17g: the limit of %d event%s is reached (solver.max_events)", d->t,
+                          m->opt.max_events, m->opt.max_events == 1 ? "" : "s");
+  return NSED_OK;
+}
+
 int nsedi_event_record(const nsed_model *m, nsed_data *d, const nsed_observer *obs,
                        nsed_error *err) {
   const nsedi_event_ws *ev = &d->ev;
   for (int c = 0; c < m->ncontact; c++) {
-    int kind = change_of(m, d, c);
-    if (kind < 0) continue;
-    const nsed_lcp_stats *st = ev->impacted[c] ? &ev->ist : &ev->ast;
-    if (nsedi_event_emit(m, d, obs, (nsed_event_kind)kind, c, ev->prev_mode[c], d->ph.mode[c], st))
-      return nsed_error_set(err, NSED_ERR_IO, "writing the event log failed");
-    if (kind == NSED_EVENT_ZENO) d->zeno.plastic[c] = 1;
-    int rc = zeno_guard(m, d, obs, c, err);
+    int kind = change_of(m, d, c), rc = NSED_OK;
+    if (kind >= 0) rc = record_one(m, d, obs, kind, c, ev->prev_mode[c], d->ph.mode[c], err);
+    int spin = rc == NSED_OK ? spin_change_of(m, d, c) : -1;
+    if (spin >= 0) rc = record_one(m, d, obs, spin, c, ev->prev_spin[c], d->ph.spin[c], err);
     if (rc) return rc;
-    if (d->stats.events >= m->opt.max_events)
-      return nsed_error_set(err, NSED_ERR_EVENT,
-                            "t = %.17g: the limit of %d event%s is reached (solver.max_events)", d->t,
-                            m->opt.max_events, m->opt.max_events == 1 ? "" : "s");
   }
   return NSED_OK;
 }

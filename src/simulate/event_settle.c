@@ -60,17 +60,31 @@ static int settle_rows(const nsed_model *m, nsed_data *d, int *ns) {
       ev->settle_rhs[(*ns)++] = dv;
     }
   }
+  /* Exact torsional friction: a spin that stops or starts from rest loses
+   * its residual spin velocity; a sticking one keeps its own. */
+  for (int k = 0; k < ev->nw; k++) {
+    int c = ev->cand[ev->spin_of[k]], trig = ev->trigger[c];
+    int stick = d->ph.spin[c] == NSED_MODE_STICK;
+    int onset = d->ph.spin[c] == NSED_MODE_SLIP && (trig & NSEDI_TRIG_SPIN_ONSET);
+    if (!stick && !onset) continue;
+    int stopped = onset || (trig & NSEDI_TRIG_SPIN_STOPPED);
+    int r = 3 * ev->na + k;
+    any |= stopped;
+    ev->settle_rows[*ns] = r;
+    ev->settle_hard[*ns] = stopped;
+    ev->settle_rhs[(*ns)++] = stopped ? -ev->W[r].vel : 0.0;
+  }
   return any;
 }
 
 /* The settling matrix of the selected rows into A, each row scaled by w
  * (NULL: unscaled). */
 static void settle_matrix(const nsedi_event_ws *ev, int ns, const double *w, double *A) {
-  int nw = 3 * ev->na;
+  int ld = ev->ldg;
   const int *sel = ev->settle_rows;
   for (int a = 0; a < ns; a++)
     for (int b = 0; b < ns; b++)
-      A[(size_t)b * ns + a] = (w ? w[a] : 1.0) * ev->G[(size_t)sel[b] * nw + sel[a]];
+      A[(size_t)b * ns + a] = (w ? w[a] : 1.0) * ev->G[(size_t)sel[b] * ld + sel[a]];
 }
 
 /* Dependent rows: in some configurations of an assembly a set of contact

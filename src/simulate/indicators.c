@@ -45,6 +45,12 @@ static double row_magnitude(const nsedi_row *r, const nsedi_kin *kin) {
   return sum + fabs(r->vel - ju);
 }
 
+double nsedi_spin_noise(const nsed_model *m, const nsed_data *d, int c) {
+  const nsedi_contact_geom *g = &d->cache.geom[c];
+  return fmax(m->opt.rtol, NSEDI_VELOCITY_ROUNDOFF) * row_magnitude(&g->spin, d->cache.kin) +
+         m->opt.atol;
+}
+
 double nsedi_slip_noise(const nsed_model *m, const nsed_data *d, int c) {
   const nsedi_contact_geom *g = &d->cache.geom[c];
   double mag = fmax(row_magnitude(&g->row[1], d->cache.kin), row_magnitude(&g->row[2], d->cache.kin));
@@ -57,7 +63,7 @@ void nsedi_contact_indicators(const nsed_model *m, const nsed_data *d, int c,
   const nsedi_contact_geom *geo = &d->cache.geom[c];
   const double *l = d->cache.lambda_c + 3 * c;
   const nsed_contact_def *cd = &m->contact[c].def;
-  g[0] = g[1] = g[2] = g[NSEDI_ROOT_MINIMUM] = 1.0;
+  g[0] = g[1] = g[2] = g[NSEDI_ROOT_MINIMUM] = g[NSEDI_ROOT_SPIN] = 1.0;
   /* A closed contact whose point moves onto another smooth piece of the
    * surface (a roller's body onto its tip) changes its acceleration terms:
    * an event. The region's sign at the phase start orients it. */
@@ -65,6 +71,12 @@ void nsedi_contact_indicators(const nsed_model *m, const nsed_data *d, int c,
                              ? d->ph.region_sign[c] * geo->region
                              : 1.0;
   if (cd->law == NSED_CONTACT_COMPLIANT) return; /* a force law: no events */
+  /* Exact torsion: a sticking spin until its moment reaches torsion
+   * lambda_n; a turning one until its spin velocity reaches zero. */
+  if (d->ph.spin[c] == NSED_MODE_STICK)
+    g[NSEDI_ROOT_SPIN] = cd->torsion * l[0] - fabs(d->cache.tau[c]);
+  else if (d->ph.spin[c] == NSED_MODE_SLIP)
+    g[NSEDI_ROOT_SPIN] = d->ph.spin_sign[c] * geo->spin.vel;
   switch (d->ph.mode[c]) {
     case NSED_MODE_OPEN:
       /* Degenerate geometry still has a gap (a flat disk's rim height). */

@@ -21,6 +21,7 @@ void nsedi_monitor_init(const nsed_model *m, nsed_data *d) {
       [NSED_LAW_OPEN_GAP] = o->contact_tol + o->drift_tol,
       [NSED_LAW_CLOSED_GAP] = o->drift_tol,
       [NSED_LAW_JOINT_DRIFT] = o->drift_tol,
+      [NSED_LAW_SPIN_FRICTION] = NSEDI_LAW_FRICTION_TOL,
   };
   for (int k = 0; k < NSED_LAW_NCHECK; k++) {
     nsed_law_margin *lm = &d->stats.law[k];
@@ -87,6 +88,28 @@ static int violation(const nsed_model *m, nsed_data *d, nsed_law_check k, int wh
                         cd->mu0, g->gap, hypot(g->row[1].vel, g->row[2].vel));
 }
 
+/* Exact torsional friction of closed contact c: a sticking spin's moment
+ * within +-torsion lambda_n; a turning one's equal to -torsion lambda_n
+ * times its sign, and the spin not reversed beyond its noise (a stop its
+ * root missed). Returns the violated check or -1. */
+static int check_spin(const nsed_model *m, nsed_data *d, int c, double fref, double *value,
+                      const char **what) {
+  const nsed_contact_def *cd = &m->contact[c].def;
+  double fn = fmax(d->cache.lambda_c[3 * c], 0.0), tau = d->cache.tau[c];
+  double bound = cd->torsion * fn, scale = bound + NSEDI_FORCE_FLOOR * fref * cd->torsion;
+  if (d->ph.spin[c] == NSED_MODE_STICK) {
+    *value = (bound - fabs(tau)) / scale;
+    *what = "the sticking spin's moment is outside +-torsion lambda_n";
+  } else {
+    double sign = d->ph.spin_sign[c], w = d->cache.geom[c].spin.vel;
+    int reversed = sign * w < -nsedi_spin_noise(m, d, c) - m->opt.slip_tol / cd->torsion;
+    *value = reversed ? -1.0 : -fabs(tau + sign * bound) / scale;
+    *what = reversed ? "the spin reversed without stopping"
+                     : "the turning spin's moment is not -torsion lambda_n against its spin";
+  }
+  return note(d, NSED_LAW_SPIN_FRICTION, *value, c) ? NSED_LAW_SPIN_FRICTION : -1;
+}
+
 /* The checks of one contact; returns the violated check or -1. */
 static int check_contact(const nsed_model *m, nsed_data *d, int c, double fref, double *value,
                          const char **what) {
@@ -112,6 +135,10 @@ static int check_contact(const nsed_model *m, nsed_data *d, int c, double fref, 
   *what = "the normal force pulls";
   if (note(d, NSED_LAW_NORMAL_FORCE, *value, c)) return NSED_LAW_NORMAL_FORCE;
   double floor = NSEDI_FORCE_FLOOR * fref;
+  if (d->ph.spin[c] != NSED_MODE_OPEN) {
+    int k = check_spin(m, d, c, fref, value, what);
+    if (k >= 0) return k;
+  }
   if (d->ph.mode[c] == NSED_MODE_STICK) {
     *value = nsedi_friction_margin(o, cd->mu0, ln, l[1], l[2]) / (cd->mu0 * fmax(ln, 0.0) + floor);
     *what = "the sticking friction force is outside the friction set of mu0 lambda_n";

@@ -77,7 +77,7 @@ static double accel_floor(const nsed_model *m, const nsed_data *d, int c) {
                           : 0.0;
   for (int i = 0; i < ev->na; i++) {
     if (ev->cand[i] != c) continue;
-    size_t n3 = 3 * (size_t)ev->na, r1 = 3 * (size_t)i + 1, r2 = r1 + 1;
+    size_t n3 = (size_t)ev->ldg, r1 = 3 * (size_t)i + 1, r2 = r1 + 1;
     double s1 = d->ph.dir[2 * c], s2 = d->ph.dir[2 * c + 1];
     const double *G = ev->G;
     double gss = s1 * s1 * G[r1 * n3 + r1] + 2 * s1 * s2 * G[r2 * n3 + r1] + s2 * s2 * G[r2 * n3 + r2];

@@ -44,6 +44,9 @@ void nsedi_contact_indicators(const nsed_model *m, const nsed_data *d, int c,
  * this over its speed. */
 double nsedi_slip_noise(const nsed_model *m, const nsed_data *d, int c);
 
+/* The same for contact c's relative spin velocity (rad/s). */
+double nsedi_spin_noise(const nsed_model *m, const nsed_data *d, int c);
+
 /* Number of root functions of the model. */
 int nsedi_nroot(const nsed_model *m);
 
@@ -158,6 +161,20 @@ static inline double nsedi_slip_speed(const nsedi_contact_geom *g) {
 static inline int nsedi_coulomb_friction(const nsed_model *m, int c) {
   const nsed_contact_def *cd = &m->contact[c].def;
   return cd->law == NSED_CONTACT_COULOMB && !(cd->mu == 0 && cd->mu0 == 0);
+}
+
+/* The contact's torsional friction is exact Coulomb (set-valued): its spin
+ * sticks or turns, decided at events (docs/engine.md, "Torsional friction"). */
+static inline int nsedi_exact_torsion(const nsed_model *m, int c) {
+  const nsed_contact_def *cd = &m->contact[c].def;
+  return cd->law == NSED_CONTACT_COULOMB && cd->torsion > 0;
+}
+
+/* Number of contacts with exact torsional friction. */
+static inline int nsedi_n_exact_torsion(const nsed_model *m) {
+  int n = 0;
+  for (int c = 0; c < m->ncontact; c++) n += nsedi_exact_torsion(m, c);
+  return n;
 }
 
 /* Kinetic energy of the current state (refreshes the kinematic cache). */

@@ -6,9 +6,27 @@
 
 #include <math.h>
 #include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "nsed/complementarity.h"
+
+/* A solver of the given friction model and polygon sides; exits the test
+ * program with a message if it cannot be created. */
+static inline nsed_contact_solver *cpt_solver(nsed_friction_model model, int sides) {
+  nsed_complementarity_settings s;
+  nsed_complementarity_default_settings(&s);
+  s.model = model;
+  s.sides = sides;
+  nsed_contact_solver *cs = NULL;
+  nsed_error err;
+  if (nsed_contact_solver_create(&s, 1, &cs, &err) != NSED_OK) {
+    fprintf(stderr, "creating a contact solver failed: %s\n", err.message);
+    exit(1);
+  }
+  return cs;
+}
 
 /* splitmix64: fixed seed, same numbers on every machine */
 typedef struct {

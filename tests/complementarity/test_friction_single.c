@@ -8,17 +8,6 @@
 #include "cp_test_util.h"
 #include "nsed_test.h"
 
-static nsed_contact_solver *make(nsed_friction_model model, int sides) {
-  nsed_complementarity_settings s;
-  nsed_complementarity_default_settings(&s);
-  s.model = model;
-  s.sides = sides;
-  nsed_contact_solver *cs = NULL;
-  nsed_error err;
-  CHECK_MSG(nsed_contact_solver_create(&s, 1, &cs, &err) == NSED_OK, "%s", err.message);
-  return cs;
-}
-
 static const char *model_name(nsed_friction_model m) {
   return m == NSED_FRICTION_POLYGON_FACE ? "face" : m == NSED_FRICTION_POLYGON_VERTEX ? "vertex" : "cone";
 }
@@ -44,7 +33,7 @@ static void test_incline(void) {
                                    NSED_FRICTION_EXACT_CONE};
   for (int im = 0; im < 3; im++)
     for (int ns = 4; ns <= 16; ns *= 2) {
-      nsed_contact_solver *s = make(models[im], ns);
+      nsed_contact_solver *s = cpt_solver(models[im], ns);
       /* below tan(alpha) = mu0: sticks, friction = tangential gravity */
       double alpha = 0.8 * atan(mu0);
       incline(m, g, alpha, G, b);
@@ -96,7 +85,7 @@ static void test_impact(void) {
   cpt_sol S;
   cpt_sol_init(&S, 1);
   for (int im = 0; im < 3; im++) {
-    nsed_contact_solver *s = make((nsed_friction_model)im, 8);
+    nsed_contact_solver *s = cpt_solver((nsed_friction_model)im, 8);
     /* high friction: the tangential velocity is stopped; bounces with -e vn */
     nsed_cp_contact c = {.kind = NSED_CP_STICK_CANDIDATE, .mu0 = 1.0, .restitution = e};
     nsed_contact_problem p = {.nc = 1, .G = G, .b = b, .contacts = &c};
@@ -136,7 +125,7 @@ static const double Gan[9] = {1.0, 0.2, -0.1, 0.2, 1.6, 0.3, -0.1, 0.3, 0.7};
 static int solve_push(nsed_friction_model model, int sides, double fx, double fy, double *lam,
                       double *dir, nsed_cp_mode *mode) {
   double b[3] = {-9.81, fx, fy};
-  nsed_contact_solver *s = make(model, sides);
+  nsed_contact_solver *s = cpt_solver(model, sides);
   nsed_cp_contact c = {.kind = NSED_CP_STICK_CANDIDATE, .mu0 = 0.4};
   nsed_contact_problem p = {.nc = 1, .G = Gan, .b = b, .contacts = &c};
   cpt_sol S;
@@ -217,7 +206,7 @@ static double stick_limit(nsed_friction_model model, int sides, double phi) {
   double lo = 0.0, hi = 10.0;
   for (int it = 0; it < 60; it++) {
     double f = 0.5 * (lo + hi), b[3] = {-1.0, f * cos(phi), f * sin(phi)};
-    nsed_contact_solver *s = make(model, sides);
+    nsed_contact_solver *s = cpt_solver(model, sides);
     nsed_cp_contact c = {.kind = NSED_CP_STICK_CANDIDATE, .mu0 = 0.5};
     nsed_contact_problem p = {.nc = 1, .G = Gi, .b = b, .contacts = &c};
     cpt_sol S;

@@ -60,6 +60,19 @@ int main(int argc, char **argv) {
     nsed_data_free(&d);
     nsed_model_free(&m);
   }
+  if ((m = load(root, "ball_spin_slide.yaml"))) {
+    /* The sphere rolls at 2 v0 / (7 mu g); its spin about the vertical
+     * sticks at I w0 / (torsion m g), I = 2/5 m r^2 (decoupled). */
+    memset(&r, 0, sizeof r);
+    CHECK(run_model(m, &d, &r) == NSED_OK);
+    CHECK(count_kind(&r, NSED_EVENT_STICK, &t) == 1);
+    CHECK_NEAR(t, 2 * 2.0 / (7 * 0.3 * 9.81), 1e-9, 0);
+    CHECK(count_kind(&r, NSED_EVENT_SPIN_STICK, &t) == 1);
+    CHECK_NEAR(t, 0.4 * 0.1 * 0.1 * 5.0 / (0.01 * 9.81), 1e-9, 0);
+    CHECK(r.nev == 2);
+    nsed_data_free(&d);
+    nsed_model_free(&m);
+  }
   if ((m = load(root, "block_on_belt.yaml"))) {
     memset(&r, 0, sizeof r);
     CHECK(run_model(m, &d, &r) == NSED_OK);

@@ -108,9 +108,9 @@ static void rand_quat(double q[4]) {
 
 /* ---- bookkeeping ------------------------------------------------------------ */
 
-enum { K_POINT, K_PERP, K_PLANE, K_ANGLE, K_NORMAL, K_TANGENT, NKIND };
-static const char *kind_name[NKIND] = {"point",       "perp",      "plane",
-                                       "servo angle", "contact n", "contact t"};
+enum { K_POINT, K_PERP, K_PLANE, K_ANGLE, K_NORMAL, K_TANGENT, K_SPIN, NKIND };
+static const char *kind_name[NKIND] = {"point",       "perp",      "plane",       "servo angle",
+                                       "contact n",   "contact t", "contact spin"};
 enum { C_RATE, C_JAC, C_KNOWN, C_BIAS, NCHECK };
 static const char *check_name[NCHECK] = {"rate", "jac", "known", "bias"};
 static double worst_kind[NKIND][NCHECK];
@@ -169,12 +169,13 @@ static void eval_rows(const fd_case *c, const double *x, double t, rowset *rs) {
     xtp = xt;
   }
   rs->rc = nsedi_contact_eval(m, c->idx, kin, xtp, &rs->g);
-  rs->n = 3;
+  rs->n = 4;
   memcpy(rs->r, rs->g.row, sizeof rs->g.row);
+  rs->r[3] = rs->g.spin; /* the relative spin about n: torsional friction's row */
 }
 
 static int kind_of(const fd_case *c, int i) {
-  if (c->is_contact) return i == 0 ? K_NORMAL : K_TANGENT;
+  if (c->is_contact) return i == 0 ? K_NORMAL : i < 3 ? K_TANGENT : K_SPIN;
   switch (c->m->joint[c->idx].def.type) {
     case NSED_JOINT_CYLINDRICAL:
     case NSED_JOINT_PRISMATIC:
@@ -196,6 +197,7 @@ static double known_of(const fd_case *c, const rowset *rs, int i, double t) {
     const double *d = i == 0 ? rs->g.n : i == 1 ? rs->g.t1 : rs->g.t2;
     nsedi_plane pl;
     nsedi_contact_plane(m, c->idx, &pl);
+    if (i == 3) return -pl.spin; /* the spin relative to a turning floor's */
     return -nsedi_v3_dot(d, pl.velocity);
   }
   const nsed_joint_def *d = &m->joint[c->idx].def;
@@ -565,7 +567,7 @@ static void check_case(fd_case *c) {
     }
     for (int i = 0; i < n; i++) {
       int kind = kind_of(c, i);
-      if (kind == K_TANGENT) continue;           /* velocity-level rows: no phi */
+      if (kind == K_TANGENT || kind == K_SPIN) continue; /* velocity-level rows: no phi */
       if (kind == K_ANGLE && !aligned) continue; /* its rate is (wB - wA).a only when aligned */
       double f[4];
       for (int p = 0; p < 4; p++) f[p] = rs[p].r[i].pos - base.r[i].pos;

@@ -14,6 +14,8 @@ import tempfile
 # file -> substrings stderr must contain (the first is always FILE:LINE:COL).
 CASES = {
     "syntax_error.yaml": ["syntax_error.yaml:4:4:", "YAML syntax error"],
+    "torsion_with_cone.yaml": ["torsion_with_cone.yaml:8:54:", "contacts[0].torsion:", "needs friction.model: polygon"],
+    "torsion_with_trial.yaml": ["torsion_with_trial.yaml:7:54:", "contacts[0].torsion:", "needs solver.event_resolver: lcp"],
     "unclosed_bracket.yaml": ["unclosed_bracket.yaml:6:1:", "flow sequence"],
     "tab_indentation.yaml": ["tab_indentation.yaml:2:1:", "YAML syntax error"],
     "binary_garbage.yaml": ["binary_garbage.yaml:1:1:", "binary data"],
@@ -77,7 +79,6 @@ CASES = {
     "drive_table_not_increasing.yaml": ["drive_table_not_increasing.yaml:9:47:", "joints[0].force.at[2]:", "increase strictly"],
     "drive_negative_gain.yaml": ["drive_negative_gain.yaml:9:33:", "joints[0].torque.k: expected a number >= 0, got -1"],
     "servo_feedback_on_revolute.yaml": ["servo_feedback_on_revolute.yaml:9:21:", "joints[0].servo_feedback:", "servo joints only, not revolute"],
-    "torsion_with_coulomb.yaml": ["torsion_with_coulomb.yaml:7:54:", "contacts[0].torsion:", "needs law: regularized or compliant"],
     "starts_inside_floor.yaml": ["starts_inside_floor.yaml:7:15:", "bodies[0].position:",
                                  "contact 'ball_floor' starts interpenetrating", "0.05 m inside the floor"],
 }

@@ -70,7 +70,7 @@ def same_table(tag, name, a, b):
 
 CONTACT_KINDS = {"t": "f", "contact": "s", "mode": "s", "gap": "f", "lambda_n": "f",
                  "lambda_t1": "f", "lambda_t2": "f", "slip_speed": "f", "point_x": "f",
-                 "point_y": "f", "point_z": "f"}
+                 "point_y": "f", "point_z": "f", "moment": "f", "spin": "s"}
 EVENT_KINDS = {"t": "f", "kind": "s", "contact": "s", "from": "s", "to": "s",
                "lcp_size": "i", "pivots": "i", "residual": "f", "path": "s", "impulse_n": "f",
                "impulse_t1": "f", "impulse_t2": "f"}

@@ -122,8 +122,8 @@ int main(void) {
   CHECK(events && strstr(events, ",stick,c0,slip,stick,"));
   CHECK(contacts && !strncmp(contacts,
                              "t,contact,mode,gap,lambda_n,lambda_t1,lambda_t2,slip_speed,"
-                             "point_x,point_y,point_z\n",
-                             83));
+                             "point_x,point_y,point_z,moment,spin\n",
+                             95));
   CHECK(count_lines(contacts) == count_lines(traj1));
   CHECK(contact_points_touch_floor(traj1, contacts, 0.1) == count_lines(traj1) - 1);
   char hex[65], want[100];

@@ -34,11 +34,13 @@ T_STAR = 2 * 2.0 / (7 * 0.3 * 9.81)     # sphere_slide_roll.yaml header
 OUT = tempfile.mkdtemp(prefix="friction_bench_test_")
 TIPPE_MODELS = ("exact_cone", "reg_1e-2")
 VEHICLE_MODELS = ("exact_cone", "poly_face_n8", "reg_1e-2")
+SPIN_MODELS = ("exact_cone", "poly_vertex_n1", "reg_1e-4")
+SPIN_STOP = 0.4 * 0.1 ** 2 * 5.0 / (0.01 * 9.81)  # ball_spin_slide.yaml header
 
 
 def run_suite():
     for problem, models in (("sphere", MODELS), ("tippe", TIPPE_MODELS),
-                            ("vehicle", VEHICLE_MODELS)):
+                            ("vehicle", VEHICLE_MODELS), ("spin", SPIN_MODELS)):
         cmd = ["/usr/bin/python3", SCRIPT, "--nsed", NSED, "--out", os.path.join(OUT, problem),
                "--quick", "--problems", problem, "--models", ",".join(models),
                # a run's cap: the vehicle's tight reference takes 3 s here and
@@ -82,6 +84,20 @@ def test_vehicle_models_ordered_by_their_law():
     assert float(r["exact_cone"]["energy_end_err"]) < 1e-9, r["exact_cone"]
     assert float(r["reg_1e-2"]["energy_end_err"]) > 1e-4, r["reg_1e-2"]
     assert float(r["reg_1e-2"]["yaw_end_err"]) > float(r["exact_cone"]["yaw_end_err"]), r
+
+
+def test_torsional_friction_spin_stop():
+    r = rows("spin")
+    assert sorted(r) == sorted(SPIN_MODELS), sorted(r)
+    # The exact cone has no torsional row: refused as input, not run.
+    assert r["exact_cone"]["status"] == "refused", r["exact_cone"]
+    exact, reg = r["poly_vertex_n1"], r["reg_1e-4"]
+    assert exact["status"] == "ok" and reg["status"] == "ok", (exact, reg)
+    # The set-valued moment stops the spin at the closed-form time (an
+    # event); the regularised one within its exponential tail (~1e-7 s).
+    assert abs(float(exact["t_spin"]) - SPIN_STOP) < 1e-5, exact   # printed to 6 digits
+    assert float(exact["t_spin_err"]) < 1e-9 and int(exact["events"]) == 2, exact
+    assert 1e-9 < float(reg["t_spin_err"]) < 1e-6 and int(reg["events"]) == 0, reg
 
 
 def test_csv_has_rows():

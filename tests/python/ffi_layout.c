@@ -31,6 +31,8 @@ int main(void) {
   FIELD(nsed_contact_info, lambda);
   FIELD(nsed_contact_info, slip_speed);
   FIELD(nsed_contact_info, point);
+  FIELD(nsed_contact_info, moment);
+  FIELD(nsed_contact_info, spin);
   SIZE(nsed_law_margin);
   FIELD(nsed_law_margin, worst);
   FIELD(nsed_law_margin, tolerance);

@@ -119,9 +119,11 @@ def check_pre_event_rows(name, r, law=None):
         k = list(names).index(e["contact"])
         before = c[rows[0] * nc + k]
         after = c[rows[-1] * nc + k]
-        check(before["mode"] == e["from"] and after["mode"] == e["to"],
-              f"{name}: {e['kind']} at t = {e['t']!r}: rows say {before['mode']} -> "
-              f"{after['mode']}, events.csv {e['from']} -> {e['to']}")
+        # A spin event's modes are the contact's spin modes (column spin).
+        col = "spin" if e["kind"].startswith("spin_") else "mode"
+        check(before[col] == e["from"] and after[col] == e["to"],
+              f"{name}: {e['kind']} at t = {e['t']!r}: rows say {before[col]} -> "
+              f"{after[col]}, events.csv {e['from']} -> {e['to']}")
         if e["kind"] == "impact" and law and r.contact_names == ("ball_floor",):
             # Newton's law on a sphere on z = 0: v_z+ = -e v_z-, the pre-impact
             # velocity in the row before, the post-impact one in the row after.
@@ -168,6 +170,7 @@ def test_runs(tmp):
     problems = os.path.join(ROOT, "problems")
     cases = [
         ("sphere", "sphere_slide_roll.yaml", {}),
+        ("spin", "ball_spin_slide.yaml", {}),                   # torsional friction, spin events
         ("ball", "bouncing_ball.yaml", {}),                      # impacts, the Zeno guard
         ("dos2", "disk_on_shaft_case2.yaml", {"solver.t_end": 3}),  # joints, stick-slip
         ("belt", "block_on_belt.yaml", {}),                      # a moving floor, time laws
@@ -260,7 +263,7 @@ def test_reader_errors(tmp):
             ("trajectory.csv", lambda lines: lines.__setitem__(3, lines[3].replace(",", ",x", 1)),
              "trajectory.csv line 4, column 'ball.x': cannot parse"),
             ("contacts.csv", lambda lines: lines.__setitem__(2, "0,ball_floor\n"),
-             "contacts.csv line 3: expected 11 fields, found 2"),
+             "contacts.csv line 3: expected 13 fields, found 2"),
             ("events.csv", lambda lines: lines.__setitem__(0, "t,kind\n"),
              "events.csv line 1: header lacks column(s) contact"),
             ("summary.json", lambda lines: lines.__setitem__(0, "{{\n"), "summary.json: not JSON")):
