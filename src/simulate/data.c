@@ -28,13 +28,14 @@ static void free_phase(nsedi_phase *p) {
 
 static int alloc_cache(nsedi_cache *c, const nsed_model *m) {
   int nc = m->ncontact;
-  return ALLOC(c->kin, m->nbody) && ALLOC(c->geom, nc) && ALLOC(c->geom_ok, nc) &&
+  return ALLOC(c->x_key, m->nstate) && ALLOC(c->kin, m->nbody) && ALLOC(c->geom, nc) &&
+         ALLOC(c->geom_ok, nc) &&
          ALLOC(c->lambda_c, 3 * nc) && ALLOC(c->tau, nc) && ALLOC(c->lambda_j, m->nrow) &&
          ALLOC(c->f, m->nv) && ALLOC(c->du, m->nv);
 }
 
 static void free_cache(nsedi_cache *c) {
-  void *a[] = {c->kin, c->geom, c->geom_ok, c->lambda_c, c->tau, c->lambda_j, c->f, c->du};
+  void *a[] = {c->x_key, c->kin, c->geom, c->geom_ok, c->lambda_c, c->tau, c->lambda_j, c->f, c->du};
   for (size_t i = 0; i < sizeof a / sizeof a[0]; i++) free(a[i]);
 }
 

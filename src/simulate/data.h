@@ -70,6 +70,13 @@ typedef struct {
 
 /* Caches of the last evaluation at (t, x) for the current phase. */
 typedef struct {
+  double *x_key;             /* nstate: the state of the last right-hand side the integrator
+                                asked for, kept while key_valid */
+  double t_key;              /* and its time (s) */
+  int key_valid;             /* the caches hold that right-hand side's evaluation: no other
+                                evaluation (an event stage's, a sample's) has run since, so
+                                indicators at exactly (t_key, x_key) reuse it (the step end of
+                                an explicit method with a last stage there, FSAL) */
   nsedi_kin *kin;            /* nbody: positions, rotations, velocities */
   nsedi_contact_geom *geom;  /* nc: gap, frame, rows, region */
   int *geom_ok;              /* nc: geometry defined (not a disk lying flat) */

@@ -264,9 +264,10 @@ static int state_derivative(const nsed_model *m, nsed_data *d, double t, const d
 
 int nsedi_eval(const nsed_model *m, nsed_data *d, double t, const double *x, double *xdot,
                nsed_error *err) {
+  nsedi_cache *ca = &d->cache;
+  ca->key_valid = 0;
   int rc = check_state(m, t, x, err);
   if (rc) return rc;
-  nsedi_cache *ca = &d->cache;
   nsedi_kin_eval(m, x, ca->kin);
   nsedi_applied_forces(m, ca->kin, x, t, ca->f);
   int nr = joint_rows(m, d, t);

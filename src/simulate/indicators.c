@@ -2,6 +2,7 @@
  * §6; docs/engine.md, "Indicators"). Every indicator is positive while its
  * mode holds and is detected only when decreasing through zero. */
 #include <math.h>
+#include <string.h>
 
 #include "sim_impl.h"
 #include "tolerances.h"
@@ -115,12 +116,21 @@ void nsedi_contact_indicators(const nsed_model *m, const nsed_data *d, int c,
   }
 }
 
+/* The caches hold the evaluation at exactly (t, x) for this phase. */
+static int cached_at(const nsed_model *m, const nsed_data *d, double t, const double *x) {
+  const nsedi_cache *ca = &d->cache;
+  return ca->key_valid && t == ca->t_key &&
+         !memcmp(x, ca->x_key, sizeof(double) * (size_t)m->nstate);
+}
+
 int nsedi_indicators(const nsed_model *m, nsed_data *d, double t, const double *x, double *g) {
-  nsed_error err;
-  int rc = nsedi_eval(m, d, t, x, NULL, &err);
-  if (rc) {
-    d->rhs_err = err;
-    return rc;
+  if (!cached_at(m, d, t, x)) {
+    nsed_error err;
+    int rc = nsedi_eval(m, d, t, x, NULL, &err);
+    if (rc) {
+      d->rhs_err = err;
+      return rc;
+    }
   }
   for (int c = 0; c < m->ncontact; c++) {
     double *gc = g + NSEDI_ROOTS_PER_CONTACT * c;

@@ -30,7 +30,10 @@ int nsedi_forces_anchored(const nsed_model *m, const nsed_data *d);
  * own feedback replaces the Baumgarte terms (an acceleration-level servo). */
 double nsedi_joint_row_target(const nsed_options *o, const nsedi_row *r);
 
-/* Root functions at (t, x) for the current phase (nroot values). */
+/* Root functions at (t, x) for the current phase (nroot values). An
+ * explicit method's step end is the point of its last right-hand side
+ * (FSAL): when the caches still hold exactly that evaluation, it is
+ * reused instead of repeated. */
 int nsedi_indicators(const nsed_model *m, nsed_data *d, double t, const double *x, double *g);
 
 /* The raw indicators of contact c from the last evaluation, before the

@@ -35,6 +35,10 @@ static int rhs_cb(double t, const double *y, double *ydot, void *ud) {
   }
   /* a recoverable failure that a smaller step cured is no reason to keep */
   if (d->rhs_err.status != NSED_OK) nsed_error_clear(&d->rhs_err);
+  /* Kept for the indicators at a step's end (nsedi_indicators). */
+  memcpy(d->cache.x_key, y, sizeof(double) * (size_t)d->m->nstate);
+  d->cache.t_key = t;
+  d->cache.key_valid = 1;
   return 0;
 }
 

@@ -14,7 +14,9 @@
  *  - on a floor turning at W: carried up to the floor's rate at B / I,
  *    sticking at t* = I W / B;
  *  - dropped while spinning: the landing's moment impulse, bounded by
- *    torsion m v, takes torsion m v / I off the spin at once.
+ *    torsion m v, takes torsion m v / I off the spin at once;
+ *  - bouncing while spinning: after the impacts so far the spin is
+ *    max(0, w0 - torsion sum(Lambda_n) / I).
  * And a box spinning down on four corners (below), where friction and
  * four redundant spins stop together.
  * Each checks the spin at every output sample, the event times and kinds,
@@ -36,6 +38,8 @@ typedef struct {
   double torque_value;  /* constant torque (N m) or ramp rate k (N m/s) */
   nsed_friction_model model;
   double height;        /* of the ball's bottom above the floor at the start (m) */
+  double restitution;   /* of the contact (default 0: plastic) */
+  double t_end;         /* s; 0: T_END */
 } spin_case;
 
 static nsed_model *ball(const spin_case *sc, nsed_event_resolver resolver, nsed_error *err) {
@@ -56,6 +60,7 @@ static nsed_model *ball(const spin_case *sc, nsed_event_resolver resolver, nsed_
   snprintf(c.body, sizeof c.body, "ball");
   c.mu = c.mu0 = 0.5;
   c.torsion = TORSION;
+  c.restitution = sc->restitution;
   must(nsed_model_add_contact(m, &c, err), err);
   if (sc->torque != TORQUE_NONE) {
     nsed_force_def f;
@@ -76,7 +81,7 @@ static nsed_model *ball(const spin_case *sc, nsed_event_resolver resolver, nsed_
     must(nsed_model_add_force(m, &f, err), err);
   }
   nsed_options o = *nsed_model_options(m);
-  o.t_end = T_END;
+  o.t_end = sc->t_end > 0 ? sc->t_end : T_END;
   o.output_dt = 0.002;
   o.rtol = 1e-12;
   o.atol = 1e-14;
@@ -319,6 +324,52 @@ static void dropped(nsed_friction_model model) {
   free(r);
 }
 
+/* A spinning ball bouncing (restitution 0.8) until the Zeno guard closes
+ * its contact: each impact's moment impulse is bounded by torsion
+ * Lambda_n, so after the impacts so far the spin is exactly
+ * max(0, w0 - torsion sum(Lambda_n) / I) (the spin stops within the
+ * impacts here: the impulses add up to the weight's). */
+typedef struct {
+  double w0, sum_impulse, worst;
+  int impacts;
+} bounce_check;
+
+static int on_bounce(void *ctx, const nsed_model *m, const nsed_data *d, const nsed_event *ev) {
+  (void)m;
+  bounce_check *b = ctx;
+  if (ev->kind != NSED_EVENT_IMPACT) return 0;
+  double s[13];
+  nsed_data_body_state(d, 0, s);
+  b->sum_impulse += ev->impulse[0];
+  b->impacts++;
+  double expect = fmax(0.0, b->w0 - TORSION * b->sum_impulse / INERTIA);
+  b->worst = fmax(b->worst, fabs(world_spin_z(s) - expect));
+  return 0;
+}
+
+static void bouncing(nsed_friction_model model) {
+  spin_case sc = {.w0 = 20.0, .model = model, .height = 0.2, .restitution = 0.8, .t_end = 3.0};
+  nsed_error err;
+  nsed_model *m = ball(&sc, NSED_RESOLVER_LCP, &err);
+  CHECK_MSG(m != NULL, "bouncing: %s", err.message);
+  if (!m) return;
+  nsed_data *d = NULL;
+  CHECK(nsed_data_create(m, &d, &err) == NSED_OK);
+  bounce_check b = {.w0 = sc.w0};
+  nsed_observer obs = {.ctx = &b, .event = on_bounce};
+  CHECK_MSG(nsed_simulate(m, d, &obs, &err) == NSED_OK, "bouncing: %s", err.message);
+  const nsed_stats *st = nsed_data_stats(d);
+  double de = nsed_data_energy(m, d) - st->energy_initial;
+  printf("bouncing while spinning (%s): %d impacts, spin after each off max(0, w0 - torsion "
+         "sum(Lambda_n) / I) by at most %.2e rad/s; energy change - work %.2e J\n",
+         model ? "vertex" : "face", b.impacts, b.worst, de - st->work_contacts);
+  CHECK_MSG(b.impacts > 20, "bouncing: only %d impacts", b.impacts);
+  CHECK_MSG(b.worst < 1e-10, "bouncing: spin off by %g rad/s", b.worst);
+  CHECK_NEAR(de, st->work_contacts, 1e-10, 1e-8);
+  nsed_data_free(&d);
+  nsed_model_free(&m);
+}
+
 static void refusals(void) {
   nsed_error err;
   spin_case sc = {.w0 = 5.0, .model = NSED_FRICTION_EXACT_CONE};
@@ -356,6 +407,8 @@ int main(void) {
       run_case(what, &cases[i]);
     }
   }
+  bouncing(NSED_FRICTION_POLYGON_FACE);
+  bouncing(NSED_FRICTION_POLYGON_VERTEX);
   dropped(NSED_FRICTION_POLYGON_FACE);
   dropped(NSED_FRICTION_POLYGON_VERTEX);
   box_spin_down(NSED_FRICTION_POLYGON_FACE);
