@@ -272,7 +272,7 @@ NSED_API void nsed_plane_def_default(nsed_plane_def *def);
 
 typedef enum {
   NSED_INTEGRATOR_ARKODE_DP5 = 0, /* ARKODE ERKStep, Dormand-Prince 5(4) (default) */
-  NSED_INTEGRATOR_ARKODE_VERNER = 1, /* ARKODE ERKStep, Verner 8(7) */
+  NSED_INTEGRATOR_ARKODE_VERNER = 1, /* ARKODE ERKStep, Verner 6(5), 8 stages */
   NSED_INTEGRATOR_CVODE_ADAMS = 2, /* CVODE Adams-Moulton, fixed-point iteration */
   NSED_INTEGRATOR_CVODE_BDF = 3    /* CVODE BDF, dense Newton (stiff settings) */
 } nsed_integrator;

@@ -11,7 +11,7 @@
 /* The methods (docs/engine.md, "Integrators"). */
 typedef enum {
   NSEDI_ODE_DP5 = 0,    /* ARKODE ERKStep, Dormand-Prince 5(4) */
-  NSEDI_ODE_VERNER = 1, /* ARKODE ERKStep, Verner 8(7) */
+  NSEDI_ODE_VERNER = 1, /* ARKODE ERKStep, Verner 6(5), 8 stages */
   NSEDI_ODE_ADAMS = 2,  /* CVODE Adams-Moulton, fixed-point iteration */
   NSEDI_ODE_BDF = 3     /* CVODE BDF, dense Newton */
 } nsedi_ode_method;
