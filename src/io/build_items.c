@@ -413,18 +413,7 @@ static int read_contact(nsedi_problem_defs *p, const nsedi_ynode *node, const ch
   c->feature = (int)feature;
   OPT(node, "wheel", nsedi_read_name(p->d, v_, kp_, c->wheel) || check_body_ref(p, v_, kp_, c->wheel, 0));
   if (nsedi_read_contact_law(p->d, node, path, c)) rc = -1;
-  if (rc) return -1;
-  if (c->law == NSED_CONTACT_COULOMB && c->torsion > 0 &&
-      (p->opt.friction.model == NSED_FRICTION_EXACT_CONE ||
-       p->opt.event_resolver == NSED_RESOLVER_TRIAL)) {
-    KP(kp, path, "torsion");
-    return nsedi_diag_add(p->d, nsedi_ymap_get(node, "torsion"), kp,
-                          p->opt.friction.model == NSED_FRICTION_EXACT_CONE
-                              ? "exact Coulomb torsional friction needs friction.model: polygon; "
-                                "the exact cone (Siconos fc3d) has no torsional row"
-                              : "exact Coulomb torsional friction needs solver.event_resolver: "
-                                "lcp; the trial-and-error resolver does not decide spins");
-  }
+  if (rc || nsedi_check_exact_torsion(p, node, path, c)) return -1;
   /* The engine has surfaces for spheres and disk rims on the floor, and
    * sphere-sphere pairs; say so here rather than at the first event. */
   int bi = nsedi_defs_find_body(p, c->body);

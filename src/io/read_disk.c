@@ -47,12 +47,9 @@ static int read_def(nsedi_problem_defs *p, const nsedi_ynode *node, nsed_disk_on
   NSEDI_OPT(node, path, "torque", nsedi_read_law(p->d, v_, kp_, &s->torque));
   const nsedi_ynode *c = nsedi_ymap_get(node, "contact");
   if (c) {
-    static const char *const ckeys[] = {"mu", "mu0", "restitution", "law", "delta",
-                                        "stiffness", "damping", NULL};
     char cp[300];
     KP(cp, path, "contact");
-    if (nsedi_check_map(p->d, c, cp, ckeys)) rc = -1;
-    if (c->kind == NSEDI_Y_MAP && nsedi_read_contact_law(p->d, c, cp, &s->contact)) rc = -1;
+    if (nsedi_read_assembly_contact(p, c, cp, 0, &s->contact)) rc = -1;
   }
   return rc;
 }

@@ -107,3 +107,31 @@ int nsedi_report_at_key(nsedi_problem_defs *p, const char *block, const nsedi_yn
   const nsedi_ynode *at = setting ? node_at(p->root, key) : key[0] ? node_at(node, key) : node;
   return nsedi_diag_add(p->d, at ? at : node, path, "%s", msg);
 }
+
+int nsedi_check_exact_torsion(nsedi_problem_defs *p, const nsedi_ynode *node, const char *path,
+                               const nsed_contact_def *c) {
+  if (c->law != NSED_CONTACT_COULOMB || !(c->torsion > 0)) return 0;
+  int cone = p->opt.friction.model == NSED_FRICTION_EXACT_CONE;
+  if (!cone && p->opt.event_resolver != NSED_RESOLVER_TRIAL) return 0;
+  char kp[300];
+  KP(kp, path, "torsion");
+  return nsedi_diag_add(p->d, nsedi_ymap_get(node, "torsion"), kp,
+                        cone ? "exact Coulomb torsional friction needs friction.model: polygon; "
+                               "the exact cone (Siconos fc3d) has no torsional row"
+                             : "exact Coulomb torsional friction needs solver.event_resolver: "
+                               "lcp; the trial-and-error resolver does not decide spins");
+}
+
+int nsedi_read_assembly_contact(nsedi_problem_defs *p, const nsedi_ynode *node, const char *path,
+                                int rollers, nsed_contact_def *c) {
+  static const char *const keys[] = {"mu",        "mu0",     "restitution", "law",
+                                     "delta",     "stiffness", "damping",   "torsion",
+                                     "torsion_rate", "tracking", NULL};
+  static const char *const rim_keys[] = {"mu",      "mu0",       "restitution", "law",
+                                         "delta",   "stiffness", "damping",     "torsion",
+                                         "torsion_rate", NULL};
+  int rc = nsedi_check_map(p->d, node, path, rollers ? keys : rim_keys);
+  if (!node || node->kind != NSEDI_Y_MAP) return -1;
+  if (nsedi_read_contact_law(p->d, node, path, c) || nsedi_check_exact_torsion(p, node, path, c)) rc = -1;
+  return rc;
+}

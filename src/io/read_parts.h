@@ -7,10 +7,22 @@
 #include "build.h"
 
 /* A contact's force-law keys (mu, mu0, restitution, law, delta, stiffness,
- * damping, tracking) of the mapping node (at path) into c, which holds the
+ * damping, torsion, torsion_rate, tracking) of the mapping node (at path) into c, which holds the
  * defaults on entry; -1 if anything was reported. */
 int nsedi_read_contact_law(nsedi_diag *d, const nsedi_ynode *node, const char *path,
                            nsed_contact_def *c);
+
+/* Exact Coulomb torsional friction needs the polygon friction models and
+ * the LCP resolver (p->opt, read before the items): reported at the
+ * contact's torsion key (node: its mapping at path); -1 if reported. */
+int nsedi_check_exact_torsion(nsedi_problem_defs *p, const nsedi_ynode *node, const char *path,
+                              const nsed_contact_def *c);
+
+/* An assembly's contact mapping at path (every roller's or the rim's floor
+ * contact): the force-law keys of a contacts item, with tracking for
+ * roller contacts; -1 if anything was reported. */
+int nsedi_read_assembly_contact(nsedi_problem_defs *p, const nsedi_ynode *node, const char *path,
+                                int rollers, nsed_contact_def *c);
 
 /* Principal moments [J1, J2, J3] of a rigid body (positive, triangle
  * inequality); -1 if reported. */

@@ -56,12 +56,9 @@ static int read_def(nsedi_problem_defs *p, const nsedi_ynode *node, nsed_omni_te
             nsedi_read_double(p->d, v_, kp_, NSEDI_POSITIVE, &w->roller_mass));
   const nsedi_ynode *c = nsedi_ymap_get(node, "contact");
   if (c) {
-    static const char *const ckeys[] = {"mu", "mu0", "restitution", "law", "delta",
-                                        "stiffness", "damping", "tracking", NULL};
     char cp[300];
     KP(cp, path, "contact");
-    if (nsedi_check_map(p->d, c, cp, ckeys)) rc = -1;
-    if (c->kind == NSEDI_Y_MAP && nsedi_read_contact_law(p->d, c, cp, &w->contact)) rc = -1;
+    if (nsedi_read_assembly_contact(p, c, cp, 1, &w->contact)) rc = -1;
   }
   NSEDI_OPT(node, path, "load", nsedi_read_double(p->d, v_, kp_, NSEDI_NONNEGATIVE, &t->load));
   NSEDI_OPT(node, path, "velocity", nsedi_read_double(p->d, v_, kp_, NSEDI_ANY, &t->velocity));

@@ -93,16 +93,11 @@ static int read_angles(nsedi_problem_defs *p, const nsedi_ynode *node, const rea
 }
 
 static int read_contact(nsedi_problem_defs *p, const nsedi_ynode *node, nsed_contact_def *c) {
-  static const char *const keys[] = {"mu", "mu0", "restitution", "law", "delta", "stiffness",
-                                     "damping", "tracking", NULL};
   const nsedi_ynode *s = nsedi_ymap_get(node, "contact");
   if (!s) return 0;
   char path[300];
   KP(path, block, "contact");
-  int rc = nsedi_check_map(p->d, s, path, keys);
-  if (s->kind != NSEDI_Y_MAP) return -1;
-  if (nsedi_read_contact_law(p->d, s, path, c)) rc = -1;
-  return rc;
+  return nsedi_read_assembly_contact(p, s, path, 1, c);
 }
 
 /* drive: one torque law per wheel, or a single law for all of them. */

@@ -16,6 +16,8 @@ CASES = {
     "syntax_error.yaml": ["syntax_error.yaml:4:4:", "YAML syntax error"],
     "torsion_with_cone.yaml": ["torsion_with_cone.yaml:8:54:", "contacts[0].torsion:", "needs friction.model: polygon"],
     "torsion_with_trial.yaml": ["torsion_with_trial.yaml:7:54:", "contacts[0].torsion:", "needs solver.event_resolver: lcp"],
+    "vehicle_torsion_cone.yaml": ["vehicle_torsion_cone.yaml:2:31:", "omni_vehicle.contact.torsion:", "needs friction.model: polygon"],
+    "testbench_torsion_trial.yaml": ["testbench_torsion_trial.yaml:2:31:", "omni_wheel_testbench.contact.torsion:", "needs solver.event_resolver: lcp"],
     "unclosed_bracket.yaml": ["unclosed_bracket.yaml:6:1:", "flow sequence"],
     "tab_indentation.yaml": ["tab_indentation.yaml:2:1:", "YAML syntax error"],
     "binary_garbage.yaml": ["binary_garbage.yaml:1:1:", "binary data"],
