@@ -98,13 +98,6 @@ static void pose(const nsed_model *m, nsed_data *d, int i) {
   if (prev == NSED_MODE_STICK && (trig & NSEDI_TRIG_SATURATED)) p->mu0 *= 1 - NSEDI_SATURATION_SHRINK;
 }
 
-/* A spin slower than this is at rest (rad/s): slip_tol / torsion, where
- * its moment's power per unit normal force falls below that of a
- * tangential slip at slip_tol. */
-static double spin_rest_speed(const nsed_model *m, int c) {
-  return m->opt.slip_tol / m->contact[c].def.torsion;
-}
-
 /* How spin row k (exact torsional friction) enters the acceleration
  * problem, by the same rules as the tangential friction: a turning spin
  * goes on unless it stopped here (or an impact left it at rest); a spin
@@ -113,7 +106,7 @@ static double spin_rest_speed(const nsed_model *m, int c) {
 static void pose_spin(const nsed_model *m, nsed_data *d, int k) {
   nsedi_event_ws *ev = &d->ev;
   int i = ev->spin_of[k], c = ev->cand[i], trig = ev->trigger[c];
-  double w = d->cache.geom[c].spin.vel, rest = spin_rest_speed(m, c);
+  double w = d->cache.geom[c].spin.vel, rest = nsedi_spin_rest_speed(m, c);
   nsed_cp_spin *p = &ev->cps[k];
   *p = (nsed_cp_spin){.contact = i, .kind = NSED_CP_STICK_CANDIDATE,
                       .mu = m->contact[c].def.torsion, .sign = 1.0};

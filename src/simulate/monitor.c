@@ -102,7 +102,7 @@ static int check_spin(const nsed_model *m, nsed_data *d, int c, double fref, dou
     *what = "the sticking spin's moment is outside +-torsion lambda_n";
   } else {
     double sign = d->ph.spin_sign[c], w = d->cache.geom[c].spin.vel;
-    int reversed = sign * w < -nsedi_spin_noise(m, d, c) - m->opt.slip_tol / cd->torsion;
+    int reversed = sign * w < -nsedi_spin_noise(m, d, c) - nsedi_spin_rest_speed(m, c);
     *value = reversed ? -1.0 : -fabs(tau + sign * bound) / scale;
     *what = reversed ? "the spin reversed without stopping"
                      : "the turning spin's moment is not -torsion lambda_n against its spin";

@@ -173,6 +173,13 @@ static inline int nsedi_exact_torsion(const nsed_model *m, int c) {
   return cd->law == NSED_CONTACT_COULOMB && cd->torsion > 0;
 }
 
+/* A spin slower than this is at rest (rad/s): slip_tol / torsion, where
+ * its moment's power per unit normal force falls below that of a
+ * tangential slip at slip_tol. */
+static inline double nsedi_spin_rest_speed(const nsed_model *m, int c) {
+  return m->opt.slip_tol / m->contact[c].def.torsion;
+}
+
 /* Number of contacts with exact torsional friction. */
 static inline int nsedi_n_exact_torsion(const nsed_model *m) {
   int n = 0;
