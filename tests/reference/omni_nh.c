@@ -2,7 +2,8 @@
  * nonholonomic reference model").
  *
  * Body quasi-velocities w = (u, v, omega), a_i = (t_i, d) in the platform
- * frame, so the constraint reads phidot_i = -a_i . w / R. With
+ * frame (with inclined rollers a_i = (t_i + kappa e_i, d + s), see omni_nh.h),
+ * so the constraint reads phidot_i = -a_i . w / R. With
  *   K0 = [[M, 0, c_x], [0, M, c_y], [c_x, c_y, I]],  M = M_p + N m_w,
  *   I = I_p + N (m_w d^2 + J_d),  c = m_w d sum_i t_i,
  *   K  = K0 + (J_a / R^2) sum_i a_i a_i^T,
@@ -14,6 +15,7 @@
  * Lagrangian first would put K there and lose a gyroscopic term (docs). */
 #include "omni_nh.h"
 
+#include <float.h>
 #include <math.h>
 #include <string.h>
 
@@ -27,9 +29,14 @@
 typedef struct {
   const omni_nh_params *p;
   int n;                       /* state length 6 + N */
-  double a[OMNI_NH_MAX_WHEELS][3];
+  double t[OMNI_NH_MAX_WHEELS][2], e[OMNI_NH_MAX_WHEELS][2]; /* platform frame */
+  double alpha;                /* half a roller's sector, pi / n; 0: infinitely many rollers */
+  int jumps;                   /* finitely many inclined rollers: handovers are events */
   double K0[3][3];
-  double L[3][3];              /* Cholesky factor of K */
+  double L[3][3];              /* Cholesky factor of K at phi = 0 */
+  int sector[OMNI_NH_MAX_WHEELS]; /* the roller touching, per wheel (rollers > 0) */
+  long handovers;
+  double loss;
 } model;
 
 static int finite_pos(double x) { return isfinite(x) && x > 0; }
@@ -43,36 +50,71 @@ static int params_in_range(const omni_nh_params *p) {
   if (!finite_nonneg(p->J_axial) || !finite_nonneg(p->J_diam)) return 0;
   for (int i = 0; i < p->nwheels; i++)
     if (!isfinite(p->beta[i])) return 0;
+  if (!(fabs(p->psi) < M_PI / 2)) return 0;
+  if (p->rollers != 0 && (p->rollers < 3 || p->rollers > 100)) return 0;
   return 1;
 }
 
-static void build_K0(const omni_nh_params *p, double a[][3], double K0[3][3]) {
+/* The touching roller's turn q from the bottom; 0 where q does not matter
+ * (psi = 0: the constraint is q-free; infinitely many rollers: q = 0). */
+static double roller_turn(const model *md, int i, double phi) {
+  return md->jumps ? phi - 2 * md->alpha * md->sector[i] : 0.0;
+}
+
+/* Wheel i's constraint row a = (t + kappa e, d + s) at the roller turn q,
+ * and da/dq (docs/omni-vehicle.md, "Inclined rollers"); with infinitely
+ * many rollers the row is constant. */
+static void constraint_row(const model *md, int i, double q, double a[3], double da[3]) {
+  const omni_nh_params *p = md->p;
+  double tp = tan(p->psi), c = cos(q), R1 = p->R * cos(md->alpha);
+  double kappa = tp / c, s = -R1 * tan(q) * tp;
+  double dkappa = md->jumps ? tp * sin(q) / (c * c) : 0.0;
+  double ds = md->jumps ? -R1 * tp / (c * c) : 0.0;
+  for (int r = 0; r < 2; r++) {
+    a[r] = md->t[i][r] + kappa * md->e[i][r];
+    da[r] = dkappa * md->e[i][r];
+  }
+  a[2] = p->d + s;
+  da[2] = ds;
+}
+
+static void build_K0(model *md) {
+  const omni_nh_params *p = md->p;
   int N = p->nwheels;
   double M = p->m_platform + N * p->m_wheel;
   double I = p->I_platform + N * (p->m_wheel * p->d * p->d + p->J_diam);
   double S[2] = {0, 0};
   for (int i = 0; i < N; i++) {
-    a[i][0] = -sin(p->beta[i]);
-    a[i][1] = cos(p->beta[i]);
-    a[i][2] = p->d;
-    S[0] += a[i][0];
-    S[1] += a[i][1];
+    md->e[i][0] = cos(p->beta[i]);
+    md->e[i][1] = sin(p->beta[i]);
+    md->t[i][0] = -md->e[i][1];
+    md->t[i][1] = md->e[i][0];
+    S[0] += md->t[i][0];
+    S[1] += md->t[i][1];
   }
-  memset(K0, 0, 9 * sizeof(double));
-  K0[0][0] = K0[1][1] = M;
-  K0[2][2] = I;
+  memset(md->K0, 0, sizeof md->K0);
+  md->K0[0][0] = md->K0[1][1] = M;
+  md->K0[2][2] = I;
   /* The wheels' masses sit off the platform centre unless sum t_i = 0. */
-  K0[0][2] = K0[2][0] = p->m_wheel * p->d * S[0];
-  K0[1][2] = K0[2][1] = p->m_wheel * p->d * S[1];
+  md->K0[0][2] = md->K0[2][0] = p->m_wheel * p->d * S[0];
+  md->K0[1][2] = md->K0[2][1] = p->m_wheel * p->d * S[1];
 }
 
-static void build_K(const omni_nh_params *p, double a[][3], double K0[3][3], double K[3][3]) {
+/* K = K0 + (J_a / R^2) sum_i a_i a_i^T for the rows a[0..N). */
+static void build_K(const model *md, const double a[][3], double K[3][3]) {
+  const omni_nh_params *p = md->p;
   double g = p->J_axial / (p->R * p->R);
   for (int r = 0; r < 3; r++)
     for (int c = 0; c < 3; c++) {
-      K[r][c] = K0[r][c];
+      K[r][c] = md->K0[r][c];
       for (int i = 0; i < p->nwheels; i++) K[r][c] += g * a[i][r] * a[i][c];
     }
+}
+
+/* The rows at the wheels' angles phi (NULL: every roller at the bottom). */
+static void rows_at(const model *md, const double *phi, double a[][3], double da[][3]) {
+  for (int i = 0; i < md->p->nwheels; i++)
+    constraint_row(md, i, phi ? roller_turn(md, i, phi[i]) : 0.0, a[i], da[i]);
 }
 
 /* Relative pivot threshold: K is physically positive definite, so a tiny
@@ -109,11 +151,15 @@ static void cholesky3_solve(const double L[3][3], const double b[3], double x[3]
 
 static int model_init(const omni_nh_params *p, model *md) {
   if (!params_in_range(p)) return OMNI_NH_EPARAM;
-  double K[3][3];
+  double K[3][3], a[OMNI_NH_MAX_WHEELS][3], da[OMNI_NH_MAX_WHEELS][3];
+  memset(md, 0, sizeof *md);
   md->p = p;
   md->n = 6 + p->nwheels;
-  build_K0(p, md->a, md->K0);
-  build_K(p, md->a, md->K0, K);
+  md->alpha = p->rollers > 0 ? M_PI / p->rollers : 0.0;
+  md->jumps = p->rollers > 0 && p->psi != 0;
+  build_K0(md);
+  rows_at(md, NULL, a, da);
+  build_K(md, a, K);
   return cholesky3(K, md->L);
 }
 
@@ -125,7 +171,11 @@ int omni_nh_check(const omni_nh_params *p) {
 int omni_nh_mass_matrix(const omni_nh_params *p, double K[3][3]) {
   model md;
   int rc = model_init(p, &md);
-  if (rc == OMNI_NH_OK) build_K(p, md.a, md.K0, K);
+  if (rc == OMNI_NH_OK) {
+    double a[OMNI_NH_MAX_WHEELS][3], da[OMNI_NH_MAX_WHEELS][3];
+    rows_at(&md, NULL, a, da);
+    build_K(&md, a, K);
+  }
   return rc;
 }
 
@@ -155,15 +205,22 @@ static void to_body(double theta, double vx, double vy, double *u, double *v) {
   *v = -s * vx + c * vy;
 }
 
-static void wheel_rates(const model *md, const double w[3], double *phidot) {
-  for (int i = 0; i < md->p->nwheels; i++) phidot[i] = -dot3(md->a[i], w) / md->p->R;
+static void wheel_rates(const model *md, const double w[3], const double *phi, double *phidot) {
+  for (int i = 0; i < md->p->nwheels; i++) {
+    double a[3], da[3];
+    constraint_row(md, i, roller_turn(md, i, phi[i]), a, da);
+    phidot[i] = -dot3(a, w) / md->p->R;
+  }
 }
 
+/* K(phi) w' = ad*_w(K0 w) - sum_i a_i (tau_i / R + (J_a / R^2) b_i), where
+ * b_i = phidot_i (da_i/dq . w) is the rate of the row a_i along the motion
+ * (zero unless finitely many inclined rollers make a_i depend on phi_i). */
 static void rhs(const model *md, double t, const double *y, double *dy) {
   const omni_nh_params *p = md->p;
   const double *w = y + 3;
-  double c = cos(y[2]), s = sin(y[2]);
-  double pm[3], f[3];
+  double c = cos(y[2]), s = sin(y[2]), g = p->J_axial / (p->R * p->R);
+  double pm[3], f[3], a[OMNI_NH_MAX_WHEELS][3], da[OMNI_NH_MAX_WHEELS][3];
   dy[0] = c * w[0] - s * w[1];
   dy[1] = s * w[0] + c * w[1];
   dy[2] = w[2];
@@ -171,22 +228,40 @@ static void rhs(const model *md, double t, const double *y, double *dy) {
   f[0] = w[2] * pm[1];
   f[1] = -w[2] * pm[0];
   f[2] = w[1] * pm[0] - w[0] * pm[1];
-  if (p->torque)
-    for (int i = 0; i < p->nwheels; i++) {
-      double tq = p->torque(i, t, p->ctx) / p->R;
-      for (int r = 0; r < 3; r++) f[r] -= md->a[i][r] * tq;
-    }
-  cholesky3_solve(md->L, f, dy + 3);
-  wheel_rates(md, w, dy + 6);
+  rows_at(md, y + 6, a, da);
+  for (int i = 0; i < p->nwheels; i++) {
+    double phidot = -dot3(a[i], w) / p->R;
+    double load = g * phidot * dot3(da[i], w);
+    if (p->torque) load += p->torque(i, t, p->ctx) / p->R;
+    for (int r = 0; r < 3; r++) f[r] -= a[i][r] * load;
+    dy[6 + i] = phidot;
+  }
+  if (md->jumps) {
+    double K[3][3], L[3][3];
+    build_K(md, a, K);
+    cholesky3(K, L); /* K0 is positive definite, the rest semidefinite */
+    cholesky3_solve(L, f, dy + 3);
+  } else {
+    cholesky3_solve(md->L, f, dy + 3);
+  }
 }
 
-static void pack(const omni_nh_state *s, int nw, double *y) {
+/* 0 if every phi_i lies in its sector (to round-off), as advance needs. */
+static int pack(model *md, const omni_nh_state *s, double *y) {
+  int nw = md->p->nwheels;
   y[0] = s->x;
   y[1] = s->y;
   y[2] = s->theta;
   to_body(s->theta, s->vx, s->vy, &y[3], &y[4]);
   y[5] = s->omega;
   memcpy(y + 6, s->phi, (size_t)nw * sizeof(double));
+  memcpy(md->sector, s->sector, sizeof md->sector);
+  md->handovers = s->handovers;
+  md->loss = s->handover_loss;
+  if (!md->jumps) return 0;
+  for (int i = 0; i < nw; i++)
+    if (!(fabs(roller_turn(md, i, y[6 + i])) <= md->alpha * (1 + 1e-12))) return -1;
+  return 0;
 }
 
 static void unpack(const model *md, const double *y, double t, omni_nh_state *s) {
@@ -199,7 +274,10 @@ static void unpack(const model *md, const double *y, double t, omni_nh_state *s)
   s->vy = sn * y[3] + c * y[4];
   s->omega = y[5];
   memcpy(s->phi, y + 6, (size_t)md->p->nwheels * sizeof(double));
-  wheel_rates(md, y + 3, s->phidot);
+  memcpy(s->sector, md->sector, sizeof s->sector);
+  s->handovers = md->handovers;
+  s->handover_loss = md->loss;
+  wheel_rates(md, y + 3, y + 6, s->phidot);
 }
 
 int omni_nh_init(const omni_nh_params *p, double x, double y, double theta, double vx,
@@ -270,7 +348,114 @@ static double initial_step(const model *md, const double *y, const double *f, do
   return fmin(h, span);
 }
 
-static int integrate(const model *md, double t0, double *y, double t1, double tol, double *hio) {
+/* How far wheel i's roller turn lies past the sector edge sgn alpha. */
+static double past_edge(const model *md, int i, int sgn, const double *y) {
+  return sgn * roller_turn(md, i, y[6 + i]) - md->alpha;
+}
+
+/* The step length from (t, y) (k[0] = f(t, y)) at which wheel i's turn
+ * reaches the edge sgn alpha, given that the step of length hs crosses it:
+ * the Illinois method on the step length, each trial a fresh step from
+ * (t, y), to round-off in time. The step at the returned length (at or just
+ * past the edge) leaves its end state in y1. */
+static double locate_handover(const model *md, int i, int sgn, double t, const double *y,
+                              double hs, double k[7][NQ], double *y1, double tol) {
+  double lo = 0, hi = hs, glo = past_edge(md, i, sgn, y);
+  if (glo >= 0) {
+    memcpy(y1, y, (size_t)md->n * sizeof(double));
+    return 0.0;
+  }
+  dp_step(md, t, y, hs, k, y1, tol);
+  double ghi = past_edge(md, i, sgn, y1);
+  int side = 0;
+  for (int it = 0; it < 200 && ghi > 0; it++) {
+    if (fabs(hi - lo) <= 4 * DBL_EPSILON * (fabs(t) + fabs(hs))) break;
+    double h = lo - glo * (hi - lo) / (ghi - glo);
+    if (!(fabs(h) > fabs(lo) && fabs(h) < fabs(hi))) h = 0.5 * (lo + hi);
+    dp_step(md, t, y, h, k, y1, tol);
+    double g = past_edge(md, i, sgn, y1);
+    if (g >= 0) {
+      hi = h;
+      ghi = g;
+      if (side == 1) glo *= 0.5;
+      side = 1;
+      if (g == 0) break;
+    } else {
+      lo = h;
+      glo = g;
+      if (side == -1) ghi *= 0.5;
+      side = -1;
+    }
+  }
+  dp_step(md, t, y, hi, k, y1, tol);
+  return hi;
+}
+
+static double kinetic_energy(const model *md, const double w[3], const double *phidot) {
+  double T = 0;
+  for (int r = 0; r < 3; r++) T += 0.5 * w[r] * dot3(md->K0[r], w);
+  for (int i = 0; i < md->p->nwheels; i++) T += 0.5 * md->p->J_axial * phidot[i] * phidot[i];
+  return T;
+}
+
+/* Wheel i hands over to its next roller (sgn = +1: turning forwards): the
+ * plastic impulse that makes every wheel's constraint hold with the new
+ * row. Generalised momentum changes only along the rows a_j^+:
+ *   K0 (w+ - w-) = sum_j Lambda_j a_j^+,  J_a (phidot_j+ - phidot_j-) = R Lambda_j,
+ * with phidot_j+ = -a_j^+ . w+ / R, so K(phi+) w+ = K0 w- - (J_a / R) sum_j
+ * a_j^+ phidot_j-. The wheel must then turn into the new roller's sector. */
+static int handover(model *md, int i, int sgn, double *y) {
+  const omni_nh_params *p = md->p;
+  int N = p->nwheels;
+  double *w = y + 3, a[OMNI_NH_MAX_WHEELS][3], da[OMNI_NH_MAX_WHEELS][3];
+  double rate[OMNI_NH_MAX_WHEELS], K[3][3], L[3][3], b[3];
+  y[6 + i] = 2 * md->alpha * md->sector[i] + sgn * md->alpha; /* on the edge, not past it */
+  wheel_rates(md, w, y + 6, rate);
+  double E0 = kinetic_energy(md, w, rate);
+  md->sector[i] += sgn;
+  rows_at(md, y + 6, a, da);
+  build_K(md, a, K);
+  if (cholesky3(K, L) != OMNI_NH_OK) return OMNI_NH_ESINGULAR;
+  for (int r = 0; r < 3; r++) {
+    b[r] = dot3(md->K0[r], w);
+    for (int j = 0; j < N; j++) b[r] -= p->J_axial / p->R * a[j][r] * rate[j];
+  }
+  cholesky3_solve(L, b, w);
+  wheel_rates(md, w, y + 6, rate);
+  if (!(sgn * rate[i] > 0)) return OMNI_NH_EHANDOVER;
+  md->loss += E0 - kinetic_energy(md, w, rate);
+  md->handovers++;
+  return OMNI_NH_OK;
+}
+
+/* The accepted step of length hs from (t, y) ended at y1: if a wheel left
+ * its sector, cut the step back to the first such crossing (y1 then holds
+ * the state there) and return its wheel, with its direction in *sgn; else
+ * -1. */
+static int first_handover(const model *md, double t, const double *y, double *hs,
+                          double k[7][NQ], double *y1, double tol, int *sgn) {
+  int hit = -1;
+  double best = *hs;
+  for (int i = 0; i < md->p->nwheels; i++) {
+    double q = roller_turn(md, i, y1[6 + i]);
+    int s = q > md->alpha ? 1 : q < -md->alpha ? -1 : 0;
+    if (!s) continue;
+    double hc = locate_handover(md, i, s, t, y, *hs, k, y1, tol);
+    if (hit < 0 || fabs(hc) < fabs(best)) {
+      hit = i;
+      best = hc;
+      *sgn = s;
+    }
+    dp_step(md, t, y, *hs, k, y1, tol); /* back to the full step for the next wheel */
+  }
+  if (hit >= 0) {
+    *hs = best;
+    dp_step(md, t, y, best, k, y1, tol);
+  }
+  return hit;
+}
+
+static int integrate(model *md, double t0, double *y, double t1, double tol, double *hio) {
   double k[7][NQ], y1[NQ];
   double dir = t1 >= t0 ? 1.0 : -1.0, t = t0;
   int n = md->n;
@@ -283,6 +468,20 @@ static int integrate(const model *md, double t0, double *y, double t1, double to
     double err = dp_step(md, t, y, hs, k, y1, tol);
     double fac = err > 0 ? 0.9 * pow(err, -0.2) : 5.0;
     if (err <= 1) {
+      int sgn = 0, wheel = md->jumps ? first_handover(md, t, y, &hs, k, y1, tol, &sgn) : -1;
+      if (wheel >= 0) {
+        /* The step ends at the handover; a handover at t1 itself counts. */
+        t = (last && hs == t1 - t) ? t1 : t + hs;
+        memcpy(y, y1, (size_t)n * sizeof(double));
+        int rc = handover(md, wheel, sgn, y);
+        if (rc != OMNI_NH_OK) return rc;
+        rhs(md, t, y, k[0]);
+        if (t == t1) {
+          *hio = h;
+          return OMNI_NH_OK;
+        }
+        continue;
+      }
       t = last ? t1 : t + hs;
       memcpy(y, y1, (size_t)n * sizeof(double));
       memcpy(k[0], k[6], (size_t)n * sizeof(double));
@@ -315,7 +514,9 @@ int omni_nh_advance(const omni_nh_params *p, omni_nh_state *s, double t1, double
   if (rc != OMNI_NH_OK) return rc;
   if (!s || !isfinite(t1) || !(tol > 0) || !state_finite(s, p->nwheels)) return OMNI_NH_EARG;
   double y[NQ] = {0}, h = fabs(s->h);
-  pack(s, p->nwheels, y);
+  if (pack(&md, s, y)) return OMNI_NH_EARG;
+  /* The plastic handover impulse is not reversible. */
+  if (md.jumps && t1 < s->t) return OMNI_NH_EARG;
   rc = integrate(&md, s->t, y, t1, tol, &h);
   if (rc != OMNI_NH_OK) return rc;
   unpack(&md, y, t1, s);
@@ -329,10 +530,7 @@ double omni_nh_energy(const omni_nh_params *p, const omni_nh_state *s) {
   double w[3];
   to_body(s->theta, s->vx, s->vy, &w[0], &w[1]);
   w[2] = s->omega;
-  double T = 0;
-  for (int r = 0; r < 3; r++) T += 0.5 * w[r] * dot3(md.K0[r], w);
-  for (int i = 0; i < p->nwheels; i++) T += 0.5 * p->J_axial * s->phidot[i] * s->phidot[i];
-  return T;
+  return kinetic_energy(&md, w, s->phidot);
 }
 
 /* sum e_i = 0 and sum e_i e_i^T = N/2 I: then K0 and K are diagonal and
@@ -373,10 +571,13 @@ int omni_nh_free_motion(const omni_nh_params *p, const omni_nh_state *s0, double
   int rc = omni_nh_check(p);
   if (rc != OMNI_NH_OK) return rc;
   if (!s0 || !out || !isfinite(t) || !state_finite(s0, p->nwheels)) return OMNI_NH_EARG;
-  if (p->torque || !balanced(p)) return OMNI_NH_ENOTSYM;
+  if (p->torque || !balanced(p) || (p->rollers > 0 && p->psi != 0)) return OMNI_NH_ENOTSYM;
   int N = p->nwheels;
+  /* Infinitely many rollers: the rows (t_i + kappa e_i, d) add
+   * (1 + kappa^2) N/2 to the planar block of sum a a^T, no cross terms. */
+  double kappa = tan(p->psi);
   double M = p->m_platform + N * p->m_wheel;
-  double Mstar = M + 0.5 * N * p->J_axial / (p->R * p->R);
+  double Mstar = M + 0.5 * N * (1 + kappa * kappa) * p->J_axial / (p->R * p->R);
   double k = M / Mstar;            /* body-frame velocity turns at -k omega */
   double W0 = s0->omega, tau = t - s0->t;
   double V0[2] = {s0->vx, s0->vy}, w0[2], V[2], dr[2], wb[2], Wint[2];
@@ -393,7 +594,8 @@ int omni_nh_free_motion(const omni_nh_params *p, const omni_nh_state *s0, double
   r.vx = V[0];
   r.vy = V[1];
   for (int i = 0; i < N; i++) {
-    double ti[2] = {-sin(p->beta[i]), cos(p->beta[i])};
+    double ti[2] = {-sin(p->beta[i]) + kappa * cos(p->beta[i]),
+                    cos(p->beta[i]) + kappa * sin(p->beta[i])};
     r.phi[i] = s0->phi[i] - (p->d * W0 * tau + ti[0] * Wint[0] + ti[1] * Wint[1]) / p->R;
     r.phidot[i] = -(p->d * W0 + ti[0] * wb[0] + ti[1] * wb[1]) / p->R;
   }

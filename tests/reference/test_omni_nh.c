@@ -10,7 +10,12 @@
  *  4. driven closed forms: equal torques (pure spin-up, omega' = -N d tau /
  *     (R I*)) and torques tau_i = tau0 t_i . e (straight-line acceleration
  *     -N tau0 / (2 R M*)), with the energy balance;
- *  5. bad parameters refused, outputs untouched. */
+ *  5. bad parameters refused, outputs untouched;
+ *  6. finitely many inclined rollers: handovers located in time, the
+ *     energy they take equal to Carnot's (the kinetic energy of the lost
+ *     velocity), energy otherwise conserved, and the motion converging to
+ *     the classical model (infinitely many rollers) as the rollers shrink.
+ * Tests 2 and 3 run with inclined rollers (psi != 0) too. */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -80,7 +85,7 @@ static sym_consts sym_constants(const omni_nh_params *p) {
   double g = p->J_axial / (p->R * p->R);
   sym_consts c;
   c.M = p->m_platform + N * p->m_wheel;
-  c.Mstar = c.M + 0.5 * N * g;
+  c.Mstar = c.M + 0.5 * N * g / (cos(p->psi) * cos(p->psi));
   c.Istar = p->I_platform + N * (p->m_wheel * p->d * p->d + p->J_diam) + N * p->d * p->d * g;
   c.k = c.M / c.Mstar;
   c.eps = 1 - c.k;
@@ -97,10 +102,11 @@ static double state_diff(const omni_nh_params *p, const omni_nh_state *a, const 
   return e;
 }
 
-static void free_symmetric(int n, double beta0) {
+static void free_symmetric(int n, double beta0, double psi) {
   omni_nh_params p;
   omni_nh_state s0, s, cf;
   base_params(&p, n);
+  p.psi = psi;
   for (int i = 0; i < n; i++) p.beta[i] += beta0;
   sym_consts c = sym_constants(&p);
   double K[3][3];
@@ -134,11 +140,12 @@ static void free_symmetric(int n, double beta0) {
    * a straight line; the heading of the world velocity must have turned by
    * eps omega t instead. */
   double turn = wrap(atan2(s.vy, s.vx) - atan2(V0[1], V0[0]));
-  printf("2 balanced free N=%d (beta0 %.2f, k = %.6f, eps = %.6f, circle radius %.6f), t = 0..50:\n"
+  printf("2 balanced free N=%d (beta0 %.2f, psi %.2f, k = %.6f, eps = %.6f, circle radius %.6f), "
+         "t = 0..50:\n"
          "  |omega-omega0| %.3g, ||V|-|V0|| %.3g, |dE|/E %.3g, |dist to centre - radius| %.3g,\n"
          "  body velocity angle vs -k omega t %.3g rad, integrator vs closed form (all states) %.3g;\n"
          "  world velocity turned %.6f rad (eps omega t mod 2pi = %.6f, naive Chaplygin 0)\n",
-         n, beta0, c.k, c.eps, rho, e_om, e_sp, e_E, e_circ, e_ang, e_cf, turn,
+         n, beta0, psi, c.k, c.eps, rho, e_om, e_sp, e_E, e_circ, e_ang, e_cf, turn,
          wrap(c.eps * W0 * s.t));
   CHECK_MSG(e_om <= 1e-12, "omega drift %.3g", e_om);
   CHECK_MSG(e_sp <= 1e-10, "speed drift %.3g", e_sp);
@@ -253,33 +260,75 @@ static void add_body(const body *b, const double *qd, int nq, double Mq[MQ][MQ],
   }
 }
 
-/* Contact row of wheel i: A qd = v_P . t and the bias Adot qd. v_P is linear
- * in qd, so A's columns are v_P . t for unit qd. */
-static void contact_row(const omni_nh_params *p, int i, const body *b, const double *qd, int nq,
-                        double *A, double *bias) {
-  const double rho[3] = {0, 0, -p->R}, z[3] = {0, 0, 1};
-  double t[3], e[3];
-  for (int r = 0; r < 3; r++) e[r] = b->Jw[r][3 + i];
+/* The touching roller's turn from the bottom, for the sector its wheel
+ * angle falls in (the comparisons run between handovers). */
+static double touching_turn(const omni_nh_params *p, double phi) {
+  if (p->rollers == 0) return 0.0;
+  double two_alpha = 2 * M_PI / p->rollers;
+  return phi - two_alpha * nearbyint(phi / two_alpha);
+}
+
+/* Contact row of wheel i at q: A qd = v_P . n, built from the geometry
+ * (rollers.md, "The surface"): the touching roller's centre B at R cos(alpha)
+ * along its radius rho (the downward vertical turned by its turn about the
+ * axle e), its axis i2 = cos(psi) (e x rho) + sin(psi) e; the contact point
+ * P lies on the vertical through the point of that axis in the vertical
+ * plane of e, at the height R below the wheel centre; n is horizontal and
+ * across the direction i2 x z along which the roller's spin moves P.
+ * v_P = c' + w x (P - c) is linear in qd, so A's columns are v_P . n for
+ * unit qd. */
+static void contact_row_at(const omni_nh_params *p, int i, const double *q, double *A) {
+  int nq = 3 + p->nwheels;
+  const double z[3] = {0, 0, 1};
+  double qd0[MQ] = {0};
+  body b;
+  wheel_body(p, i, q, qd0, &b);
+  double e[3], t[3], rho[3], tau[3], i2[3], B[3], f[3], n[3], PC[3];
+  for (int r = 0; r < 3; r++) e[r] = b.Jw[r][3 + i];
   cross(z, e, t);
+  double qr = touching_turn(p, q[3 + i]);
+  double R1 = p->R * (p->rollers ? cos(M_PI / p->rollers) : 1.0);
+  for (int r = 0; r < 3; r++) rho[r] = -cos(qr) * z[r] + sin(qr) * t[r];
+  cross(e, rho, tau);
+  for (int r = 0; r < 3; r++) {
+    i2[r] = cos(p->psi) * tau[r] + sin(p->psi) * e[r];
+    B[r] = R1 * rho[r];
+  }
+  double lam = -dot(B, t) / dot(i2, t);
+  for (int r = 0; r < 3; r++) PC[r] = B[r] + lam * i2[r];
+  PC[2] = -p->R;
+  cross(i2, z, f);
+  cross(f, z, n);
   for (int c = 0; c < nq; c++) {
     double v[3], w[3], wr[3];
     for (int r = 0; r < 3; r++) {
-      v[r] = b->Jv[r][c];
-      w[r] = b->Jw[r][c];
+      v[r] = b.Jv[r][c];
+      w[r] = b.Jw[r][c];
     }
-    cross(w, rho, wr);
-    A[c] = dot(v, t) + dot(wr, t);
+    cross(w, PC, wr);
+    A[c] = dot(v, n) + dot(wr, n);
   }
-  /* d/dt (v_P . t) at qdd = 0: (Jdot_v qd + Jdot_w qd x rho) . t + v_P . tdot,
-   * rho = -R z is fixed in the world (the geometric contact point). */
-  double vc[3], w[3], wr[3], awr[3], vP[3], tdot[3], wz[3] = {0, 0, qd[2]};
-  jac_apply(b->Jv, qd, nq, vc);
-  jac_apply(b->Jw, qd, nq, w);
-  cross(w, rho, wr);
-  cross(b->aw, rho, awr);
-  for (int r = 0; r < 3; r++) vP[r] = vc[r] + wr[r];
-  cross(wz, t, tdot);
-  *bias = dot(b->av, t) + dot(awr, t) + dot(vP, tdot);
+}
+
+/* The row and its bias Adot qd, the rate of A along the motion, by central
+ * differences of A at q +- eps qd with one Richardson extrapolation (error
+ * O(eps^4)). */
+static void contact_row(const omni_nh_params *p, int i, const double *q, const double *qd,
+                        double *A, double *bias) {
+  int nq = 3 + p->nwheels;
+  double D[2] = {0, 0};
+  contact_row_at(p, i, q, A);
+  for (int k = 0; k < 2; k++) {
+    double eps = k ? 5e-4 : 1e-3, qp[MQ], qm[MQ], Ap[MQ], Am[MQ];
+    for (int c = 0; c < nq; c++) {
+      qp[c] = q[c] + eps * qd[c];
+      qm[c] = q[c] - eps * qd[c];
+    }
+    contact_row_at(p, i, qp, Ap);
+    contact_row_at(p, i, qm, Am);
+    for (int c = 0; c < nq; c++) D[k] += (Ap[c] - Am[c]) / (2 * eps) * qd[c];
+  }
+  *bias = (4 * D[1] - D[0]) / 3;
 }
 
 /* Dense Gaussian elimination with partial pivoting; 0 on success. */
@@ -325,7 +374,7 @@ static int full_accel(const omni_nh_params *p, double t, const double *q, const 
     double A[MQ], bias;
     wheel_body(p, i, q, qd, &b);
     add_body(&b, qd, nq, Mq, h);
-    contact_row(p, i, &b, qd, nq, A, &bias);
+    contact_row(p, i, q, qd, A, &bias);
     double g = 0;
     for (int c = 0; c < nq; c++) {
       K[nq + i][c] = K[c][nq + i] = A[c];
@@ -405,6 +454,7 @@ static void compare_formulations(const char *name, const omni_nh_params *p, cons
     double ta = T * (k - 1) / 10, tb = T * k / 10;
     resid = fmax(resid, full_run(p, y, ta, tb, steps / 10));
     CHECK(omni_nh_advance(p, &s, tb, TOL) == OMNI_NH_OK);
+    CHECK(s.handovers == 0);
     double d = fmax(fabs(y[0] - s.x), fabs(y[1] - s.y));
     d = fmax(d, fabs(y[2] - s.theta));
     d = fmax(d, fmax(fabs(y[nq] - s.vx), fabs(y[nq + 1] - s.vy)));
@@ -431,6 +481,20 @@ static void test_second_formulation(void) {
   base_params(&p, 3);
   const double ic2[6] = {0.2, 0.1, 0.4, 0.6, -0.35, 0.9};
   compare_formulations("balanced N=3 free", &p, ic2, 5.0, 20000);
+  /* Inclined rollers, infinitely many: the same driven asymmetric vehicle. */
+  asym_params(&p);
+  p.psi = 0.4;
+  p.torque = wave;
+  p.ctx = &w;
+  compare_formulations("asymmetric N=4 driven, psi = 0.4, infinitely many rollers", &p, ic, 5.0,
+                       20000);
+  /* Three rollers at psi = 0.5: a slow start keeps every wheel on roller 0,
+   * where the row depends on the wheel's turn (1 / cos(q), the offset s). */
+  base_params(&p, 3);
+  p.psi = 0.5;
+  p.rollers = 3;
+  const double ic3[6] = {0.1, 0.0, 0.3, 0.12, -0.05, 0.06};
+  compare_formulations("balanced N=3 free, psi = 0.5, 3 rollers", &p, ic3, 2.0, 8000);
 }
 
 /* ---------------------------------------------------------------- 4 */
@@ -567,6 +631,11 @@ static void test_bad_params(void) {
   BAD(p.J_axial = -1e-3, OMNI_NH_EPARAM);
   BAD(p.J_diam = INFINITY, OMNI_NH_EPARAM);
   BAD(p.beta[1] = NAN, OMNI_NH_EPARAM);
+  BAD(p.psi = M_PI / 2, OMNI_NH_EPARAM);
+  BAD(p.psi = NAN, OMNI_NH_EPARAM);
+  BAD(p.rollers = 2, OMNI_NH_EPARAM);
+  BAD(p.rollers = 101, OMNI_NH_EPARAM);
+  BAD(p.rollers = -4, OMNI_NH_EPARAM);
   /* All wheels at one point, a (nearly) massless platform and thin wheels:
    * no inertia about that point, K singular to rounding. */
   BAD((memset(p.beta, 0, sizeof p.beta), p.m_platform = p.I_platform = 1e-20,
@@ -589,18 +658,148 @@ static void test_bad_params(void) {
   q.torque = equal_torque;
   CHECK(omni_nh_free_motion(&q, &s, 1, &ref) == OMNI_NH_ENOTSYM);
   CHECK(memcmp(&s, &ref, sizeof s) == 0);
-  printf("5 %d bad parameter sets and 5 bad argument / closed-form cases refused\n", refused);
+  /* Finitely many inclined rollers: no closed form; no integration
+   * backwards (the handover impulse is not reversible); a wheel angle
+   * outside the sector of the roller said to touch. */
+  q = good;
+  q.psi = 0.3;
+  q.rollers = 5;
+  CHECK(omni_nh_init(&q, 0, 0, 0, 1, 0, 0.5, &s) == OMNI_NH_OK);
+  ref = s;
+  CHECK(omni_nh_free_motion(&q, &s, 1, &ref) == OMNI_NH_ENOTSYM);
+  CHECK(omni_nh_advance(&q, &s, -1, 1e-10) == OMNI_NH_EARG);
+  s.phi[1] = 0.7; /* alpha = 0.628 */
+  ref = s;
+  CHECK(omni_nh_advance(&q, &s, 1, 1e-10) == OMNI_NH_EARG);
+  CHECK(memcmp(&s, &ref, sizeof s) == 0);
+  s.sector[1] = 1; /* roller 1 touches from 0.628 to 1.885 */
+  CHECK(omni_nh_advance(&q, &s, 0.1, 1e-10) == OMNI_NH_OK);
+  printf("5 %d bad parameter sets and 9 bad argument / closed-form cases refused\n", refused);
+}
+
+/* ---------------------------------------------------------------- 6 */
+
+/* The balanced test vehicle on 4 rollers at psi = 0.5, coasting with a yaw
+ * rate (so each handover's offset jump along the axle meets a velocity). */
+static void handover_params(omni_nh_params *p) {
+  base_params(p, 3);
+  p->psi = 0.5;
+  p->rollers = 4;
+}
+
+/* The state at t1 from s0, and the handovers on the way. */
+static omni_nh_state advanced(const omni_nh_params *p, const omni_nh_state *s0, double t1) {
+  omni_nh_state s = *s0;
+  CHECK(omni_nh_advance(p, &s, t1, TOL) == OMNI_NH_OK);
+  return s;
+}
+
+/* Kinetic energy of the difference of two states' velocities in the full
+ * coordinates (u, v, omega, phidot_i): the platform-and-wheels metric
+ * diag(M, M, I) of the balanced vehicle, written out from the parameters,
+ * and J_a on the wheel spins. */
+static double lost_velocity_energy(const omni_nh_params *p, const omni_nh_state *a,
+                                   const omni_nh_state *b) {
+  int N = p->nwheels;
+  double M = p->m_platform + N * p->m_wheel;
+  double I = p->I_platform + N * (p->m_wheel * p->d * p->d + p->J_diam);
+  double c = cos(a->theta), sn = sin(a->theta);
+  double du = c * (a->vx - b->vx) + sn * (a->vy - b->vy);
+  double dv = -sn * (a->vx - b->vx) + c * (a->vy - b->vy);
+  double T = 0.5 * M * (du * du + dv * dv) + 0.5 * I * pow(a->omega - b->omega, 2);
+  for (int i = 0; i < N; i++) T += 0.5 * p->J_axial * pow(a->phidot[i] - b->phidot[i], 2);
+  return T;
+}
+
+static void test_handovers(void) {
+  omni_nh_params p;
+  omni_nh_state s0, s;
+  handover_params(&p);
+  CHECK(omni_nh_init(&p, 0, 0, 0.2, 0.6, -0.3, 0.9, &s0) == OMNI_NH_OK);
+  double E0 = omni_nh_energy(&p, &s0), worst = 0, alpha = M_PI / p.rollers;
+  int in_sector = 1;
+  s = s0;
+  for (int k = 1; k <= 160; k++) {
+    CHECK(omni_nh_advance(&p, &s, 0.05 * k, TOL) == OMNI_NH_OK);
+    worst = fmax(worst, fabs(omni_nh_energy(&p, &s) + s.handover_loss - E0) / E0);
+    for (int i = 0; i < p.nwheels; i++)
+      in_sector &= fabs(s.phi[i] - 2 * alpha * s.sector[i]) <= alpha * (1 + 1e-12);
+  }
+  printf("6 psi = 0.5, 4 rollers, coasting t = 0..8: %ld handovers took %.4g of the energy; "
+         "energy + handover losses - E0: %.3g of E0\n",
+         s.handovers, s.handover_loss / E0, worst);
+  CHECK(in_sector);
+  CHECK(s.handovers >= 20);
+  /* At t = 8.45 wheel 1, turning slowly backwards, reaches the edge of its
+   * roller, and the impulse of the next roller's constraint would turn it
+   * forwards again: the wheel would stand on both rollers' tips, which the
+   * model does not describe; it says so. */
+  omni_nh_state edge = s;
+  CHECK(omni_nh_advance(&p, &edge, 8.5, TOL) == OMNI_NH_EHANDOVER);
+  CHECK(memcmp(&edge, &s, sizeof s) == 0);
+  CHECK(s.handover_loss > 1e-3 * E0);
+  CHECK_MSG(worst <= 1e-11, "energy bookkeeping %.3g", worst);
+
+  /* The first handover, bracketed in time to 1e-13: the energy it takes
+   * must be the kinetic energy of the velocity it takes away (Carnot's
+   * theorem for a plastic impulse), the smooth motion across the bracket
+   * being of the bracket's order. */
+  double lo = 0, hi = 10;
+  while (hi - lo > 1e-13) {
+    double mid = 0.5 * (lo + hi);
+    omni_nh_state m = advanced(&p, &s0, mid);
+    if (m.handovers > 0) hi = mid; else lo = mid;
+  }
+  omni_nh_state a = advanced(&p, &s0, lo), b = advanced(&p, &s0, hi);
+  double lost = omni_nh_energy(&p, &a) - omni_nh_energy(&p, &b);
+  double carnot = lost_velocity_energy(&p, &a, &b);
+  printf("6 first handover at t = %.13f: energy taken %.10g, Carnot %.10g (rel. diff %.2g)\n", hi,
+         lost, carnot, fabs(lost - carnot) / carnot);
+  CHECK(b.handovers == 1 && a.handovers == 0);
+  CHECK(lost > 1e-6 * E0);
+  CHECK_NEAR(lost, carnot, 0, 1e-8);
+  CHECK_NEAR(b.handover_loss, lost, 0, 1e-8);
+}
+
+/* Finitely many rollers approach the classical model (infinitely many) as
+ * the sector shrinks: the position after 2 time units of the coast above,
+ * for n = 6 .. 96 rollers. */
+static void test_roller_convergence(void) {
+  omni_nh_params p;
+  omni_nh_state s, ref;
+  handover_params(&p);
+  p.rollers = 0;
+  CHECK(omni_nh_init(&p, 0, 0, 0.2, 0.6, -0.3, 0.9, &ref) == OMNI_NH_OK);
+  CHECK(omni_nh_advance(&p, &ref, 2, TOL) == OMNI_NH_OK);
+  static const int ns[] = {6, 12, 24, 48, 96};
+  double err[5];
+  printf("6 n rollers vs infinitely many (psi = 0.5, t = 2): position error");
+  for (int k = 0; k < 5; k++) {
+    p.rollers = ns[k];
+    CHECK(omni_nh_init(&p, 0, 0, 0.2, 0.6, -0.3, 0.9, &s) == OMNI_NH_OK);
+    CHECK(omni_nh_advance(&p, &s, 2, TOL) == OMNI_NH_OK);
+    err[k] = hypot(s.x - ref.x, s.y - ref.y);
+    printf(" %d: %.3g (%ld handovers)%s", ns[k], err[k], s.handovers, k < 4 ? "," : "\n");
+  }
+  double order = log(err[3] / err[4]) / log(2.0);
+  printf("  order in 1/n between 48 and 96: %.3f\n", order);
+  for (int k = 1; k < 5; k++) CHECK(err[k] < err[k - 1]);
+  CHECK(order > 0.8);
 }
 
 int main(void) {
   test_energy();
-  free_symmetric(3, 0.0);
-  free_symmetric(4, 0.3);
-  free_symmetric(6, -1.0);
+  free_symmetric(3, 0.0, 0.0);
+  free_symmetric(4, 0.3, 0.0);
+  free_symmetric(6, -1.0, 0.0);
+  free_symmetric(3, 0.0, 0.4);
+  free_symmetric(4, 0.3, -0.7);
   free_translation();
   test_second_formulation();
   test_equal_torques();
   test_translation_drive();
   test_bad_params();
+  test_handovers();
+  test_roller_convergence();
   return TEST_DONE();
 }

@@ -22,14 +22,14 @@
 #include "nsed/nsed.h"
 #include "nsed_test.h"
 #include "omni_nh.h"
+#include "vehicle_drive.h"
 
 typedef struct {
   long closes, impacts;
   long stray_impacts;       /* impacts not within 1e-4 s of a lift-off on the same wheel */
   double open_t[16];        /* per wheel: time of its last lift-off (OPEN event) */
   double max_residual;
-  int P;
-  double x2, vx2, w6; /* platform x, vx at t = 2 and yaw rate at t = 6 */
+  vehicle_drive_samples drive; /* the platform at t = 2 and t = 6 */
 } vtrace;
 
 static int on_event(void *ctx, const nsed_model *m, const nsed_data *d, const nsed_event *e) {
@@ -50,25 +50,8 @@ static int on_event(void *ctx, const nsed_model *m, const nsed_data *d, const ns
 static int on_sample(void *ctx, const nsed_model *m, const nsed_data *d, nsed_sample_reason why) {
   (void)m;
   vtrace *v = ctx;
-  if (why == NSED_SAMPLE_EVENT || why == NSED_SAMPLE_PRE_EVENT) return 0;
-  double t = nsed_data_time(d), s[13];
-  nsed_data_body_state(d, v->P, s);
-  if (fabs(t - 2) < 1e-9) {
-    v->x2 = s[0];
-    v->vx2 = s[7];
-  }
-  if (fabs(t - 6) < 1e-9) v->w6 = s[12];
+  vehicle_drive_record(&v->drive, d, why);
   return 0;
-}
-
-/* The drive torque of wheel i at t: the law of joint "wheel{i}_axle". */
-typedef struct {
-  const nsed_law *law[OMNI_NH_MAX_WHEELS];
-} drive_laws;
-
-static double drive_torque(int i, double t, void *ctx) {
-  const drive_laws *dl = ctx;
-  return dl->law[i] ? nsed_law_eval(dl->law[i], t) : 0.0;
 }
 
 enum { COAST, DRIVE, WANDER, SPIN, ROCK, SPRUNG, TWELVE };
@@ -88,9 +71,9 @@ static void run(const char *root, const char *file, const char *const *over, int
   }
   vtrace v = {0};
   for (int w = 0; w < 16; w++) v.open_t[w] = -INFINITY;
-  v.P = nsed_model_find_body(m, "platform");
+  v.drive.P = nsed_model_find_body(m, "platform");
   double s0[13];
-  nsed_data_body_state(d, v.P, s0);
+  nsed_data_body_state(d, v.drive.P, s0);
   nsed_observer obs = {.ctx = &v, .sample = on_sample, .event = on_event};
   int rc = nsed_simulate(m, d, &obs, &err);
   CHECK_MSG(rc == NSED_OK, "%s: %s", file, err.message);
@@ -99,7 +82,7 @@ static void run(const char *root, const char *file, const char *const *over, int
                st->work_joints;
   double flow = fabs(st->energy_initial) + fabs(st->work_external) + fabs(st->work_contacts);
   double s1[13];
-  nsed_data_body_state(d, v.P, s1);
+  nsed_data_body_state(d, v.drive.P, s1);
   printf("%s: %d bodies, %d states, %ld events (%ld roller closures, %ld impacts), max gap/joint "
          "error %.2e, max LCP residual %.2e, energy balance %.2e of %.3g, yaw rate %.6f -> %.6f, "
          "%.2f s wall\n",
@@ -168,16 +151,9 @@ static void run(const char *root, const char *file, const char *const *over, int
   }
   if (kind == DRIVE) {
     /* The same vehicle without roller dynamics, driven by the same laws. */
-    drive_laws dl = {{0}};
-    char name[64];
-    for (int i = 0; i < 3; i++) {
-      snprintf(name, sizeof name, "wheel%d_axle", i);
-      for (int j = 0; j < nsed_model_njoint(m); j++)
-        if (!strcmp(nsed_model_joint_name(m, j), name) && nsed_model_joint_def(m, j)->has_torque)
-          dl.law[i] = &nsed_model_joint_def(m, j)->torque;
-      CHECK_MSG(dl.law[i] != NULL, "no drive law on %s", name);
-    }
-    const nsed_body_def *pd = nsed_model_body_def(m, v.P);
+    vehicle_drive_laws dl;
+    CHECK_MSG(vehicle_drive_laws_find(m, 3, &dl) == 3, "a wheel axle without a drive law");
+    const nsed_body_def *pd = nsed_model_body_def(m, v.drive.P);
     const nsed_body_def *hub = nsed_model_body_def(m, nsed_model_find_body(m, "wheel0"));
     const nsed_body_def *rol = nsed_model_body_def(m, nsed_model_find_body(m, "wheel0_roller0"));
     double R1 = cos(M_PI / 4), mr = rol->mass;
@@ -185,7 +161,7 @@ static void run(const char *root, const char *file, const char *const *over, int
     omni_nh_params_symmetric(&p, 3, 2.0, 1.0, pd->mass, pd->inertia[2], hub->mass + 4 * mr,
                              hub->inertia[2] + 4 * (mr * R1 * R1 + rol->inertia[1]),
                              hub->inertia[0] + 4 * (0.5 * mr * R1 * R1 + 0.5 * (rol->inertia[0] + rol->inertia[1])));
-    p.torque = drive_torque;
+    p.torque = vehicle_drive_torque;
     p.ctx = &dl;
     omni_nh_state s, s2 = {0}, s6 = {0};
     int nrc = omni_nh_init(&p, s0[0], s0[1], 0.0, s0[7], s0[8], s0[12], &s);
@@ -196,10 +172,10 @@ static void run(const char *root, const char *file, const char *const *over, int
     CHECK(nrc == OMNI_NH_OK);
     printf("  driven vs nonholonomic: x(2) %.5f vs %.5f, vx(2) %.5f vs %.5f, yaw rate(6) %.5f vs "
            "%.5f\n",
-           v.x2, s2.x, v.vx2, s2.vx, v.w6, s6.omega);
-    CHECK(fabs(v.vx2 - s2.vx) < 0.02 * fabs(s2.vx));
-    CHECK(fabs(v.x2 - s2.x) < 0.02 * fabs(s2.x));
-    CHECK(fabs(v.w6 - s6.omega) < 0.01 * fabs(s6.omega));
+           v.drive.x2, s2.x, v.drive.vx2, s2.vx, v.drive.w6, s6.omega);
+    CHECK(fabs(v.drive.vx2 - s2.vx) < 0.02 * fabs(s2.vx));
+    CHECK(fabs(v.drive.x2 - s2.x) < 0.02 * fabs(s2.x));
+    CHECK(fabs(v.drive.w6 - s6.omega) < 0.01 * fabs(s6.omega));
   }
   nsed_data_free(&d);
   nsed_model_free(&m);
