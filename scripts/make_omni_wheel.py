@@ -61,7 +61,9 @@ def main():
         "# balancing torque) and loaded by a downward force 1 at its centre standing in",
         "# for the vehicle. Rolling hands the contact over from one roller's tip to the",
         "# next one's with zero normal velocity: no impacts; with psi != 0 the contact",
-        "# point jumps sideways by 2 R sin(alpha) tan(psi) at each handover.",
+        "# point jumps sideways by 2 R sin(alpha) tan(psi) at each handover. Each roller",
+        "# is a rotor about its axis (rotor: x; docs/engine.md, \"Rotors\"), as the",
+        "# omni_wheel_testbench block builds it.",
         f"name: omni wheel testbench, n = {n}" + (f", psi = {psi}" if psi else ""),
         "gravity: [0, 0, -1]",
         "bodies:",
@@ -91,7 +93,7 @@ def main():
              w_world[2] * rel[0] - w_world[0] * rel[2],
              w_world[0] * rel[1] - w_world[1] * rel[0])
         lines.append(f"     position: {vec(pos)}, orientation: {vec(q)},")
-        lines.append(f"     velocity: {vec(v)}, angular_velocity: {vec(w_body)}}}")
+        lines.append(f"     velocity: {vec(v)}, angular_velocity: {vec(w_body)}, rotor: x}}")
         joints.append(f"  - {{name: axle{k}, type: revolute, body_a: hub, anchor_a: {vec(local)}, axis_a: {vec(axis)},")
         joints.append(f"     body_b: roller{k}, axis_b: [1.0, 0.0, 0.0]}}")
         contacts.append(f"  - {{name: roller{k}_floor, body: roller{k}, mu: {a.mu}}}")

@@ -57,6 +57,9 @@ typedef struct {
   double hub_mass;        /* kg, > 0 */
   double hub_inertia[3];  /* principal moments; all 0: a thin disk of radius R/2 */
   double roller_mass;     /* each roller's (kg), > 0 */
+  int roller_rotors;      /* 1 (default): each roller a rotor about its axis (NSED_ROTOR_X: the
+                             same motion, its fast spin kept out of its state's frame); 0: the
+                             rollers' frames spin with them */
   nsed_contact_def contact; /* every roller's contact with the floor: its force law (the
                                builder sets name, body, other and wheel) */
 } nsed_omni_wheel_def;

@@ -75,6 +75,20 @@ typedef struct {
   double psi;      /* ROLLER: inclination of the roller axis to the wheel plane (rad), |psi| < pi/2 */
 } nsed_shape;
 
+/* How a body's rotation is carried in the state (docs/engine.md, "Rotors").
+ * A rotor is a body whose central inertia is symmetric about one of its
+ * principal axes (the other two moments equal): its state's frame turns with
+ * the body except about that axis, and the turn about it is one more state,
+ * so a fast spin does not make the body-axis components of the angular
+ * velocity and the quaternion oscillate at the spin rate. The motion is the
+ * same; every body-fixed point, direction and output is the material one. */
+typedef enum {
+  NSED_ROTOR_NONE = 0, /* the state's frame is the body's principal axes (default) */
+  NSED_ROTOR_X = 1,    /* a rotor about body x: J2 = J3 */
+  NSED_ROTOR_Y = 2,    /* about body y: J1 = J3 */
+  NSED_ROTOR_Z = 3     /* about body z: J1 = J2 */
+} nsed_rotor;
+
 typedef struct {
   char name[NSED_NAME_MAX];
   double mass;                /* kg, > 0 */
@@ -84,10 +98,11 @@ typedef struct {
   double quat[4];             /* orientation, scalar first */
   double velocity[3];         /* centre-of-mass velocity, world (m/s) */
   double angular_velocity[3]; /* body axes (rad/s) */
+  nsed_rotor rotor;           /* the state's frame (default NSED_ROTOR_NONE) */
 } nsed_body_def;
 
 /* Defaults: unnamed, mass 1, inertia from shape (none), at the origin,
- * identity orientation, at rest. */
+ * identity orientation, at rest, not a rotor. */
 NSED_API void nsed_body_def_default(nsed_body_def *def);
 
 /* ---- joints (bilateral constraints, imposed at acceleration level with
@@ -352,7 +367,9 @@ NSED_API int nsed_model_njoint(const nsed_model *m);
 NSED_API int nsed_model_ncontact(const nsed_model *m);
 NSED_API int nsed_model_nforce(const nsed_model *m);
 NSED_API int nsed_model_nplane(const nsed_model *m);        /* planes besides the floor */
-NSED_API int nsed_model_nstate(const nsed_model *m);        /* 13 per body (+ extra states) */
+NSED_API int nsed_model_nstate(const nsed_model *m);        /* 13 per body + extra states (contact
+                                                               tracking, drive angles, rotors'
+                                                               turns), counted at finalize */
 NSED_API int nsed_model_nconstraint_rows(const nsed_model *m); /* bilateral rows */
 NSED_API const char *nsed_model_body_name(const nsed_model *m, int i);
 NSED_API const char *nsed_model_joint_name(const nsed_model *m, int i);

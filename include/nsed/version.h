@@ -10,9 +10,9 @@ extern "C" {
 #endif
 
 #define NSED_VERSION_MAJOR 0
-#define NSED_VERSION_MINOR 3
+#define NSED_VERSION_MINOR 4
 #define NSED_VERSION_PATCH 0
-#define NSED_VERSION_STRING "0.3.0"
+#define NSED_VERSION_STRING "0.4.0"
 /* One comparable number: 10000 major + 100 minor + patch. */
 #define NSED_VERSION_NUMBER (10000 * NSED_VERSION_MAJOR + 100 * NSED_VERSION_MINOR + NSED_VERSION_PATCH)
 

@@ -46,7 +46,7 @@ def __dir__():
 
 
 def version():
-    """The nsed version this package belongs to (e.g. "0.3.0")."""
+    """The nsed version this package belongs to (e.g. "0.4.0")."""
     return __version__
 
 

@@ -95,10 +95,12 @@ typedef enum {
 typedef struct {
   nsed_shape_type type; double radius; double length; double half[3]; int rollers; double psi;
 } nsed_shape;
+typedef enum { NSED_ROTOR_NONE = 0, NSED_ROTOR_X = 1, NSED_ROTOR_Y = 2, NSED_ROTOR_Z = 3 } nsed_rotor;
 typedef struct {
   char name[NSED_NAME_MAX];
   double mass; double inertia[3]; nsed_shape shape;
   double position[3]; double quat[4]; double velocity[3]; double angular_velocity[3];
+  nsed_rotor rotor;
 } nsed_body_def;
 typedef enum {
   NSED_JOINT_SPHERICAL = 0, NSED_JOINT_REVOLUTE = 1, NSED_JOINT_CYLINDRICAL = 2,

@@ -84,6 +84,8 @@ SERVO_LEVELS = {"position": lib.NSED_SERVO_POSITION,
 DRIVE_TYPES = {"none": lib.NSED_DRIVE_NONE, "feedback": lib.NSED_DRIVE_FEEDBACK,
                "table": lib.NSED_DRIVE_TABLE}
 DRIVE_INPUTS = {"coordinate": lib.NSED_DRIVE_OF_COORDINATE, "rate": lib.NSED_DRIVE_OF_RATE}
+ROTORS = {"none": lib.NSED_ROTOR_NONE, "x": lib.NSED_ROTOR_X, "y": lib.NSED_ROTOR_Y,
+          "z": lib.NSED_ROTOR_Z}
 
 
 # ---------------------------------------------------------------------------
@@ -478,7 +480,8 @@ def _fill_shape(shape, value, owner):
 # their length.
 _BODY = {"name": ("name",), "mass": ("number",), "inertia": ("vector", 3),
          "shape": ("shape",), "position": ("vector", 3), "quat": ("vector", 4),
-         "velocity": ("vector", 3), "angular_velocity": ("vector", 3)}
+         "velocity": ("vector", 3), "angular_velocity": ("vector", 3),
+         "rotor": ("word", ROTORS)}
 _JOINT = {"name": ("name",), "type": ("word", JOINT_TYPES), "body_a": ("name",),
           "body_b": ("name",), "anchor_a": ("vector", 3), "anchor_b": ("vector", 3),
           "axis_a": ("vector", 3), "axis_b": ("vector", 3), "spring_k": ("number",),
@@ -594,8 +597,9 @@ class ModelBuilder:
         """A body (nsed_body_def): name, mass, inertia [J1, J2, J3] (all 0:
         from the shape), shape (nsed.Sphere(r), ...), position, quat
         [q0, q1, q2, q3] (scalar first), velocity, angular_velocity (body
-        axes). Defaults: nsed_body_def_default (mass 1, at the origin, at
-        rest)."""
+        axes), rotor ("none", "x", "y", "z": a rotor about that body axis,
+        docs/engine.md "Rotors"). Defaults: nsed_body_def_default (mass 1,
+        at the origin, at rest, not a rotor)."""
         d = _Definition("body", "nsed_body_def", lib.nsed_body_def_default, _BODY, fields)
         self._defs["body"].append(d)
         return self

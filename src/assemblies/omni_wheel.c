@@ -18,6 +18,7 @@ void nsed_omni_wheel_def_default(nsed_omni_wheel_def *w) {
   w->hub_mass = 1.0;
   nsedi_v3_set(w->hub_inertia, 0, 0, 0);
   w->roller_mass = 0.025;
+  w->roller_rotors = 1;
   nsed_contact_def_default(&w->contact);
 }
 
@@ -48,6 +49,9 @@ int nsed_omni_wheel_check(const nsed_omni_wheel_def *w, nsed_error *err) {
   if (!(w->roller_mass > 0) || !isfinite(w->roller_mass))
     return nsed_error_set(err, NSED_ERR_INPUT,
                           "wheel.roller_mass: expected a positive number, got %.15g", w->roller_mass);
+  if (w->roller_rotors != 0 && w->roller_rotors != 1)
+    return nsed_error_set(err, NSED_ERR_INPUT, "wheel.roller_rotors: expected 0 or 1, got %d",
+                          w->roller_rotors);
   return NSED_OK;
 }
 
@@ -94,6 +98,7 @@ void nsedi_omni_roller(const nsed_omni_wheel_def *w, int k, const nsedi_motion *
   b->shape.radius = w->radius;
   b->shape.rollers = w->rollers;
   b->shape.psi = w->psi;
+  b->rotor = w->roller_rotors ? NSED_ROTOR_X : NSED_ROTOR_NONE;
   nsedi_body_state(b, &p);
 
   nsed_joint_def_default(j);

@@ -76,6 +76,7 @@ static void print_model(const char *path, const nsed_model *m) {
     if (b->shape.type == NSED_SHAPE_ROLLER)
       printf(" radius %.10g m, rollers %d, psi %.10g rad", b->shape.radius, b->shape.rollers,
              b->shape.psi);
+    if (b->rotor != NSED_ROTOR_NONE) printf(", rotor about body %c", "xyz"[b->rotor - 1]);
     printf("\n    ");
     vec("position", b->position, 3);
     vec("  orientation", b->quat, 4);

@@ -391,6 +391,14 @@
  * is on the equality, and its moments, computed or given, carry round-off. */
 #define NSEDI_MODEL_INERTIA_SLACK 1e-12
 
+/* A rotor's two moments across its axis must be equal to this fraction
+ * of their sum: its state's frame does not turn with it about the axis, so
+ * the inertia in that frame is constant only for a body symmetric about
+ * it, and a difference e J is a torque e J w_axis w_across left out.
+ * Moments computed from a shape of revolution, or given to 15 digits,
+ * agree to round-off. */
+#define NSEDI_MODEL_ROTOR_SYMMETRY 1e-12
+
 /* Joint axes in the initial configuration, on the cosine c of the angle
  * between the two axes in world coordinates: a universal joint's must be
  * perpendicular to |c| <= this (an angle error of 1e-6 rad); the aligned

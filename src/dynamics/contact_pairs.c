@@ -555,5 +555,10 @@ int nsedi_contact_eval(const nsed_model *m, int c, const nsedi_kin *kin, const d
                        nsedi_contact_geom *g) {
   memset(g, 0, sizeof *g);
   g->region = 1.0;
-  return pair_table[m->contact[c].pair](m, c, kin, xtrack, g);
+  int rc = pair_table[m->contact[c].pair](m, c, kin, xtrack, g);
+  if (m->nrotor > 0) {
+    for (int k = 0; k < 3; k++) row_rotor_bias(&g->row[k], kin);
+    row_rotor_bias(&g->spin, kin);
+  }
+  return rc;
 }

@@ -10,7 +10,7 @@ static void add_force(double *f, const nsedi_kin *k, int i, const double F[3], c
   if (i < 0) return;
   double tau[3], tb[3];
   nsedi_v3_cross(tau, rho, F);
-  nsedi_m3_mulTv(tb, k->R, tau);
+  nsedi_m3_mulTv(tb, k->Rv, tau);
   for (int j = 0; j < 3; j++) {
     f[6 * i + j] += F[j];
     f[6 * i + 3 + j] += tb[j];
@@ -20,7 +20,7 @@ static void add_force(double *f, const nsedi_kin *k, int i, const double F[3], c
 static void add_torque(double *f, const nsedi_kin *k, int i, const double tau[3]) {
   if (i < 0) return;
   double tb[3];
-  nsedi_m3_mulTv(tb, k->R, tau);
+  nsedi_m3_mulTv(tb, k->Rv, tau);
   for (int j = 0; j < 3; j++) f[6 * i + 3 + j] += tb[j];
 }
 
@@ -56,7 +56,10 @@ void nsedi_applied_forces(const nsed_model *m, const nsedi_kin *kin, const doubl
     const nsedi_kin *k = &kin[i];
     double Jw[3], g[3];
     for (int j = 0; j < 3; j++) Jw[j] = b->inertia[j] * k->wb[j];
-    nsedi_v3_cross(g, k->wb, Jw);
+    /* Euler's equations in the state's frame, which turns at wv:
+     * J dwb/dt + wv x (J wb) = torque (for a rotor J is constant in its
+     * frame because the body is symmetric about the axis it spins on). */
+    nsedi_v3_cross(g, k->wv, Jw);
     for (int j = 0; j < 3; j++) {
       f[6 * i + j] = b->mass * o->gravity[j];
       f[6 * i + 3 + j] = -g[j];

@@ -1,6 +1,13 @@
 /* Per-body kinematic quantities evaluated once per state: the engine's
  * "hot" cache. State layout per body (13 numbers): r[3] q[4] v[3] w[3],
- * w in body axes. Generalised velocity per body (6): (v world, w body). */
+ * w in the axes of q (the state's frame); a rotor's turn about its axis
+ * relative to that frame is an extra state (docs/engine.md, "Rotors").
+ * Generalised velocity per body (6): (v world, w in the state's frame).
+ *
+ * Two rotations, equal except for rotors: R carries body-fixed points and
+ * directions (the material body, everything geometric uses it); Rv carries
+ * the generalised angular velocity's axes (Jacobians' angular parts and
+ * generalised torques use its transpose). */
 #ifndef NSED_DYNAMICS_KINEMATICS_H
 #define NSED_DYNAMICS_KINEMATICS_H
 
@@ -8,14 +15,20 @@
 
 typedef struct {
   double r[3];  /* centre of mass, world */
-  double q[4];  /* as integrated (not necessarily unit) */
-  double R[9];  /* body -> world rotation T(q) */
+  double q[4];  /* the state's frame, as integrated (not necessarily unit) */
+  double R[9];  /* body -> world rotation of the material body */
+  double Rv[9]; /* state's frame -> world rotation T(q) (= R unless a rotor) */
   double v[3];  /* centre-of-mass velocity, world */
-  double wb[3]; /* angular velocity, body axes */
+  double wb[3]; /* angular velocity, in the state's frame (the state's w) */
   double ww[3]; /* angular velocity, world axes */
+  double wv[3]; /* the state's frame's own angular velocity, in its axes: wb less a rotor's
+                   spin about its axis (= wb unless a rotor) */
+  double fa[3]; /* wv x wb: the world angular acceleration is Rv (dwb/dt + fa), so a row's
+                   bias carries its angular Jacobian times fa (zero unless a rotor) */
 } nsedi_kin;
 
-/* Fill kin[0..nbody-1] from the state vector x (13 per body). */
+/* Fill kin[0..nbody-1] from the state vector x (13 per body, rotors' turns
+ * at their xspin). */
 void nsedi_kin_eval(const nsed_model *m, const double *x, nsedi_kin *kin);
 
 /* World position of a body-fixed point p (body frame); ground: p itself. */
@@ -23,5 +36,11 @@ void nsedi_kin_point(const nsedi_kin *k, const double p[3], double out[3]);
 
 /* A body-fixed direction in world axes; ground: u itself. */
 void nsedi_kin_dir(const nsedi_kin *k, const double u[3], double out[3]);
+
+/* Material orientation q_mat and angular velocity w_mat (body axes) of
+ * body i from the state: for a rotor the state's frame turned by its spin
+ * angle about its axis; otherwise the state's own q and w. */
+void nsedi_body_material(const nsed_model *m, int i, const double *x, double q_mat[4],
+                         double w_mat[3]);
 
 #endif

@@ -93,8 +93,10 @@ static void differential_point(const nsed_shape *s, const nsedi_kin *k, const do
                                const double *xt, nsedi_roller_point *out) {
   double q = xt[0], ph = xt[1], x, r, dx, dr, nb[3], nbd[3];
   nsedi_roller_profile(s, q, &x, &r, &dx, &dr);
+  double wm[3]; /* angular velocity in the roller's material axes */
   nsedi_m3_mulTv(nb, k->R, n);
-  nsedi_v3_cross(nbd, nb, k->wb); /* d(R^T n)/dt = -wb x nb */
+  nsedi_m3_mulTv(wm, k->R, k->ww);
+  nsedi_v3_cross(nbd, nb, wm); /* d(R^T n)/dt = -wm x nb */
   double cph = cos(ph), sph = sin(ph);
   double qd = -nbd[0] / (cos(s->psi) * cos(q));
   double den = nb[1] * cph + nb[2] * sph;

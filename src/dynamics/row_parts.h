@@ -22,7 +22,7 @@ static inline void side_point(double j[6], const nsedi_kin *k, const double rho[
   if (!k) return;
   double c[3], cb[3];
   nsedi_v3_cross(c, rho, d);
-  nsedi_m3_mulTv(cb, k->R, c);
+  nsedi_m3_mulTv(cb, k->Rv, c);
   for (int i = 0; i < 3; i++) {
     j[i] += sign * d[i];
     j[3 + i] += sign * cb[i];
@@ -33,8 +33,18 @@ static inline void side_point(double j[6], const nsedi_kin *k, const double rho[
 static inline void side_rot(double j[6], const nsedi_kin *k, const double c[3], double sign) {
   if (!k) return;
   double cb[3];
-  nsedi_m3_mulTv(cb, k->R, c);
+  nsedi_m3_mulTv(cb, k->Rv, c);
   for (int i = 0; i < 3; i++) j[3 + i] += sign * cb[i];
+}
+
+/* A rotor's world angular acceleration is Rv (dwb/dt + fa), not Rv dwb/dt
+ * (kinematics.h): the angular Jacobian of each side times fa joins the
+ * bias. A no-op unless a side is a rotor (fa = 0). */
+static inline void row_rotor_bias(nsedi_row *r, const nsedi_kin *kin) {
+  for (int q = 0; q < 3; q++) {
+    if (r->a >= 0) r->bias += r->ja[3 + q] * kin[r->a].fa[q];
+    if (r->b >= 0) r->bias += r->jb[3 + q] * kin[r->b].fa[q];
+  }
 }
 
 /* Velocity of a material point at world offset rho, and its acceleration

@@ -203,5 +203,7 @@ int nsedi_joint_rows(const nsed_model *m, int j, const nsedi_kin *kin, double t,
   }
   if (d->type == NSED_JOINT_SERVO)
     row_angle(&rows[n++], a, ka, axa, p1, b, kb, q1, d, t);
+  if (m->nrotor > 0)
+    for (int k = 0; k < n; k++) row_rotor_bias(&rows[k], kin);
   return n;
 }

@@ -164,7 +164,8 @@ static int read_shape(nsedi_problem_defs *p, const nsedi_ynode *node, const char
 static int read_body(nsedi_problem_defs *p, const nsedi_ynode *node, const char *path,
                      nsed_body_def *b) {
   static const char *const keys[] = {"name", "mass", "inertia", "shape", "position", "orientation",
-                                     "velocity", "angular_velocity", NULL};
+                                     "velocity", "angular_velocity", "rotor", NULL};
+  static const char *const rotor_names[] = {"none", "x", "y", "z", NULL};
   nsed_body_def_default(b);
   if (nsedi_check_map(p->d, node, path, keys)) {
     if (!node || node->kind != NSEDI_Y_MAP) return -1;
@@ -180,6 +181,9 @@ static int read_body(nsedi_problem_defs *p, const nsedi_ynode *node, const char 
   OPT(node, "orientation", nsedi_read_orientation(p->d, v_, kp_, b->quat));
   OPT(node, "velocity", nsedi_read_vec(p->d, v_, kp_, 3, b->velocity));
   OPT(node, "angular_velocity", nsedi_read_vec(p->d, v_, kp_, 3, b->angular_velocity));
+  int rotor = 0;
+  OPT(node, "rotor", nsedi_read_enum(p->d, v_, kp_, rotor_names, &rotor));
+  b->rotor = (nsed_rotor)rotor;
   if (!nsedi_ymap_get(node, "inertia") && (b->shape.type == NSED_SHAPE_NONE || b->shape.type == NSED_SHAPE_POINT) &&
       !(nsedi_ymap_get(node, "shape") && rc))
     rc = nsedi_diag_add(p->d, node, path,

@@ -113,7 +113,13 @@ static int build_model(nsedi_problem_defs *p, nsed_model **out, nsed_error *err)
   for (int i = 0; i < p->nbody; i++)
     if (nsed_model_add_body(m, &p->bodies[i], &e) < 0) {
       def_path(p, "bodies", p->body_at[i], ip, sizeof ip);
-      nsedi_diag_add(p->d, p->body_at[i], ip, "%s", e.message);
+      /* A rotor the body's inertia does not allow: at its rotor key. */
+      const nsedi_ynode *at = p->body_at[i], *rotor = at ? nsedi_ymap_get(at, "rotor") : NULL;
+      if (rotor && strstr(e.message, "a rotor about")) {
+        at = rotor;
+        strncat(ip, ".rotor", sizeof ip - strlen(ip) - 1);
+      }
+      nsedi_diag_add(p->d, at, ip, "%s", e.message);
     }
   if (!p->d->count)
     for (int i = 0; i < p->njoint; i++)

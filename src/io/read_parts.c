@@ -122,6 +122,13 @@ int nsedi_check_exact_torsion(nsedi_problem_defs *p, const nsedi_ynode *node, co
                                "lcp; the trial-and-error resolver does not decide spins");
 }
 
+int nsedi_read_roller_frame(nsedi_diag *d, const nsedi_ynode *node, const char *path, int *rotors) {
+  static const char *const names[] = {"spinning", "rotor", NULL};
+  int rc = 0;
+  NSEDI_OPT(node, path, "roller_frame", nsedi_read_enum(d, v_, kp_, names, rotors));
+  return rc;
+}
+
 int nsedi_read_assembly_contact(nsedi_problem_defs *p, const nsedi_ynode *node, const char *path,
                                 int rollers, nsed_contact_def *c) {
   static const char *const keys[] = {"mu",        "mu0",     "restitution", "law",

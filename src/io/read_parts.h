@@ -24,6 +24,12 @@ int nsedi_check_exact_torsion(nsedi_problem_defs *p, const nsedi_ynode *node, co
 int nsedi_read_assembly_contact(nsedi_problem_defs *p, const nsedi_ynode *node, const char *path,
                                 int rollers, nsed_contact_def *c);
 
+/* An omni wheel's roller_frame key in the mapping node (at path), if
+ * present: "rotor" (each roller a rotor about its axis, the default) sets
+ * *rotors to 1, "spinning" (its state's frame spins with it) to 0; -1 if
+ * reported. */
+int nsedi_read_roller_frame(nsedi_diag *d, const nsedi_ynode *node, const char *path, int *rotors);
+
 /* Principal moments [J1, J2, J3] of a rigid body (positive, triangle
  * inequality); -1 if reported. */
 int nsedi_read_inertia(nsedi_diag *d, const nsedi_ynode *v, const char *path, double J[3]);

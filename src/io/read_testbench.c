@@ -29,8 +29,8 @@ static int read_hub(nsedi_problem_defs *p, const nsedi_ynode *node, nsed_omni_wh
 }
 
 static int read_def(nsedi_problem_defs *p, const nsedi_ynode *node, nsed_omni_testbench_def *t) {
-  static const char *const keys[] = {"rollers", "psi", "radius", "hub", "roller_mass", "contact",
-                                     "load", "velocity", "spin", NULL};
+  static const char *const keys[] = {"rollers", "psi", "radius", "hub", "roller_mass",
+                                     "roller_frame", "contact", "load", "velocity", "spin", NULL};
   const char *path = block;
   nsed_omni_testbench_def_default(t);
   nsed_omni_wheel_def *w = &t->wheel;
@@ -54,6 +54,7 @@ static int read_def(nsedi_problem_defs *p, const nsedi_ynode *node, nsed_omni_te
   w->roller_mass = 0.1 * w->hub_mass / w->rollers;
   NSEDI_OPT(node, path, "roller_mass",
             nsedi_read_double(p->d, v_, kp_, NSEDI_POSITIVE, &w->roller_mass));
+  if (nsedi_read_roller_frame(p->d, node, path, &w->roller_rotors)) rc = -1;
   const nsedi_ynode *c = nsedi_ymap_get(node, "contact");
   if (c) {
     char cp[300];

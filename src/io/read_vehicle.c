@@ -157,8 +157,8 @@ static int read_suspension(nsedi_problem_defs *p, const nsedi_ynode *node, readi
 static int read_def(nsedi_problem_defs *p, const nsedi_ynode *node, nsed_omni_vehicle_def *v) {
   static const char *const keys[] = {"wheels", "rollers", "psi", "wheel_radius",
                                      "wheel_distance", "wheel_angles", "platform", "wheel",
-                                     "roller_mass", "position", "heading", "velocity", "spin",
-                                     "contact", "drive", "suspension", NULL};
+                                     "roller_mass", "roller_frame", "position", "heading",
+                                     "velocity", "spin", "contact", "drive", "suspension", NULL};
   const char *path = block;
   reading r = {.counts_ok = 1};
   nsed_omni_vehicle_def_default(v);
@@ -174,6 +174,7 @@ static int read_def(nsedi_problem_defs *p, const nsedi_ynode *node, nsed_omni_ve
   if (read_part(p, node, "platform", &v->platform_mass, v->platform_inertia)) rc = -1;
   if (read_part(p, node, "wheel", &v->wheel.hub_mass, v->wheel.hub_inertia)) rc = -1;
   if (read_num(p, node, "roller_mass", NSEDI_POSITIVE, &v->wheel.roller_mass)) rc = -1;
+  if (nsedi_read_roller_frame(p->d, node, path, &v->wheel.roller_rotors)) rc = -1;
   NSEDI_OPT(node, path, "position", nsedi_read_vec(p->d, v_, kp_, 2, v->position));
   if (read_num(p, node, "heading", NSEDI_ANY, &v->heading)) rc = -1;
   NSEDI_OPT(node, path, "velocity", nsedi_read_vec(p->d, v_, kp_, 2, v->velocity));

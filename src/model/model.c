@@ -138,6 +138,29 @@ static void shape_inertia(const nsed_shape *s, double mass, double J[3]) {
   }
 }
 
+/* A rotor's frame does not turn about its axis, so the body must be
+ * symmetric about it: the two moments across it equal (docs/engine.md,
+ * "Rotors"). Sets the axis index; the spin state is placed at finalize. */
+static int check_rotor(nsedi_body *b, nsed_error *err) {
+  b->rotor_axis = -1;
+  b->xspin = -1;
+  const nsed_body_def *d = &b->def;
+  if (d->rotor == NSED_ROTOR_NONE) return NSED_OK;
+  if ((unsigned)d->rotor > NSED_ROTOR_Z)
+    return nsed_error_set(err, NSED_ERR_INPUT, "body '%s': unknown rotor axis %d", d->name,
+                          (int)d->rotor);
+  static const char *const axis_name[3] = {"x", "y", "z"};
+  int a = (int)d->rotor - 1, j = (a + 1) % 3, k = (a + 2) % 3;
+  const double *J = d->inertia;
+  if (!(fabs(J[j] - J[k]) <= NSEDI_MODEL_ROTOR_SYMMETRY * (J[j] + J[k])))
+    return nsed_error_set(err, NSED_ERR_INPUT,
+                          "body '%s': a rotor about body %s needs equal moments about body %s and "
+                          "%s (a body symmetric about its axis), got %.15g and %.15g",
+                          d->name, axis_name[a], axis_name[j], axis_name[k], J[j], J[k]);
+  b->rotor_axis = a;
+  return NSED_OK;
+}
+
 int nsed_model_add_body(nsed_model *m, const nsed_body_def *def, nsed_error *err) {
   if (m->finalized) return nsed_error_set(err, NSED_ERR_INPUT, "the model is already finalized");
   int rc = check_name("body", def->name, err);
@@ -203,6 +226,8 @@ int nsed_model_add_body(nsed_model *m, const nsed_body_def *def, nsed_error *err
                           "body '%s': inertia (%g, %g, %g) violates the triangle inequality "
                           "J_i <= J_j + J_k of a rigid body",
                           n, J[0], J[1], J[2]);
+  rc = check_rotor(&b, err);
+  if (rc) return rc;
   if (grow((void **)&m->body, &m->cap_body, m->nbody, sizeof *m->body))
     return nsed_error_set(err, NSED_ERR_NOMEM, "out of memory adding body '%s'", n);
   m->body[m->nbody] = b;
@@ -775,6 +800,11 @@ int nsed_model_finalize(nsed_model *m, nsed_error *err) {
   for (int j = 0; j < m->njoint; j++) {
     m->joint[j].xangle = -1;
     if (m->joint[j].def.drive.type != NSED_DRIVE_NONE) m->joint[j].xangle = m->nstate++;
+  }
+  m->nrotor = 0;
+  for (int i = 0; i < m->nbody; i++) {
+    m->body[i].xspin = m->body[i].rotor_axis >= 0 ? m->nstate++ : -1;
+    m->nrotor += m->body[i].rotor_axis >= 0;
   }
   m->nv = 6 * m->nbody;
   m->finalized = 1;

@@ -10,6 +10,9 @@
 
 typedef struct {
   nsed_body_def def;  /* inertia filled in from the shape when it was 0 */
+  int rotor_axis;     /* a rotor (def.rotor): its symmetry axis 0, 1, 2 (body x, y, z); else -1 */
+  int xspin;          /* a rotor: index in x of its turn about that axis relative to the
+                         state's frame (rad); else -1 */
 } nsedi_body;
 
 typedef struct {
@@ -86,7 +89,8 @@ struct nsed_model {
   nsed_plane_def *plane; /* the planes besides the floor, normal unit */
   int nrow;           /* bilateral rows (sum of the joints' nrow) */
   int nstate;         /* 13 * nbody + 2 per differentially tracked contact + 1 per
-                         rotational joint drive */
+                         rotational joint drive + 1 per rotor */
+  int nrotor;         /* bodies whose state's frame does not spin with them (rotors) */
   int nbstate;        /* 13 * nbody: the body states, first in x */
   int nv;             /* 6 * nbody generalised velocities */
   int nroot;          /* root functions: per contact and per law breakpoint */

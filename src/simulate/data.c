@@ -181,6 +181,7 @@ double nsed_data_time(const nsed_data *d) { return d->t; }
 
 void nsed_data_body_state(const nsed_data *d, int i, double out[13]) {
   memcpy(out, d->x + 13 * i, 13 * sizeof(double));
+  nsedi_body_material(d->m, i, d->x, out + 3, out + 10);
   nsedi_quat_normalize(out + 3);
 }
 
@@ -268,5 +269,10 @@ int nsedi_track_check(const nsed_model *m, nsed_data *d, nsed_error *err) {
 }
 
 void nsedi_normalize_quats(const nsed_model *m, double *x) {
-  for (int i = 0; i < m->nbody; i++) nsedi_quat_normalize(x + 13 * i + 3);
+  for (int i = 0; i < m->nbody; i++) {
+    nsedi_quat_normalize(x + 13 * i + 3);
+    /* A rotor's turn is an angle: kept within one turn, its integration
+     * error stays absolute rather than growing with the turns made. */
+    if (m->body[i].xspin >= 0) x[m->body[i].xspin] = remainder(x[m->body[i].xspin], 2 * M_PI);
+  }
 }

@@ -211,8 +211,8 @@ static int check_state(const nsed_model *m, double t, const double *x, nsed_erro
                                              "component %d",
                                              t, m->body[i / 13].def.name, i % 13)
                             : nsed_error_set(err, NSED_ERR_NONFINITE,
-                                             "non-finite extra state %d (contact tracking or a "
-                                             "joint drive's angle) at t = %.17g",
+                                             "non-finite extra state %d (contact tracking, a "
+                                             "joint drive's angle or a rotor's turn) at t = %.17g",
                                              i - m->nbstate, t);
   return NSED_OK;
 }
@@ -224,7 +224,11 @@ static int state_derivative(const nsed_model *m, nsed_data *d, double t, const d
     const double *s = x + 13 * b;
     double *sd = xdot + 13 * b;
     nsedi_v3_copy(sd, s + 7);
-    nsedi_quat_deriv(sd + 3, s + 3, s + 10);
+    /* The state's frame turns at wv: a rotor's spin about its axis goes to
+     * its own angle instead (kinematics.h). */
+    nsedi_quat_deriv(sd + 3, s + 3, d->cache.kin[b].wv);
+    int a = m->body[b].rotor_axis;
+    if (a >= 0) xdot[m->body[b].xspin] = s[10 + a];
     for (int k = 0; k < 3; k++) {
       sd[7 + k] = d->cache.du[6 * b + k];
       sd[10 + k] = d->cache.du[6 * b + 3 + k];

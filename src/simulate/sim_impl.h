@@ -225,7 +225,8 @@ static inline const double *nsedi_live_track(const nsed_model *m, const nsed_dat
   return xt >= 0 && d->ph.track_live[c] ? x + xt : NULL;
 }
 
-/* Renormalise the quaternions of the state (only at events). */
+/* Renormalise the quaternions of the state and bring rotors' turns within
+ * one turn (only at events). */
 void nsedi_normalize_quats(const nsed_model *m, double *x);
 
 #endif

@@ -26,6 +26,14 @@
  * also compared with the explicit point, rate and bias) and differential
  * tracking (its states' rates against d/dt of their exact values).
  *
+ * Every case runs again with rotors (nsed_rotor; docs/engine.md, "Rotors")
+ * where the shapes are symmetric about an axis: the bodies' state frames
+ * do not turn with them about it and their turns are extra states. The
+ * motions of checks 1 and 3 are then integrated in those terms (the frame
+ * at w less its axial part, the turn at the axial rate), so the rows'
+ * material geometry and the bias's term fa are checked against motions the
+ * engine did not compute; the joint anchors lie off the rotors' axes.
+ *
  * The servo angle row's rate (wB - wA) . a is d(phi)/dt only while B's axis
  * is aligned with A's (phi is the angle of pB1's projection): check 1 uses
  * aligned states for that row (every other sample of a servo case).
@@ -79,7 +87,7 @@ void *__wrap_realloc(void *p, size_t n) {
 
 #define MAXB 8
 #define MAXR 64
-#define MAXS (13 * MAXB + 4)
+#define MAXS (14 * MAXB + 4)
 
 static const double FD_H = 5e-4;     /* time step of the differences (s) */
 static const double TOL_FD = 1e-9;   /* rate and bias checks, relative */
@@ -252,25 +260,37 @@ static double row_coef(const nsedi_row *r, int k) {
 
 /* ---- motions ---------------------------------------------------------------- */
 
-/* Free motion over time h: r += v h, q <- q * exp((0, w) h / 2). */
+/* The angular velocity of a body's state frame in its own axes: w, less
+ * a rotor's axial part. */
+static void frame_rate(const nsed_model *m, int i, const double w[3], double wf[3]) {
+  nsedi_v3_copy(wf, w);
+  if (m->body[i].rotor_axis >= 0) wf[m->body[i].rotor_axis] = 0;
+}
+
+/* Free motion over time h: r += v h, q <- q * exp((0, wf) h / 2) (wf
+ * constant with w), a rotor's turn += w_axis h. */
 static void free_motion(const nsed_model *m, const double *x0, double h, double *x) {
   memcpy(x, x0, sizeof(double) * (size_t)m->nstate);
   for (int i = 0; i < m->nbody; i++) {
     const double *s = x0 + 13 * i;
-    double *o = x + 13 * i;
+    double *o = x + 13 * i, wf[3];
     for (int k = 0; k < 3; k++) o[k] = s[k] + s[7 + k] * h;
-    double wn = nsedi_v3_norm(s + 10), e[4] = {1, 0, 0, 0};
+    frame_rate(m, i, s + 10, wf);
+    double wn = nsedi_v3_norm(wf), e[4] = {1, 0, 0, 0};
     if (wn > 0) {
       double sh = sin(0.5 * wn * h) / wn;
       e[0] = cos(0.5 * wn * h);
-      for (int k = 0; k < 3; k++) e[1 + k] = s[10 + k] * sh;
+      for (int k = 0; k < 3; k++) e[1 + k] = wf[k] * sh;
     }
     nsedi_quat_mul(o + 3, s + 3, e);
+    int a = m->body[i].rotor_axis;
+    if (a >= 0) x[m->body[i].xspin] = x0[m->body[i].xspin] + s[10 + a] * h;
   }
 }
 
 /* Motion with constant generalised accelerations du over time h:
- * v = v0 + a t, w = w0 + alpha t (body axes), r exact, q by RK4. */
+ * v = v0 + a t, w = w0 + alpha t (the state frame's axes), r exact, q by
+ * RK4 at the frame's rate, a rotor's turn exact. */
 static void accel_motion(const nsed_model *m, const double *x0, const double *du, double h,
                          double *x) {
   enum { NSUB = 8 };
@@ -291,6 +311,7 @@ static void accel_motion(const nsed_model *m, const double *x0, const double *du
         w[1][k] = s[10 + k] + al[k] * (t0 + 0.5 * dt);
         w[2][k] = s[10 + k] + al[k] * (t0 + dt);
       }
+      for (int r = 0; r < 3; r++) frame_rate(m, i, w[r], w[r]);
       nsedi_quat_deriv(k1, q, w[0]);
       for (int k = 0; k < 4; k++) qt[k] = q[k] + 0.5 * dt * k1[k];
       nsedi_quat_deriv(k2, qt, w[1]);
@@ -301,6 +322,9 @@ static void accel_motion(const nsed_model *m, const double *x0, const double *du
       for (int k = 0; k < 4; k++) q[k] += dt / 6 * (k1[k] + 2 * k2[k] + 2 * k3[k] + k4[k]);
     }
     for (int k = 0; k < 4; k++) o[3 + k] = q[k];
+    int ax = m->body[i].rotor_axis;
+    if (ax >= 0)
+      x[m->body[i].xspin] = x0[m->body[i].xspin] + s[10 + ax] * h + 0.5 * al[ax] * h * h;
   }
 }
 
@@ -497,6 +521,11 @@ static int random_state(const fd_case *c, int s, double *x) {
       aligned = 1;
     }
     if (c->gen == GEN_ROLLER_WHEEL) roller_on_wheel(c, x);
+    /* Rotors' turns: any, except where the generator set the material
+     * orientations (turn 0: the state frame is the body's). */
+    if (!aligned && c->gen != GEN_ROLLER_WHEEL)
+      for (int i = 0; i < m->nbody; i++)
+        if (m->body[i].xspin >= 0) x[m->body[i].xspin] = srnd(M_PI);
     /* Quaternions need not be unit (T(q) is a rotation for any q != 0). */
     for (int i = 0; i < m->nbody; i++)
       for (int k = 0; k < 4; k++) x[13 * i + 3 + k] *= (i % 2 ? 1.3 : 0.8);
@@ -659,6 +688,29 @@ static void check_case(fd_case *c) {
 
 /* ---- models ------------------------------------------------------------------------ */
 
+/* Build the models with rotors where a body's shape (or given inertia) is
+ * symmetric about an axis (the second pass of main). */
+static int rotor_variant;
+
+/* The rotor axis a body of this shape gets in the rotor pass. */
+static nsed_rotor rotor_for(nsed_shape_type type) {
+  if (!rotor_variant) return NSED_ROTOR_NONE;
+  switch (type) {
+    case NSED_SHAPE_NONE:
+    case NSED_SHAPE_POINT:
+    case NSED_SHAPE_ROLLER:
+      return NSED_ROTOR_X;
+    case NSED_SHAPE_SPHERE:
+      return NSED_ROTOR_Y;
+    case NSED_SHAPE_DISK:
+    case NSED_SHAPE_CYLINDER:
+    case NSED_SHAPE_CAPSULE:
+      return NSED_ROTOR_Z;
+    default:
+      return NSED_ROTOR_NONE;
+  }
+}
+
 static void add_body(nsed_model *m, const char *name, nsed_shape_type type, double radius,
                      const double q0[4]) {
   nsed_error err;
@@ -671,8 +723,9 @@ static void add_body(nsed_model *m, const char *name, nsed_shape_type type, doub
   if (type == NSED_SHAPE_NONE || type == NSED_SHAPE_POINT) {
     b.inertia[0] = 0.3;
     b.inertia[1] = 0.45;
-    b.inertia[2] = 0.6;
+    b.inertia[2] = rotor_variant ? 0.45 : 0.6;
   }
+  b.rotor = rotor_for(type);
   if (q0) memcpy(b.quat, q0, sizeof b.quat);
   must(nsed_model_add_body(m, &b, &err), &err);
 }
@@ -694,8 +747,8 @@ static void joint_case(fd_case *c, nsed_joint_type type, int ground, int piecewi
                              "universal", "weld",     "servo",       "align"};
   nsed_error err;
   memset(c, 0, sizeof *c);
-  snprintf(c->name, sizeof c->name, "%s%s (%s)", tn[type], piecewise ? " piecewise" : "",
-           ground ? "ground-B" : "A-B");
+  snprintf(c->name, sizeof c->name, "%s%s (%s)%s", tn[type], piecewise ? " piecewise" : "",
+           ground ? "ground-B" : "A-B", rotor_variant ? " rotors" : "");
   double ax[3], ay[3];
   unit3(ax, 1, 1, 0);
   unit3(ay, 0, 1, 2);
@@ -758,7 +811,7 @@ static void contact_case(fd_case *c, const char *name, nsed_shape_type type, dou
                          nsed_contact_tracking tracking, int gen) {
   nsed_error err;
   memset(c, 0, sizeof *c);
-  snprintf(c->name, sizeof c->name, "%s", name);
+  snprintf(c->name, sizeof c->name, "%s%s", name, rotor_variant ? " rotors" : "");
   must(nsed_model_create(&c->m, &err), &err);
   nsed_body_def b;
   nsed_body_def_default(&b);
@@ -777,6 +830,7 @@ static void contact_case(fd_case *c, const char *name, nsed_shape_type type, dou
   if (type == NSED_SHAPE_BOX) nsedi_v3_set(b.shape.half, 0.3, 0.2, 0.1);
   if (type == NSED_SHAPE_ELLIPSOID) nsedi_v3_set(b.shape.half, 0.5, 0.3, 0.2);
   if (type == NSED_SHAPE_CYLINDER || type == NSED_SHAPE_CAPSULE) b.shape.length = 0.5;
+  b.rotor = rotor_for(type);
   must(nsed_model_add_body(c->m, &b, &err), &err);
   if (on_sphere >= 4 && on_sphere <= 6) {
     nsed_body_def o;
@@ -789,6 +843,7 @@ static void contact_case(fd_case *c, const char *name, nsed_shape_type type, dou
     o.shape.radius = 0.3;
     o.shape.length = 0.6;
     nsedi_v3_set(o.shape.half, 0.45, 0.3, 0.2);
+    o.rotor = rotor_for(o.shape.type);
     must(nsed_model_add_body(c->m, &o, &err), &err);
   } else if (on_sphere == 3) {
     nsed_body_def o;
@@ -806,6 +861,7 @@ static void contact_case(fd_case *c, const char *name, nsed_shape_type type, dou
     o.shape.type = NSED_SHAPE_CAPSULE;
     o.shape.radius = on_sphere == 2 ? 0.2 : 0.15;
     o.shape.length = on_sphere == 2 ? 0.8 : 0.9;
+    o.rotor = rotor_for(o.shape.type);
     must(nsed_model_add_body(c->m, &o, &err), &err);
   } else if (on_sphere)
     add_body(c->m, "other", NSED_SHAPE_SPHERE, 0.5, NULL);
@@ -817,6 +873,7 @@ static void contact_case(fd_case *c, const char *name, nsed_shape_type type, dou
     w.mass = 2.0;
     w.shape.type = NSED_SHAPE_DISK;
     w.shape.radius = radius;
+    w.rotor = rotor_for(w.shape.type);
     must(nsed_model_add_body(c->m, &w, &err), &err);
   } else
     add_body(c->m, "spare", NSED_SHAPE_NONE, 0, NULL);
@@ -1081,11 +1138,9 @@ static void check_solve(void) {
          lamdiff);
 }
 
-int main(void) {
-  enum { MAXCASE = 48 };
-  static fd_case cases[MAXCASE];
-  int nc = 0;
-  rng_state = 20240611;
+/* Every case of one pass (rotor_variant set by the caller); returns the
+ * new count. */
+static int add_cases(fd_case *cases, int nc) {
   for (int g = 0; g < 2; g++)
     for (int t = NSED_JOINT_SPHERICAL; t <= NSED_JOINT_SERVO; t++)
       joint_case(&cases[nc++], t, g, 0);
@@ -1135,7 +1190,22 @@ int main(void) {
                NSED_TRACKING_IMPLICIT, GEN_ROLLER_WHEEL);
   contact_case(&cases[nc++], "roller differential", NSED_SHAPE_ROLLER, 0.7, 5, 0.3, 0, 0,
                NSED_TRACKING_DIFFERENTIAL, GEN_ROLLER_BODY);
+  return nc;
+}
+
+int main(void) {
+  enum { MAXCASE = 96 };
+  static fd_case cases[MAXCASE];
+  rng_state = 20240611;
+  int nc = add_cases(cases, 0), nplain = nc;
+  rotor_variant = 1;
+  nc = add_cases(cases, nc);
+  rotor_variant = 0;
   CHECK(nc <= MAXCASE);
+  int nrotor_cases = 0;
+  for (int i = nplain; i < nc; i++) nrotor_cases += cases[i].m->nrotor > 0;
+  printf("%d cases, %d of them with rotors\n", nc, nrotor_cases);
+  CHECK(nrotor_cases >= 30);
 
   printf("%-24s %10s %10s %10s %10s\n", "case (worst rel. error)", "rate", "jac", "known", "bias");
   for (int i = 0; i < nc; i++) {

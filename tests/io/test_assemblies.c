@@ -62,6 +62,7 @@ static void same_model(const nsed_model *a, const nsed_model *b, double tol) {
     const nsed_body_def *x = nsed_model_body_def(a, i), *y = nsed_model_body_def(b, i);
     CHECK_MSG(!strcmp(x->name, y->name), "body %d: %s vs %s", i, x->name, y->name);
     CHECK(x->shape.type == y->shape.type && x->shape.rollers == y->shape.rollers);
+    CHECK_MSG(x->rotor == y->rotor, "body %s: rotor %d vs %d", x->name, x->rotor, y->rotor);
     near3("mass", x->name, &x->mass, &y->mass, 1, tol);
     near3("inertia", x->name, x->inertia, y->inertia, 3, tol);
     near3("shape.radius", x->name, &x->shape.radius, &y->shape.radius, 1, tol);
@@ -222,7 +223,11 @@ static void test_vehicle_from_c(void) {
   v.wheel.contact.mu = v.wheel.contact.mu0 = 0.5;
   int rc = nsed_omni_vehicle_add(m, &v, &err);
   CHECK_MSG(rc == NSED_OK, "%s", err.message);
-  if (rc == NSED_OK) same_model(m, file, 0);
+  if (rc == NSED_OK) {
+    /* The extra states (the rollers' turns) are counted at finalize. */
+    CHECK_MSG(nsed_model_finalize(m, &err) == NSED_OK, "%s", err.message);
+    same_model(m, file, 0);
+  }
   /* The options must fit the vehicle. */
   nsed_model *m2 = NULL;
   CHECK(nsed_model_create(&m2, &err) == NSED_OK);

@@ -36,7 +36,7 @@ SCHEMA_REJECTS = [
     "missing_shape_type.yaml", "unknown_key_typo.yaml", "unknown_top_level_key.yaml",
     "unknown_integrator.yaml", "negative_mass.yaml", "restitution_above_one.yaml",
     "shape_typo.yaml", "t_end_zero.yaml", "t_end_negative.yaml", "drive_type_typo.yaml",
-    "top_level_list.yaml",
+    "top_level_list.yaml", "rotor_axis_typo.yaml", "vehicle_roller_frame_typo.yaml",
 ]
 
 

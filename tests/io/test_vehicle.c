@@ -195,7 +195,8 @@ static void test_problem_files(void) {
   nsed_model *m = load_file("omni_vehicle_coast.yaml", NULL, 0);
   if (m) {
     CHECK(nsed_model_nbody(m) == 16);
-    CHECK(nsed_model_nstate(m) == 208);
+    /* Kosenko's 208 (13 a body) and the 12 rollers' turns (rotors). */
+    CHECK(nsed_model_nstate(m) == 208 + 12);
     CHECK(nsed_model_njoint(m) == 15);
     CHECK(nsed_model_ncontact(m) == 12);
     CHECK(nsed_model_nconstraint_rows(m) == 75);
@@ -210,7 +211,7 @@ static void test_problem_files(void) {
   m = load_file("omni_vehicle_coast_gz.yaml", NULL, 0);
   if (m) {
     CHECK(nsed_model_nbody(m) == 19);
-    CHECK(nsed_model_nstate(m) == 19 * 13);
+    CHECK(nsed_model_nstate(m) == 19 * 13 + 15);
     check_geometry(m, 3, 5, 0.05, 0.15, 0.0);
     check_velocities(m, 3, 5, 0.05, v_coast, 1.0);
     nsed_model_free(&m);
@@ -302,7 +303,7 @@ static void test_general(void) {
 static void test_with_user_items(void) {
   nsed_model *m = load_text("omni_vehicle: {}\n");
   if (m) {
-    CHECK(nsed_model_nbody(m) == 16 && nsed_model_nstate(m) == 208);
+    CHECK(nsed_model_nbody(m) == 16 && nsed_model_nstate(m) == 208 + 12);
     CHECK(nsed_model_body_def(m, 2)->mass == 0.025);
     CHECK(nsed_model_body_def(m, 1)->shape.type == NSED_SHAPE_DISK);
     CHECK(nsed_model_contact_def(m, 0)->mu == 0.3);

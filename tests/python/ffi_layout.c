@@ -124,6 +124,7 @@ int main(void) {
   FIELD(nsed_body_def, quat);
   FIELD(nsed_body_def, velocity);
   FIELD(nsed_body_def, angular_velocity);
+  FIELD(nsed_body_def, rotor);
   SIZE(nsed_joint_def);
   FIELD(nsed_joint_def, name);
   FIELD(nsed_joint_def, type);
@@ -235,6 +236,10 @@ int main(void) {
   CONST(NSED_SHAPE_ROLLER);
   CONST(NSED_SHAPE_CAPSULE);
   CONST(NSED_SHAPE_ELLIPSOID);
+  CONST(NSED_ROTOR_NONE);
+  CONST(NSED_ROTOR_X);
+  CONST(NSED_ROTOR_Y);
+  CONST(NSED_ROTOR_Z);
   CONST(NSED_JOINT_SPHERICAL);
   CONST(NSED_JOINT_REVOLUTE);
   CONST(NSED_JOINT_CYLINDRICAL);
@@ -271,6 +276,7 @@ int main(void) {
   SIZE(nsed_lcp_path);
   SIZE(nsed_law_type);
   SIZE(nsed_shape_type);
+  SIZE(nsed_rotor);
   SIZE(nsed_joint_type);
   SIZE(nsed_drive_type);
   SIZE(nsed_drive_input);
