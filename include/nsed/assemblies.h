@@ -163,7 +163,8 @@ NSED_API int nsed_omni_vehicle_add(nsed_model *m, const nsed_omni_vehicle_def *v
  * height r above the floor; a torque about the vertical drives the shaft;
  * the rim touches the floor. Starts at rest with the shaft along world x.
  * Parts: bodies "shaft" and "disk", joints "cardan" (universal) and "tube"
- * (cylindrical, sprung), force "drive", contact "disk_floor". */
+ * (cylindrical, sprung), force "drive", contact "disk_floor". The disk is a
+ * rotor about its axis (NSED_ROTOR_Z; it spins on the shaft). */
 typedef struct {
   double disk_radius;     /* r (m), > 0: also the height of O */
   double disk_mass;       /* m_d (kg), > 0 */

@@ -86,6 +86,8 @@ int nsed_disk_on_shaft_build(const nsed_disk_on_shaft_def *s, nsed_assembly *out
   disk->mass = s->disk_mass;
   disk->shape.type = NSED_SHAPE_DISK;
   disk->shape.radius = r;
+  /* It spins on the shaft, which holds its axis: a rotor (docs/engine.md). */
+  disk->rotor = NSED_ROTOR_Z;
   along_x(disk->quat);
   nsedi_v3_set(disk->position, s->disk_position, 0, r);
 

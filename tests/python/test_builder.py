@@ -113,7 +113,7 @@ def test_disk(tmp):
     # calls in any order: the bodies are added first at build()
     m.contact(name="disk_floor", body="disk", mu=0.18, mu0=0.33)
     m.body(name="shaft", mass=1.2, shape=nsed.Cylinder(0.025, 2.2), quat=q, position=[1.1, 0, 0.4])
-    m.body(name="disk", mass=0.9, shape=nsed.Disk(0.4), quat=q, position=[1.5, 0, 0.4])
+    m.body(name="disk", mass=0.9, shape=nsed.Disk(0.4), quat=q, position=[1.5, 0, 0.4], rotor="z")
     m.joint(name="cardan", type="universal", body_b="shaft", anchor_a=[0, 0, 0.4],
             axis_a=[0, 0, 1], anchor_b=[0, 0, -1.1], axis_b=[0, 1, 0])
     m.joint(name="tube", type="cylindrical", body_a="shaft", anchor_a=[0, 0, -1.1],
