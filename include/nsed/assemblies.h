@@ -99,7 +99,10 @@ NSED_API int nsed_omni_testbench_build(const nsed_omni_testbench_def *t, nsed_as
 
 /* A platform on N_w omni wheels, standing on the floor z = 0 (z up). The
  * platform centre P is at height R, heading h about z; wheel i sits at
- * P + d E_i, E_i = Rz(h) (cos beta_i, sin beta_i, 0), its axle along E_i.
+ * P + d E_i, E_i = Rz(h) (cos beta_i, sin beta_i, 0), its axle along E_i,
+ * or (positions_given) at P + Rz(h) p_i with its axle along Rz(h) of the
+ * direction axle_angles[i] (axles_given) or of p_i (a mecanum car: wheels
+ * at the corners of a rectangle, parallel axles, wheel_psi alternating).
  * Every wheel starts rolling without slip (roller 0 at the bottom, the only
  * one turning on its axle). Parts: body "platform"; per wheel i: body
  * "wheel<i>" (the hub), its joint "wheel<i>_axle", bodies "wheel<i>_roller<k>"
@@ -112,8 +115,18 @@ typedef struct {
   double wheel_distance;  /* d (m), > 0; wheels must not overlap (docs/omni-vehicle.md) */
   int angles_given;       /* 0: the wheels equally spaced, beta_i = 2 pi i / N_w */
   double wheel_angles[NSED_OMNI_VEHICLE_MAX_WHEELS]; /* beta_i (rad), no two the same direction */
+  int positions_given;    /* 1: wheel i's centre at wheel_positions[i] (then wheel_distance and
+                             wheel_angles are unused) */
+  double wheel_positions[NSED_OMNI_VEHICLE_MAX_WHEELS][2]; /* platform frame (m); wheels apart */
+  int axles_given;        /* 1: wheel i's axle along axle_angles[i]; 0: along the platform
+                             centre's direction to the wheel */
+  double axle_angles[NSED_OMNI_VEHICLE_MAX_WHEELS]; /* axle directions, platform frame (rad) */
+  int psi_given;          /* 1: wheel i's rollers inclined at wheel_psi[i]; 0: every wheel's at
+                             wheel.psi */
+  double wheel_psi[NSED_OMNI_VEHICLE_MAX_WHEELS]; /* rad, |psi| < pi/2 */
   double platform_mass;   /* kg, > 0 */
-  double platform_inertia[3]; /* all 0: a thin disk of radius d */
+  double platform_inertia[3]; /* all 0: a thin disk of radius d (positions given: of the
+                                 farthest wheel's distance) */
   double position[2];     /* P's x, y (m) */
   double heading;         /* h (rad) */
   double velocity[2];     /* P's initial velocity (m/s) */

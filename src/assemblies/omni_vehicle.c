@@ -51,21 +51,56 @@ static int check_angles(const nsed_omni_vehicle_def *v, nsed_error *err) {
   return NSED_OK;
 }
 
-/* Wheels must not touch one another. A wheel's reach is taken as the
- * distance of its roller tips (R sin(alpha) / cos(psi) along an axis across
- * the radius R1 = R cos(alpha), alpha = pi/n) from its centre,
- * rho = R sqrt(cos^2(alpha) + sin^2(alpha) / cos^2(psi)) (for psi = 0 the
- * spindles lie inside the ball of radius rho = R), and wheels at beta_i,
- * beta_j have their centres 2 d sin(|beta_i - beta_j| / 2) apart: that
- * must exceed 2 rho. Some pair of N_w >= 3 wheels is at most 120 degrees
- * apart, so this also gives d > 2 rho / sqrt(3) > rho: no wheel reaches
- * over the platform centre. */
-static int check_spacing(const nsed_omni_vehicle_def *v, nsed_error *err) {
+/* Wheel i's rollers' inclination. */
+static double wheel_psi(const nsed_omni_vehicle_def *v, int i) {
+  return v->psi_given ? v->wheel_psi[i] : v->wheel.psi;
+}
+
+/* A wheel's reach: the distance of its roller tips (R sin(alpha) / cos(psi)
+ * along an axis across the radius R1 = R cos(alpha), alpha = pi/n) from its
+ * centre, rho = R sqrt(cos^2(alpha) + sin^2(alpha) / cos^2(psi)) (for
+ * psi = 0 the spindles lie inside the ball of radius rho = R). */
+static double wheel_reach(const nsed_omni_vehicle_def *v, int i) {
   const nsed_omni_wheel_def *w = &v->wheel;
-  double beta[NSED_OMNI_VEHICLE_MAX_WHEELS];
+  double a = M_PI / w->rollers, c = cos(a), s = sin(a) / cos(wheel_psi(v, i));
+  return w->radius * sqrt(c * c + s * s);
+}
+
+/* Wheels at given positions must not touch: centres more than the sum of
+ * their reaches apart. */
+static int check_positions(const nsed_omni_vehicle_def *v, nsed_error *err) {
+  for (int j = 0; j < v->wheels; j++) {
+    const double *pj = v->wheel_positions[j];
+    if (!isfinite(pj[0]) || !isfinite(pj[1]))
+      return nsed_error_set(err, NSED_ERR_INPUT, "wheel_positions[%d]: expected finite numbers", j);
+    if (!v->axles_given && hypot(pj[0], pj[1]) == 0)
+      return nsed_error_set(err, NSED_ERR_INPUT,
+                            "wheel_positions[%d]: a wheel at the platform centre has no radial "
+                            "direction for its axle; give axle_angles", j);
+    for (int i = 0; i < j; i++) {
+      const double *pi_ = v->wheel_positions[i];
+      double dist = hypot(pj[0] - pi_[0], pj[1] - pi_[1]), need = wheel_reach(v, i) + wheel_reach(v, j);
+      if (!(dist > need))
+        return nsed_error_set(err, NSED_ERR_INPUT,
+                              "wheel_positions[%d]: wheels %d and %d overlap: their centres are "
+                              "%.6g apart, not more than their reaches R sqrt(cos^2(pi/n) + "
+                              "sin^2(pi/n) / cos^2(psi)) together, %.6g",
+                              j, i, j, dist, need);
+    }
+  }
+  return NSED_OK;
+}
+
+/* Wheels on the circle of radius d: at beta_i, beta_j their centres are
+ * 2 d sin(|beta_i - beta_j| / 2) apart, which must exceed twice the reach.
+ * Some pair of N_w >= 3 wheels is at most 120 degrees apart, so this also
+ * gives d > 2 rho / sqrt(3) > rho: no wheel reaches over the platform
+ * centre. */
+static int check_spacing(const nsed_omni_vehicle_def *v, nsed_error *err) {
+  if (v->positions_given) return check_positions(v, err);
+  double beta[NSED_OMNI_VEHICLE_MAX_WHEELS], rho = 0;
   wheel_angles(v, beta);
-  double a = M_PI / w->rollers, c = cos(a), s = sin(a) / cos(w->psi);
-  double rho = w->radius * sqrt(c * c + s * s);
+  for (int i = 0; i < v->wheels; i++) rho = fmax(rho, wheel_reach(v, i));
   double worst = 2.0;
   int wi = 0, wj = 1;
   for (int j = 1; j < v->wheels; j++)
@@ -96,6 +131,23 @@ static int finite_n(const double *x, int n) {
 }
 
 /* Ranges and finiteness of everything but the wheel (nsed_omni_wheel_check). */
+/* The general layout's per-wheel numbers. */
+static int check_layout(const nsed_omni_vehicle_def *v, nsed_error *err) {
+  for (int i = 0; i < v->wheels; i++) {
+    if (v->axles_given && !isfinite(v->axle_angles[i]))
+      return nsed_error_set(err, NSED_ERR_INPUT, "axle_angles[%d]: expected a finite angle", i);
+    if (v->psi_given && !(fabs(v->wheel_psi[i]) < M_PI / 2))
+      return nsed_error_set(err, NSED_ERR_INPUT,
+                            "psi[%d]: the roller inclination psi must lie in (-pi/2, pi/2) rad, "
+                            "got %.15g", i, v->wheel_psi[i]);
+  }
+  if (v->positions_given && v->angles_given)
+    return nsed_error_set(err, NSED_ERR_INPUT,
+                          "wheel_angles: the wheels' places are given by wheel_positions; "
+                          "wheel_angles would be unused");
+  return NSED_OK;
+}
+
 static int check_values(const nsed_omni_vehicle_def *v, nsed_error *err) {
   if (v->wheels < 3 || v->wheels > NSED_OMNI_VEHICLE_MAX_WHEELS)
     return nsed_error_set(err, NSED_ERR_INPUT, "wheels: expected an integer in [3, %d], got %d",
@@ -144,6 +196,7 @@ static int check_determinate(const nsed_omni_vehicle_def *v, nsed_error *err) {
 int nsed_omni_vehicle_check(const nsed_omni_vehicle_def *v, nsed_error *err) {
   int rc = check_values(v, err);
   if (!rc) rc = nsed_omni_wheel_check(&v->wheel, err);
+  if (!rc) rc = check_layout(v, err);
   if (!rc) rc = check_determinate(v, err);
   if (!rc) rc = check_angles(v, err);
   if (!rc) rc = check_spacing(v, err);
@@ -154,25 +207,39 @@ int nsed_omni_vehicle_check(const nsed_omni_vehicle_def *v, nsed_error *err) {
 
 /* The values the definition leaves to defaults, filled in. */
 typedef struct {
-  nsed_omni_wheel_def wheel;
-  double beta[NSED_OMNI_VEHICLE_MAX_WHEELS];
+  nsed_omni_wheel_def wheel[NSED_OMNI_VEHICLE_MAX_WHEELS]; /* each wheel's (its own psi) */
+  double place[NSED_OMNI_VEHICLE_MAX_WHEELS][3]; /* wheel centres, platform frame */
+  double axle[NSED_OMNI_VEHICLE_MAX_WHEELS][3];  /* axle directions, platform frame */
   double J_platform[3];
   double c_susp, m_strut;
 } resolved;
 
 static void resolve(const nsed_omni_vehicle_def *v, resolved *r) {
-  r->wheel = v->wheel;
-  wheel_angles(v, r->beta);
+  double beta[NSED_OMNI_VEHICLE_MAX_WHEELS], reach = 0;
+  wheel_angles(v, beta);
+  for (int i = 0; i < v->wheels; i++) {
+    r->wheel[i] = v->wheel;
+    r->wheel[i].psi = wheel_psi(v, i);
+    if (v->positions_given)
+      nsedi_v3_set(r->place[i], v->wheel_positions[i][0], v->wheel_positions[i][1], 0);
+    else
+      nsedi_v3_set(r->place[i], v->wheel_distance * cos(beta[i]), v->wheel_distance * sin(beta[i]),
+                   0);
+    double ang = v->axles_given ? v->axle_angles[i] : atan2(r->place[i][1], r->place[i][0]);
+    nsedi_v3_set(r->axle[i], cos(ang), sin(ang), 0);
+    reach = fmax(reach, hypot(r->place[i][0], r->place[i][1]));
+  }
   /* Strut: a tenth of the hub by default; damping: half the critical
    * damping of the platform's share of mass on one spring. */
   r->m_strut = v->strut_mass > 0 ? v->strut_mass : 0.1 * v->wheel.hub_mass;
   r->c_susp = v->suspension_damping >= 0
                   ? v->suspension_damping
                   : 2 * 0.5 * sqrt(v->suspension_stiffness * v->platform_mass / v->wheels);
-  /* A uniform thin disk of radius d about the vertical (body z). */
+  /* A uniform thin disk of radius d (the farthest wheel's distance) about
+   * the vertical (body z). */
   nsedi_v3_copy(r->J_platform, v->platform_inertia);
   if (r->J_platform[0] == 0 && r->J_platform[1] == 0 && r->J_platform[2] == 0) {
-    double q = 0.25 * v->platform_mass * v->wheel_distance * v->wheel_distance;
+    double q = 0.25 * v->platform_mass * reach * reach;
     r->J_platform[0] = r->J_platform[1] = q;
     r->J_platform[2] = 2 * q;
   }
@@ -198,16 +265,17 @@ static void platform_motion(const nsed_omni_vehicle_def *v, nsedi_motion *m) {
  * normal one holds by construction). For psi = 0 on a floor at rest they
  * decouple: sigma = v_C.E / (R - R1), phidot = -v_C.t / R. h holds the hub's
  * pose and centre velocity. */
-static void rolling_spins(const nsed_omni_vehicle_def *v, const nsedi_motion *pf,
-                          const nsedi_motion *h, const double E[3], double *phidot, double *sigma) {
+static void rolling_spins(const nsed_omni_vehicle_def *v, const nsed_omni_wheel_def *w,
+                          const nsedi_motion *pf, const nsedi_motion *h, const double E[3],
+                          double *phidot, double *sigma) {
   double z[3] = {0, 0, 1}, l[3], M[9], a0[3], G0[3];
-  nsedi_roller_frame(&v->wheel, 0, l, M);
+  nsedi_roller_frame(w, 0, l, M);
   double Mx[3] = {M[0], M[3], M[6]};
   nsedi_m3_mulv(a0, h->R, Mx);
   nsedi_m3_mulv(G0, h->R, l);
   nsedi_v3_add(G0, G0, h->r);
   double Q[3], CQ[3], GQ[3], b[3], u1[3], u2[3], t[3];
-  nsedi_v3_axpy(Q, h->r, -v->wheel.radius, z);
+  nsedi_v3_axpy(Q, h->r, -w->radius, z);
   nsedi_v3_sub(CQ, Q, h->r);
   nsedi_v3_sub(GQ, Q, G0);
   nsedi_v3_cross(b, pf->w, CQ);
@@ -228,17 +296,17 @@ static void rolling_spins(const nsed_omni_vehicle_def *v, const nsedi_motion *pf
  * about its own axis, for rolling without slip (rolling_spins). */
 static void hub_motion(const nsed_omni_vehicle_def *v, const resolved *r, const nsedi_motion *pf,
                        int i, nsedi_motion *h, double *sigma) {
-  double z[3] = {0, 0, 1}, eb[3] = {cos(r->beta[i]), sin(r->beta[i]), 0}, E[3], x[3], y[3], off[3];
-  nsedi_m3_mulv(E, pf->R, eb);
+  double z[3] = {0, 0, 1}, E[3], x[3], y[3], off[3];
+  nsedi_m3_mulv(E, pf->R, r->axle[i]);
+  nsedi_m3_mulv(off, pf->R, r->place[i]);
   nsedi_v3_cross(x, E, z);
   nsedi_v3_scale(y, z, -1.0);
-  nsedi_v3_axpy(h->r, pf->r, v->wheel_distance, E);
+  nsedi_v3_add(h->r, pf->r, off);
   nsedi_frame_columns(h->R, x, y, E);
-  nsedi_v3_sub(off, h->r, pf->r);
   nsedi_v3_cross(h->v, pf->w, off);
   nsedi_v3_add(h->v, h->v, pf->v);
   double phidot;
-  rolling_spins(v, pf, h, E, &phidot, sigma);
+  rolling_spins(v, &r->wheel[i], pf, h, E, &phidot, sigma);
   nsedi_v3_axpy(h->w, pf->w, phidot, E);
 }
 
@@ -259,16 +327,15 @@ static void make_axle(const nsed_omni_vehicle_def *v, const resolved *r, int i,
   nsed_joint_def_default(j);
   snprintf(j->name, sizeof j->name, "wheel%d_axle", i);
   j->type = NSED_JOINT_REVOLUTE;
-  double eb[3] = {cos(r->beta[i]), sin(r->beta[i]), 0};
   if (v->suspended) {
     snprintf(j->body_a, sizeof j->body_a, "wheel%d_strut", i);
     nsedi_v3_set(j->anchor_a, 0, 0, 0);
   } else {
     snprintf(j->body_a, sizeof j->body_a, "platform");
-    nsedi_v3_scale(j->anchor_a, eb, v->wheel_distance);
+    nsedi_v3_copy(j->anchor_a, r->place[i]);
   }
   snprintf(j->body_b, sizeof j->body_b, "wheel%d", i);
-  nsedi_v3_copy(j->axis_a, eb);
+  nsedi_v3_copy(j->axis_a, r->axle[i]);
   nsedi_v3_set(j->anchor_b, 0, 0, 0);
   nsedi_v3_set(j->axis_b, 0, 0, 1);
   if (v->driven) {
@@ -280,7 +347,8 @@ static void make_axle(const nsed_omni_vehicle_def *v, const resolved *r, int i,
 /* Wheel i's strut: it carries the hub's axle and slides along the
  * platform's z on a spring whose preload holds the platform's share of
  * weight m_platform g / N_w at the initial height (equal shares: exact for
- * equally spaced wheels under a centred platform). Axes and rotation are
+ * wheels whose centroid is the platform's centre, as equally spaced ones or
+ * a rectangle's corners). Axes and rotation are
  * the platform's; its centre is the hub's. */
 static void make_strut(const nsed_omni_vehicle_def *v, const resolved *r, const nsedi_motion *pf,
                        int i, const nsedi_motion *h, nsed_body_def *b, nsed_joint_def *j) {
@@ -302,8 +370,7 @@ static void make_strut(const nsed_omni_vehicle_def *v, const resolved *r, const 
   j->type = NSED_JOINT_PRISMATIC;
   snprintf(j->body_a, sizeof j->body_a, "platform");
   snprintf(j->body_b, sizeof j->body_b, "wheel%d_strut", i);
-  double eb[3] = {cos(r->beta[i]), sin(r->beta[i]), 0};
-  nsedi_v3_scale(j->anchor_a, eb, v->wheel_distance);
+  nsedi_v3_copy(j->anchor_a, r->place[i]);
   nsedi_v3_set(j->axis_a, 0, 0, 1);
   nsedi_v3_set(j->anchor_b, 0, 0, 0);
   nsedi_v3_set(j->axis_b, 0, 0, 1);
@@ -330,15 +397,15 @@ static void make_wheel(const nsed_omni_vehicle_def *v, const resolved *r, const 
   if (v->suspended) make_strut(v, r, pf, i, &h, b++, j++);
   char hub[NSED_NAME_MAX];
   snprintf(hub, sizeof hub, "wheel%d", i);
-  nsedi_omni_hub(&r->wheel, &h, hub, &b[0]);
+  nsedi_omni_hub(&r->wheel[i], &h, hub, &b[0]);
   make_axle(v, r, i, &j[0]);
   /* Only the touching roller turns on its axle; the others move with the hub. */
-  for (int k = 0; k < r->wheel.rollers; k++) {
+  for (int k = 0; k < r->wheel[i].rollers; k++) {
     char roller[NSED_NAME_MAX], axle[NSED_NAME_MAX], contact[NSED_NAME_MAX];
     snprintf(roller, sizeof roller, "wheel%d_roller%d", i, k);
     snprintf(axle, sizeof axle, "wheel%d_roller%d_axle", i, k);
     snprintf(contact, sizeof contact, "wheel%d_roller%d_floor", i, k);
-    nsedi_omni_roller(&r->wheel, k, &h, k == 0 ? sigma : 0.0, hub, roller, axle, contact,
+    nsedi_omni_roller(&r->wheel[i], k, &h, k == 0 ? sigma : 0.0, hub, roller, axle, contact,
                       &b[1 + k], &j[1 + k], &c[k]);
   }
 }

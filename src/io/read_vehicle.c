@@ -45,17 +45,76 @@ static int read_num(nsedi_problem_defs *p, const nsedi_ynode *node, const char *
   return nsedi_read_double(p->d, s, kp, r, out);
 }
 
-static int read_psi(nsedi_problem_defs *p, const nsedi_ynode *node, double *psi) {
-  const nsedi_ynode *s = nsedi_ymap_get(node, "psi");
-  if (!s) return 0;
-  char kp[300];
-  KP(kp, block, "psi");
+static int read_one_psi(nsedi_problem_defs *p, const nsedi_ynode *s, const char *kp, double *psi) {
   double x;
   if (nsedi_read_double(p->d, s, kp, NSEDI_ANY, &x)) return -1;
   if (!(fabs(x) < M_PI / 2))
     return nsedi_diag_add(p->d, s, kp,
                           "the roller inclination psi must lie in (-pi/2, pi/2) rad, got %.15g", x);
   *psi = x;
+  return 0;
+}
+
+/* psi: one inclination for every wheel's rollers, or a list, one a wheel
+ * (a mecanum car's alternate). */
+static int read_psi(nsedi_problem_defs *p, const nsedi_ynode *node, const reading *r,
+                    nsed_omni_vehicle_def *v) {
+  const nsedi_ynode *s = nsedi_ymap_get(node, "psi");
+  if (!s) return 0;
+  char kp[300];
+  KP(kp, block, "psi");
+  if (s->kind != NSEDI_Y_SEQ) return read_one_psi(p, s, kp, &v->wheel.psi);
+  if (!r->counts_ok) return 0;
+  if (s->n != v->wheels)
+    return nsedi_diag_add(p->d, s, kp,
+                          "expected one inclination (rad) per wheel, %d, or one for all, got a "
+                          "list of %d", v->wheels, s->n);
+  int rc = 0;
+  for (int i = 0; i < v->wheels; i++) {
+    char ip[300];
+    nsedi_path_index(ip, sizeof ip, kp, i);
+    if (read_one_psi(p, s->items[i], ip, &v->wheel_psi[i])) rc = -1;
+  }
+  v->psi_given = 1;
+  return rc;
+}
+
+/* wheel_positions: one [x, y] (m, platform frame) per wheel. */
+static int read_positions(nsedi_problem_defs *p, const nsedi_ynode *node, const reading *r,
+                          nsed_omni_vehicle_def *v) {
+  const nsedi_ynode *a = nsedi_ymap_get(node, "wheel_positions");
+  if (!a || !r->counts_ok) return 0;
+  char kp[300];
+  KP(kp, block, "wheel_positions");
+  if (a->kind != NSEDI_Y_SEQ)
+    return nsedi_diag_add(p->d, a, kp, "expected a list of [x, y] (m), one per wheel");
+  if (a->n != v->wheels)
+    return nsedi_diag_add(p->d, a, kp, "expected one position [x, y] per wheel, %d, got %d",
+                          v->wheels, a->n);
+  int rc = 0;
+  for (int i = 0; i < v->wheels; i++) {
+    char ip[300];
+    nsedi_path_index(ip, sizeof ip, kp, i);
+    if (nsedi_read_vec(p->d, a->items[i], ip, 2, v->wheel_positions[i])) rc = -1;
+  }
+  v->positions_given = 1;
+  return rc;
+}
+
+/* axle_angles (degrees): one per wheel. */
+static int read_axles(nsedi_problem_defs *p, const nsedi_ynode *node, const reading *r,
+                      nsed_omni_vehicle_def *v) {
+  const nsedi_ynode *a = nsedi_ymap_get(node, "axle_angles");
+  if (!a || !r->counts_ok) return 0;
+  char kp[300];
+  KP(kp, block, "axle_angles");
+  if (a->kind == NSEDI_Y_SEQ && a->n != v->wheels)
+    return nsedi_diag_add(p->d, a, kp, "expected one angle (degrees) per wheel, %d, got %d",
+                          v->wheels, a->n);
+  double deg[NSED_OMNI_VEHICLE_MAX_WHEELS];
+  if (nsedi_read_vec(p->d, a, kp, v->wheels, deg)) return -1;
+  for (int i = 0; i < v->wheels; i++) v->axle_angles[i] = deg[i] * M_PI / 180.0;
+  v->axles_given = 1;
   return 0;
 }
 
@@ -156,7 +215,8 @@ static int read_suspension(nsedi_problem_defs *p, const nsedi_ynode *node, readi
  * from the problem's settings (read before the blocks). */
 static int read_def(nsedi_problem_defs *p, const nsedi_ynode *node, nsed_omni_vehicle_def *v) {
   static const char *const keys[] = {"wheels", "rollers", "psi", "wheel_radius",
-                                     "wheel_distance", "wheel_angles", "platform", "wheel",
+                                     "wheel_distance", "wheel_angles", "wheel_positions",
+                                     "axle_angles", "platform", "wheel",
                                      "roller_mass", "roller_frame", "position", "heading",
                                      "velocity", "spin", "contact", "drive", "suspension", NULL};
   const char *path = block;
@@ -167,10 +227,19 @@ static int read_def(nsedi_problem_defs *p, const nsedi_ynode *node, nsed_omni_ve
   if (read_count(p, node, "wheels", NSED_OMNI_VEHICLE_MAX_WHEELS, &v->wheels)) r.counts_ok = 0;
   if (read_count(p, node, "rollers", NSED_OMNI_MAX_ROLLERS, &v->wheel.rollers)) r.counts_ok = 0;
   if (!r.counts_ok) rc = -1;
-  if (read_psi(p, node, &v->wheel.psi)) rc = -1;
+  if (read_psi(p, node, &r, v)) rc = -1;
   if (read_num(p, node, "wheel_radius", NSEDI_POSITIVE, &v->wheel.radius)) rc = -1;
   if (read_num(p, node, "wheel_distance", NSEDI_POSITIVE, &v->wheel_distance)) rc = -1;
   if (read_angles(p, node, &r, v)) rc = -1;
+  if (read_positions(p, node, &r, v)) rc = -1;
+  if (read_axles(p, node, &r, v)) rc = -1;
+  if (v->positions_given && nsedi_ymap_get(node, "wheel_distance")) {
+    char kp[300];
+    KP(kp, block, "wheel_distance");
+    rc = nsedi_diag_add(p->d, nsedi_ymap_get(node, "wheel_distance"), kp,
+                        "the wheels' places are given by wheel_positions; wheel_distance would be "
+                        "unused");
+  }
   if (read_part(p, node, "platform", &v->platform_mass, v->platform_inertia)) rc = -1;
   if (read_part(p, node, "wheel", &v->wheel.hub_mass, v->wheel.hub_inertia)) rc = -1;
   if (read_num(p, node, "roller_mass", NSEDI_POSITIVE, &v->wheel.roller_mass)) rc = -1;
@@ -192,7 +261,7 @@ static int read_def(nsedi_problem_defs *p, const nsedi_ynode *node, nsed_omni_ve
 /* A definition with every rule across keys met, for naming the bodies of a
  * block with mistakes (its model is never built). */
 static void names_only(nsed_omni_vehicle_def *v) {
-  v->angles_given = 0;
+  v->angles_given = v->positions_given = v->axles_given = v->psi_given = 0;
   v->wheel_distance = 100 * v->wheel.radius;
   if (v->wheels > 3 && !v->suspended) {
     v->suspended = 1;

@@ -30,6 +30,10 @@ typedef struct {
   const omni_nh_params *p;
   int n;                       /* state length 6 + N */
   double t[OMNI_NH_MAX_WHEELS][2], e[OMNI_NH_MAX_WHEELS][2]; /* platform frame */
+  double pos[OMNI_NH_MAX_WHEELS][2]; /* wheel centres, platform frame */
+  double lever[OMNI_NH_MAX_WHEELS];  /* (z x p_i) . t_i: a yaw rate's velocity along t_i */
+  double cross_lever[OMNI_NH_MAX_WHEELS]; /* (z x p_i) . e_i: and along e_i */
+  double psi[OMNI_NH_MAX_WHEELS];    /* each wheel's roller inclination */
   double alpha;                /* half a roller's sector, pi / n; 0: infinitely many rollers */
   int jumps;                   /* finitely many inclined rollers: handovers are events */
   double K0[3][3];
@@ -51,6 +55,12 @@ static int params_in_range(const omni_nh_params *p) {
   for (int i = 0; i < p->nwheels; i++)
     if (!isfinite(p->beta[i])) return 0;
   if (!(fabs(p->psi) < M_PI / 2)) return 0;
+  if (p->layout != 0 && p->layout != 1) return 0;
+  if (p->layout == 1)
+    for (int i = 0; i < p->nwheels; i++)
+      if (!isfinite(p->pos[i][0]) || !isfinite(p->pos[i][1]) || !isfinite(p->axle[i]) ||
+          !(fabs(p->psi_of[i]) < M_PI / 2))
+        return 0;
   if (p->rollers != 0 && (p->rollers < 3 || p->rollers > 100)) return 0;
   return 1;
 }
@@ -66,7 +76,7 @@ static double roller_turn(const model *md, int i, double phi) {
  * many rollers the row is constant. */
 static void constraint_row(const model *md, int i, double q, double a[3], double da[3]) {
   const omni_nh_params *p = md->p;
-  double tp = tan(p->psi), c = cos(q), R1 = p->R * cos(md->alpha);
+  double tp = tan(md->psi[i]), c = cos(q), R1 = p->R * cos(md->alpha);
   double kappa = tp / c, s = -R1 * tan(q) * tp;
   double dkappa = md->jumps ? tp * sin(q) / (c * c) : 0.0;
   double ds = md->jumps ? -R1 * tp / (c * c) : 0.0;
@@ -74,30 +84,45 @@ static void constraint_row(const model *md, int i, double q, double a[3], double
     a[r] = md->t[i][r] + kappa * md->e[i][r];
     da[r] = dkappa * md->e[i][r];
   }
-  a[2] = p->d + s;
-  da[2] = ds;
+  a[2] = md->lever[i] + kappa * md->cross_lever[i] + s;
+  da[2] = dkappa * md->cross_lever[i] + ds;
+}
+
+/* The wheels' places, axles and rollers' inclinations, from either layout. */
+static void layout_wheels(model *md) {
+  const omni_nh_params *p = md->p;
+  for (int i = 0; i < p->nwheels; i++) {
+    double ang = p->layout ? p->axle[i] : p->beta[i];
+    md->e[i][0] = cos(ang);
+    md->e[i][1] = sin(ang);
+    md->t[i][0] = -md->e[i][1];
+    md->t[i][1] = md->e[i][0];
+    md->pos[i][0] = p->layout ? p->pos[i][0] : p->d * md->e[i][0];
+    md->pos[i][1] = p->layout ? p->pos[i][1] : p->d * md->e[i][1];
+    md->psi[i] = p->layout ? p->psi_of[i] : p->psi;
+    /* z x p = (-p_y, p_x) */
+    double zp[2] = {-md->pos[i][1], md->pos[i][0]};
+    md->lever[i] = zp[0] * md->t[i][0] + zp[1] * md->t[i][1];
+    md->cross_lever[i] = zp[0] * md->e[i][0] + zp[1] * md->e[i][1];
+  }
 }
 
 static void build_K0(model *md) {
   const omni_nh_params *p = md->p;
   int N = p->nwheels;
-  double M = p->m_platform + N * p->m_wheel;
-  double I = p->I_platform + N * (p->m_wheel * p->d * p->d + p->J_diam);
-  double S[2] = {0, 0};
+  double M = p->m_platform + N * p->m_wheel, I = p->I_platform, S[2] = {0, 0};
   for (int i = 0; i < N; i++) {
-    md->e[i][0] = cos(p->beta[i]);
-    md->e[i][1] = sin(p->beta[i]);
-    md->t[i][0] = -md->e[i][1];
-    md->t[i][1] = md->e[i][0];
-    S[0] += md->t[i][0];
-    S[1] += md->t[i][1];
+    double r2 = md->pos[i][0] * md->pos[i][0] + md->pos[i][1] * md->pos[i][1];
+    I += p->m_wheel * r2 + p->J_diam;
+    S[0] -= md->pos[i][1]; /* sum z x p_i */
+    S[1] += md->pos[i][0];
   }
   memset(md->K0, 0, sizeof md->K0);
   md->K0[0][0] = md->K0[1][1] = M;
   md->K0[2][2] = I;
-  /* The wheels' masses sit off the platform centre unless sum t_i = 0. */
-  md->K0[0][2] = md->K0[2][0] = p->m_wheel * p->d * S[0];
-  md->K0[1][2] = md->K0[2][1] = p->m_wheel * p->d * S[1];
+  /* The wheels' masses sit off the platform centre unless sum p_i = 0. */
+  md->K0[0][2] = md->K0[2][0] = p->m_wheel * S[0];
+  md->K0[1][2] = md->K0[2][1] = p->m_wheel * S[1];
 }
 
 /* K = K0 + (J_a / R^2) sum_i a_i a_i^T for the rows a[0..N). */
@@ -156,7 +181,9 @@ static int model_init(const omni_nh_params *p, model *md) {
   md->p = p;
   md->n = 6 + p->nwheels;
   md->alpha = p->rollers > 0 ? M_PI / p->rollers : 0.0;
-  md->jumps = p->rollers > 0 && p->psi != 0;
+  layout_wheels(md);
+  md->jumps = 0;
+  for (int i = 0; i < p->nwheels; i++) md->jumps |= p->rollers > 0 && md->psi[i] != 0;
   build_K0(md);
   rows_at(md, NULL, a, da);
   build_K(md, a, K);
@@ -571,7 +598,8 @@ int omni_nh_free_motion(const omni_nh_params *p, const omni_nh_state *s0, double
   int rc = omni_nh_check(p);
   if (rc != OMNI_NH_OK) return rc;
   if (!s0 || !out || !isfinite(t) || !state_finite(s0, p->nwheels)) return OMNI_NH_EARG;
-  if (p->torque || !balanced(p) || (p->rollers > 0 && p->psi != 0)) return OMNI_NH_ENOTSYM;
+  if (p->torque || p->layout || !balanced(p) || (p->rollers > 0 && p->psi != 0))
+    return OMNI_NH_ENOTSYM;
   int N = p->nwheels;
   /* Infinitely many rollers: the rows (t_i + kappa e_i, d) add
    * (1 + kappa^2) N/2 to the planar block of sum a a^T, no cross terms. */

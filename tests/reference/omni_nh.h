@@ -28,7 +28,12 @@
  * contact point's offset along the axle). Where a wheel hands over to the
  * next roller s jumps by 2 R sin(alpha) tan(psi): the model applies the
  * plastic (perfectly inelastic) impulse that enforces the new roller's
- * constraint, the limit of infinite friction. */
+ * constraint, the limit of infinite friction.
+ *
+ * A general layout (layout = 1): wheel i at p_i with its axle along e_i
+ * (any direction in the plane, not the radius) and its own psi_i; the row
+ * becomes (t_i + kappa_i e_i, (z x p_i) . (t_i + kappa_i e_i) + s_i), which
+ * is the one above for p_i = d e_i. */
 #ifndef NSED_TESTS_OMNI_NH_H
 #define NSED_TESTS_OMNI_NH_H
 
@@ -58,6 +63,13 @@ typedef struct {
   double J_diam;                 /* each wheel's moment about an in-plane axis through its centre (>= 0) */
   double psi;                    /* roller axes' inclination to the wheel plane (rad), |psi| < pi/2 */
   int rollers;                   /* rollers per wheel, 3..100; 0: infinitely many (the classical model) */
+  /* A general layout (a mecanum car: wheels at the corners of a rectangle,
+   * parallel axles, the rollers' inclination alternating): */
+  int layout;                    /* 0: wheel i at d (cos beta_i, sin beta_i), its axle along that
+                                    radius, every wheel's rollers at psi; 1: as below */
+  double pos[OMNI_NH_MAX_WHEELS][2]; /* layout 1: wheel centres in the platform frame (m) */
+  double axle[OMNI_NH_MAX_WHEELS];   /* layout 1: axle directions in the platform frame (rad) */
+  double psi_of[OMNI_NH_MAX_WHEELS]; /* layout 1: each wheel's roller inclination (rad) */
   omni_nh_torque_fn torque;      /* drive torque tau_i(t) on wheel i (N m), NULL: none */
   void *ctx;                     /* passed to torque */
 } omni_nh_params;
@@ -107,7 +119,7 @@ int omni_nh_advance(const omni_nh_params *p, omni_nh_state *s, double t1, double
 /* Kinetic energy of the state (platform + wheels), using s->phidot. */
 double omni_nh_energy(const omni_nh_params *p, const omni_nh_state *s);
 
-/* Closed-form free motion of a balanced vehicle (sum e_i = 0 and
+/* Closed-form free motion of a balanced vehicle (layout 0, sum e_i = 0 and
  * sum e_i e_i^T = N/2 I, e.g. equally spaced wheels; no torque; psi = 0 or
  * infinitely many rollers): the state at
  * time t from s0 (which must satisfy the constraints; use omni_nh_init or a

@@ -43,6 +43,23 @@ static void asym_params(omni_nh_params *p) {
 
 static double wrap(double a) { return atan2(sin(a), cos(a)); }
 
+/* A mecanum car (layout 1): wheels 0..3 front-left (a, b), rear-left
+ * (-a, b), rear-right (-a, -b), front-right (a, -b), axles outwards along
+ * the platform's +-y, rollers at +psi on wheels 0 and 2 and -psi on 1 and 3
+ * (an X seen from above). */
+static void mecanum_params(omni_nh_params *p, double psi, int rollers) {
+  static const double pos[4][2] = {{0.9, 0.6}, {-0.9, 0.6}, {-0.9, -0.6}, {0.9, -0.6}};
+  base_params(p, 4);
+  p->layout = 1;
+  p->rollers = rollers;
+  for (int i = 0; i < 4; i++) {
+    p->pos[i][0] = pos[i][0];
+    p->pos[i][1] = pos[i][1];
+    p->axle[i] = i < 2 ? M_PI / 2 : -M_PI / 2;
+    p->psi_of[i] = i % 2 ? -psi : psi;
+  }
+}
+
 /* ---------------------------------------------------------------- 1 */
 
 static void test_energy(void) {
@@ -219,19 +236,35 @@ static void platform_body(const omni_nh_params *p, body *b) {
   b->I[0][0] = b->I[1][1] = b->I[2][2] = p->I_platform; /* only I_zz matters */
 }
 
-/* Wheel i: centre r + d e, spin axis e (world), angular velocity
+/* Wheel i's centre and axle direction in the platform frame, and its
+ * rollers' inclination, from either layout. */
+static void wheel_place(const omni_nh_params *p, int i, double c[2], double *axle, double *psi) {
+  *axle = p->layout ? p->axle[i] : p->beta[i];
+  *psi = p->layout ? p->psi_of[i] : p->psi;
+  c[0] = p->layout ? p->pos[i][0] : p->d * cos(p->beta[i]);
+  c[1] = p->layout ? p->pos[i][1] : p->d * sin(p->beta[i]);
+}
+
+/* Wheel i: centre r + Rot(theta) c, spin axis e (world), angular velocity
  * thetadot z + phidot e. */
 static void wheel_body(const omni_nh_params *p, int i, const double *q, const double *qd, body *b) {
   const double z[3] = {0, 0, 1};
-  double th = q[2] + p->beta[i], e[3] = {cos(th), sin(th), 0}, t[3];
+  double cen[2], ax, psi;
+  wheel_place(p, i, cen, &ax, &psi);
+  (void)psi;
+  double th = q[2] + ax, e[3] = {cos(th), sin(th), 0}, t[3];
+  double cw[3] = {cos(q[2]) * cen[0] - sin(q[2]) * cen[1], sin(q[2]) * cen[0] + cos(q[2]) * cen[1],
+                  0};
+  double zc[3];
   cross(z, e, t);
+  cross(z, cw, zc);
   memset(b, 0, sizeof *b);
   b->Jv[0][0] = b->Jv[1][1] = 1;
   for (int r = 0; r < 3; r++) {
-    b->Jv[r][2] = p->d * t[r];              /* d/dtheta (d e) */
+    b->Jv[r][2] = zc[r];                    /* d/dtheta (Rot(theta) c) */
     b->Jw[r][2] = z[r];
     b->Jw[r][3 + i] = e[r];
-    b->av[r] = -p->d * qd[2] * qd[2] * e[r]; /* d/dt (d thetadot t), qdd = 0 */
+    b->av[r] = -qd[2] * qd[2] * cw[r];      /* d/dt (thetadot z x cw), qdd = 0 */
     b->aw[r] = qd[3 + i] * qd[2] * t[r];    /* phidot d/dt e */
   }
   b->m = p->m_wheel;
@@ -283,7 +316,8 @@ static void contact_row_at(const omni_nh_params *p, int i, const double *q, doub
   double qd0[MQ] = {0};
   body b;
   wheel_body(p, i, q, qd0, &b);
-  double e[3], t[3], rho[3], tau[3], i2[3], B[3], f[3], n[3], PC[3];
+  double e[3], t[3], rho[3], tau[3], i2[3], B[3], f[3], n[3], PC[3], cen[2], ax, psi;
+  wheel_place(p, i, cen, &ax, &psi);
   for (int r = 0; r < 3; r++) e[r] = b.Jw[r][3 + i];
   cross(z, e, t);
   double qr = touching_turn(p, q[3 + i]);
@@ -291,7 +325,7 @@ static void contact_row_at(const omni_nh_params *p, int i, const double *q, doub
   for (int r = 0; r < 3; r++) rho[r] = -cos(qr) * z[r] + sin(qr) * t[r];
   cross(e, rho, tau);
   for (int r = 0; r < 3; r++) {
-    i2[r] = cos(p->psi) * tau[r] + sin(p->psi) * e[r];
+    i2[r] = cos(psi) * tau[r] + sin(psi) * e[r];
     B[r] = R1 * rho[r];
   }
   double lam = -dot(B, t) / dot(i2, t);
@@ -495,6 +529,66 @@ static void test_second_formulation(void) {
   p.rollers = 3;
   const double ic3[6] = {0.1, 0.0, 0.3, 0.12, -0.05, 0.06};
   compare_formulations("balanced N=3 free, psi = 0.5, 3 rollers", &p, ic3, 2.0, 8000);
+  /* A mecanum car: wheels off the radii, parallel axles, the rollers'
+   * inclination alternating; driven, infinitely many rollers, and free on
+   * 8 rollers before the first handover. */
+  mecanum_params(&p, M_PI / 4, 0);
+  p.torque = wave;
+  p.ctx = &w;
+  compare_formulations("mecanum car driven, psi = +-pi/4, infinitely many rollers", &p, ic, 5.0,
+                       20000);
+  mecanum_params(&p, M_PI / 4, 8);
+  const double ic4[6] = {0.1, 0.0, 0.3, 0.03, 0.01, 0.02};
+  compare_formulations("mecanum car free, psi = +-pi/4, 8 rollers", &p, ic4, 1.5, 6000);
+}
+
+/* ---------------------------------------------------------------- 7 */
+
+static double sideways_torque(int i, double t, void *ctx) {
+  (void)t;
+  static const double pattern[4] = {1, -1, -1, 1};
+  return *(const double *)ctx * pattern[i];
+}
+
+/* The classical mecanum kinematics: with infinitely many rollers at +-psi,
+ * torques tau0 (1, -1, -1, 1) push the car straight sideways: the rows are
+ * a_i = (t_i + kappa_i e_i, b + kappa a) with t, e along the platform's x
+ * and y, sum a_i a_i^T = diag(4, 4 kappa^2, 4 (b + kappa a)^2) and the
+ * generalised force (0, -4 kappa tau0 / R, 0), so from rest
+ * y = a_y t^2 / 2, a_y = -4 kappa tau0 / (R (M + 4 kappa^2 J_a / R^2)),
+ * x = theta = 0 (docs/omni-vehicle.md, "A mecanum car"). */
+static void test_mecanum_sideways(void) {
+  omni_nh_params p;
+  omni_nh_state s;
+  double tau0 = 0.05;
+  mecanum_params(&p, M_PI / 4, 0);
+  p.torque = sideways_torque;
+  p.ctx = &tau0;
+  CHECK(omni_nh_init(&p, 0, 0, 0, 0, 0, 0, &s) == OMNI_NH_OK);
+  double k = tan(M_PI / 4), M = p.m_platform + 4 * p.m_wheel;
+  double ay = -4 * k * tau0 / (p.R * (M + 4 * k * k * p.J_axial / (p.R * p.R)));
+  double worst = 0;
+  for (int n = 1; n <= 20; n++) {
+    double t = 0.25 * n;
+    CHECK(omni_nh_advance(&p, &s, t, TOL) == OMNI_NH_OK);
+    worst = fmax(worst, fabs(s.y - 0.5 * ay * t * t) + fabs(s.vy - ay * t));
+    worst = fmax(worst, fabs(s.x) + fabs(s.vx) + fabs(s.theta) + fabs(s.omega));
+  }
+  /* The wheels turn as the classical inverse kinematics says, all at
+   * |v_y| / R: about the platform's y, front-left and rear-right one way,
+   * front-right and rear-left the other (the right wheels' axles point
+   * along -y). */
+  double spin = fabs(s.vy) / p.R, ws = 0, wy[4];
+  for (int i = 0; i < 4; i++) {
+    ws = fmax(ws, fabs(fabs(s.phidot[i]) - spin));
+    wy[i] = s.phidot[i] * sin(p.axle[i]);
+  }
+  CHECK(wy[0] * wy[2] > 0 && wy[1] * wy[3] > 0 && wy[0] * wy[1] < 0);
+  printf("7 mecanum car, torques tau0 (1, -1, -1, 1), infinitely many rollers, t = 0..5: against "
+         "y = a_y t^2 / 2 (a_y = %.6f), x = theta = 0: %.3g; wheel spins against |v_y| / R: %.3g\n",
+         ay, worst, ws);
+  CHECK_MSG(worst <= 1e-11, "sideways drive off the closed form by %.3g", worst);
+  CHECK_MSG(ws <= 1e-11, "wheel spins %.3g", ws);
 }
 
 /* ---------------------------------------------------------------- 4 */
@@ -801,5 +895,6 @@ int main(void) {
   test_bad_params();
   test_handovers();
   test_roller_convergence();
+  test_mecanum_sideways();
   return TEST_DONE();
 }
