@@ -33,6 +33,30 @@ static double rotation_between(const double qa[4], const double qb[4]) {
   return 4 * asin(fmin(1.0, 0.5 * sqrt(fmin(dm, dp))));
 }
 
+/* Finalize m with gravity g (down z) to t_end at tolerances 1e-12 / 1e-14,
+ * run it with the sample callback, free it; returns the steps taken. */
+static long run_tight(nsed_model *m, double g, double t_end, void *ctx,
+                      int (*sample)(void *, const nsed_model *, const nsed_data *,
+                                    nsed_sample_reason)) {
+  nsed_error err;
+  nsed_options o = *nsed_model_options(m);
+  nsedi_v3_set(o.gravity, 0, 0, -g);
+  o.t_end = t_end;
+  o.output_dt = 0.01;
+  o.rtol = 1e-12;
+  o.atol = 1e-14;
+  must(nsed_model_set_options(m, &o, &err), &err);
+  must(nsed_model_finalize(m, &err), &err);
+  nsed_data *d;
+  must(nsed_data_create(m, &d, &err), &err);
+  nsed_observer obs = {.ctx = ctx, .sample = sample};
+  CHECK_MSG(nsed_simulate(m, d, &obs, &err) == NSED_OK, "%s", err.message);
+  long steps = nsed_data_stats(d)->steps;
+  nsed_data_free(&d);
+  nsed_model_free(&m);
+  return steps;
+}
+
 /* ---- 1. the torque-free symmetric top ---- */
 
 typedef struct {
@@ -95,14 +119,6 @@ static void run_free_top(nsed_rotor rotor, const double w0[3], const double q0[4
   memcpy(b.quat, q0, sizeof b.quat);
   b.rotor = rotor;
   must(nsed_model_add_body(m, &b, &err), &err);
-  nsed_options o = *nsed_model_options(m);
-  nsedi_v3_set(o.gravity, 0, 0, 0);
-  o.t_end = t_end;
-  o.output_dt = 0.01;
-  o.rtol = 1e-12;
-  o.atol = 1e-14;
-  must(nsed_model_set_options(m, &o, &err), &err);
-  must(nsed_model_finalize(m, &err), &err);
   double Lb[3] = {f->A * w0[0], f->A * w0[1], f->C * w0[2]};
   nsedi_quat_to_mat(f->R0, q0);
   nsedi_m3_mulv(f->L, f->R0, Lb);
@@ -111,13 +127,7 @@ static void run_free_top(nsed_rotor rotor, const double w0[3], const double q0[4
   f->rate_L = Ln / f->A;
   f->rate_3 = w0[2] * (f->A - f->C) / f->A;
   f->worst_R = f->worst_w = 0;
-  nsed_data *d;
-  must(nsed_data_create(m, &d, &err), &err);
-  nsed_observer obs = {.ctx = f, .sample = free_top_sample};
-  CHECK_MSG(nsed_simulate(m, d, &obs, &err) == NSED_OK, "%s", err.message);
-  *steps = nsed_data_stats(d)->steps;
-  nsed_data_free(&d);
-  nsed_model_free(&m);
+  *steps = run_tight(m, 0.0, t_end, f, free_top_sample);
 }
 
 static void test_free_top(void) {
@@ -232,23 +242,10 @@ static void run_heavy_top(heavy_top *h, nsed_rotor rotor, double w3, double t_en
   snprintf(j.body_b, sizeof j.body_b, "top");
   memcpy(j.anchor_b, h->pivot_b, sizeof j.anchor_b);
   must(nsed_model_add_joint(m, &j, &err), &err);
-  nsed_options o = *nsed_model_options(m);
-  nsedi_v3_set(o.gravity, 0, 0, -h->g);
-  o.t_end = t_end;
-  o.output_dt = 0.01;
-  o.rtol = 1e-12;
-  o.atol = 1e-14;
-  must(nsed_model_set_options(m, &o, &err), &err);
-  must(nsed_model_finalize(m, &err), &err);
   h->az0 = atan2(a[1], a[0]);
   h->n = 0;
   h->worst_E = h->worst_Lz = h->worst_L3 = h->worst_tilt = h->worst_azimuth = 0;
-  nsed_data *d;
-  must(nsed_data_create(m, &d, &err), &err);
-  nsed_observer obs = {.ctx = h, .sample = heavy_sample};
-  CHECK_MSG(nsed_simulate(m, d, &obs, &err) == NSED_OK, "%s", err.message);
-  nsed_data_free(&d);
-  nsed_model_free(&m);
+  run_tight(m, h->g, t_end, h, heavy_sample);
 }
 
 /* The largest difference of the two runs' material orientations (as
