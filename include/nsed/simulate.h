@@ -161,7 +161,8 @@ NSED_API int nsed_simulate(const nsed_model *m, nsed_data *d, const nsed_observe
 /* Current time. */
 NSED_API double nsed_data_time(const nsed_data *d);
 
-/* Body i's state: r[3], q[4] (scalar first, normalised), v[3] world, w[3] body. */
+/* Body i's state: r[3], q[4] (scalar first, normalised), v[3] world, w[3] body;
+ * a rotor's too is its material body's (its spin angle applied). */
 NSED_API void nsed_data_body_state(const nsed_data *d, int i, double out[13]);
 
 /* Contact i's snapshot at the current time. */
