@@ -15,6 +15,7 @@ event-driven run at rtol 1e-12 / atol 1e-14), and writes
   DIR/friction_sphere45.png  + sphere45.json: the 45-degree polygon artefact
   DIR/friction_vehicle_path.png the coasting vehicle's path and heading
                              against the reference, per model
+  DIR/friction_vehicle_drive_path.png the same for the driven vehicle
   DIR/creep.json             regularised creep on an incline
 All outputs are written atomically (temp file + rename).  Per-run result
 folders are kept under DIR/runs/ for inspection.
@@ -98,6 +99,12 @@ PROBLEMS = {
     "vehicle": dict(file="omni_vehicle_coast.yaml", t_end=10, quick_t_end=2, body="platform",
                     closed="vehicle", contact_keys=["omni_vehicle.contact"],
                     slip_contact="wheel0_roller0_floor", extra=["output.dt=0.01"]),
+    # The same vehicle driven (problems/omni_vehicle_drive.yaml: ahead,
+    # braked, turned in place, coasting): traction instead of a free coast.
+    "vehicle_drive": dict(file="omni_vehicle_drive.yaml", t_end=10, quick_t_end=2,
+                          body="platform", closed="vehicle",
+                          contact_keys=["omni_vehicle.contact"],
+                          slip_contact="wheel0_roller0_floor", extra=["output.dt=0.01"]),
 }
 
 # Closed forms (problem headers).
@@ -583,13 +590,13 @@ VEHICLE_CURVES = ("poly_face_n1", "poly_face_n8", "poly_vertex_n1", "exact_cone"
                   "reg_1e-4", "reg_1e-6", "compliant")
 
 
-def plot_vehicle(path, out):
-    """The coasting vehicle: the reference's platform path, and each model's
+def plot_vehicle(path, out, problem="vehicle", what="coasting"):
+    """The vehicle problem: the reference's platform path, and each model's
     distance from it and heading difference over time (log scale)."""
     import matplotlib
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
-    rdir = os.path.join(out, "runs", "vehicle")
+    rdir = os.path.join(out, "runs", problem)
     ref = load_run(os.path.join(rdir, "reference"), "platform", "wheel0_roller0_floor")
     if len(ref["t"]) < 2:
         return
@@ -618,7 +625,7 @@ def plot_vehicle(path, out):
     for ax in (ax1, ax2):
         ax.grid(True, which="both", alpha=0.3)
     ax2.legend(fontsize=7, loc="lower right")
-    fig.suptitle("friction models: the omni vehicle coasting (Kosenko's units)")
+    fig.suptitle(f"friction models: the omni vehicle {what} (Kosenko's units)")
     fig.tight_layout()
     atomic_savefig(fig, path)
     plt.close(fig)
@@ -882,6 +889,9 @@ def main(argv=None):
             plot_problem(os.path.join(args.out, f"friction_{problem}.png"), problem, prow)
             if problem == "vehicle":
                 plot_vehicle(os.path.join(args.out, "friction_vehicle_path.png"), args.out)
+            if problem == "vehicle_drive":
+                plot_vehicle(os.path.join(args.out, "friction_vehicle_drive_path.png"), args.out,
+                             "vehicle_drive", "driven")
     write_csv(os.path.join(args.out, "friction_bench.csv"), rows)
     write_markdown(os.path.join(args.out, "friction_bench.md"), rows)
     if "sphere45" in extras:
