@@ -35,7 +35,9 @@ typedef enum {
                              contact the contact involved (or -1); the message is in the summary */
   NSED_EVENT_SPIN_STICK = 8, /* exact torsional friction: the contact's spin stops and sticks */
   NSED_EVENT_SPIN_SLIP = 9,  /* exact torsional friction: its spin starts turning (or reverses) */
-  NSED_EVENT_NKIND = 10    /* number of kinds */
+  NSED_EVENT_KINK = 10,  /* a joint drive's table: its coordinate or rate reached a knot; path
+                            holds the joint's name, contact is -1 */
+  NSED_EVENT_NKIND = 11    /* number of kinds */
 } nsed_event_kind;
 
 typedef struct {

@@ -23,7 +23,7 @@ import subprocess
 import cffi
 
 CDEF = """
-#define NSED_EVENT_NKIND 10
+#define NSED_EVENT_NKIND 11
 #define NSED_LAW_NCHECK 8
 #define NSED_RECORDER_CONTACT_COLUMNS 9
 typedef struct { int status; char message[1024]; } nsed_error;

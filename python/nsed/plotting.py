@@ -49,6 +49,7 @@ EVENT_STYLES = {
     "failure": ("x", "black"),
     "spin_stick": ("P", "tab:olive"),
     "spin_slip": ("d", "tab:brown"),
+    "kink": ("1", "tab:gray"),
 }
 DEFAULT_EVENT = ("o", "black")
 # Impulses of events.csv on contact_forces.png (right axis, N s): marker, colour.

@@ -378,6 +378,15 @@
  * answer is kept only if its verified residual is smaller. */
 #define NSEDI_POLISH_RANK_CUT 1e-13
 
+/* ---- joint drives' tables (src/simulate/kinks.c) ---- */
+
+/* A table's input (a joint coordinate or rate) within this fraction of a
+ * knot's magnitude (and its own) lies on that knot: where a knot's root
+ * fired, the input is there to the root's location in time, a few ulps of
+ * the input's own size; the side it goes on is then the motion's, not its
+ * round-off's. */
+#define NSEDI_KINK_ON_KNOT 1e-12
+
 /* ---- model validation (src/model) ---- */
 
 /* Quaternions, joint axes, force directions and the floor normal are

@@ -801,6 +801,11 @@ int nsed_model_finalize(nsed_model *m, nsed_error *err) {
     m->joint[j].xangle = -1;
     if (m->joint[j].def.drive.type != NSED_DRIVE_NONE) m->joint[j].xangle = m->nstate++;
   }
+  m->nkink = 0;
+  for (int j = 0; j < m->njoint; j++) {
+    const nsed_joint_drive *dr[2] = {&m->joint[j].def.drive, &m->joint[j].def.axial_drive};
+    for (int k = 0; k < 2; k++) m->joint[j].kink[k] = dr[k]->type == NSED_DRIVE_TABLE ? m->nkink++ : -1;
+  }
   m->nrotor = 0;
   for (int i = 0; i < m->nbody; i++) {
     m->body[i].xspin = m->body[i].rotor_axis >= 0 ? m->nstate++ : -1;

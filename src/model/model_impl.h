@@ -24,6 +24,9 @@ typedef struct {
   double pa1[3], pa2[3], pb1[3], pb2[3];
   int xangle;         /* index in x of the state that counts the turns of its angle (a
                          rotational drive), else -1 */
+  int kink[2];        /* its drive about the axis (0) and along it (1) given by a table of the
+                         coordinate or rate: that table's index among the model's nkink (its
+                         knots are events), else -1 */
 } nsedi_joint;
 
 typedef struct {
@@ -91,6 +94,7 @@ struct nsed_model {
   int nstate;         /* 13 * nbody + 2 per differentially tracked contact + 1 per
                          rotational joint drive + 1 per rotor */
   int nrotor;         /* bodies whose state's frame does not spin with them (rotors) */
+  int nkink;          /* joint drives given by a table (two root functions each) */
   int nbstate;        /* 13 * nbody: the body states, first in x */
   int nv;             /* 6 * nbody generalised velocities */
   int nroot;          /* root functions: per contact and per law breakpoint */

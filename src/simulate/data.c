@@ -13,15 +13,15 @@
 
 #define ALLOC(ptr, n) ((ptr) = calloc((size_t)((n) > 0 ? (n) : 1), sizeof *(ptr)))
 
-static int alloc_phase(nsedi_phase *p, int nc) {
-  return ALLOC(p->mode, nc) && ALLOC(p->held, nc) && ALLOC(p->slow, nc) && ALLOC(p->hold_mu, nc) && ALLOC(p->off_circle, nc) && ALLOC(p->dir, 2 * nc) &&
+static int alloc_phase(nsedi_phase *p, int nc, int nkink) {
+  return ALLOC(p->kink_seg, nkink) && ALLOC(p->mode, nc) && ALLOC(p->held, nc) && ALLOC(p->slow, nc) && ALLOC(p->hold_mu, nc) && ALLOC(p->off_circle, nc) && ALLOC(p->dir, 2 * nc) &&
          ALLOC(p->root_offset, NSEDI_ROOTS_PER_CONTACT * nc) && ALLOC(p->region_sign, nc) &&
          ALLOC(p->track_live, nc) && ALLOC(p->force_anchor, 3 * nc) && ALLOC(p->spin, nc) &&
          ALLOC(p->spin_sign, nc) && ALLOC(p->spin_anchor, nc);
 }
 
 static void free_phase(nsedi_phase *p) {
-  void *a[] = {p->mode, p->held, p->slow, p->hold_mu, p->off_circle, p->dir, p->root_offset, p->region_sign, p->track_live,
+  void *a[] = {p->kink_seg, p->mode, p->held, p->slow, p->hold_mu, p->off_circle, p->dir, p->root_offset, p->region_sign, p->track_live,
                p->force_anchor, p->spin, p->spin_sign, p->spin_anchor};
   for (size_t i = 0; i < sizeof a / sizeof a[0]; i++) free(a[i]);
 }
@@ -120,7 +120,7 @@ int nsed_data_create(const nsed_model *m, nsed_data **out, nsed_error *err) {
   if (!d) return nsed_error_set(err, NSED_ERR_NOMEM, "out of memory creating simulation data");
   d->m = m;
   int nc = m->ncontact, nb = m->nbody, ze = m->opt.zeno_events;
-  int ok = ALLOC(d->x, m->nstate + NSEDI_NWORK) && alloc_phase(&d->ph, nc) &&
+  int ok = ALLOC(d->x, m->nstate + NSEDI_NWORK) && alloc_phase(&d->ph, nc, m->nkink) &&
            alloc_cache(&d->cache, m) && alloc_smooth(&d->sw, m) && alloc_event(&d->ev, m) &&
            ALLOC(d->zeno.plastic, nc) && ALLOC(d->zeno.t, nc * ze) && ALLOC(d->zeno.n, nc);
   if (!ok) {

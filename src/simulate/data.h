@@ -66,6 +66,9 @@ typedef struct {
                            (its relative spin held at zero) or SLIP (turning); OPEN otherwise */
   double *spin_sign;    /* nc: +1 or -1, the sign of a turning spin's velocity */
   double *spin_anchor;  /* nc: the event problem's torsional moment at the phase start (N m) */
+  int *kink_seg;        /* nkink: the segment of its table a drive's input is in: k between
+                           knots k-1 and k, 0 below the first, npoints above the last
+                           (kinks.c) */
 } nsedi_phase;
 
 /* Caches of the last evaluation at (t, x) for the current phase. */

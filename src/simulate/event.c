@@ -95,6 +95,10 @@ int nsedi_resolve(const nsed_model *m, nsed_data *d, const int *fired, const nse
   if (rc == NSED_OK) nsedi_event_anchor(m, d);
   if (rc == NSED_OK) rc = nsedi_event_record(m, d, obs, err);
   if (rc == NSED_OK) rc = verify(m, d, err);
+  /* At the phase's start state (verify evaluated it): the drive tables'
+   * segments, after any impulse of this event. */
+  if (rc == NSED_OK && m->nkink > 0 && nsedi_kinks_pose(m, d, fired, obs))
+    rc = nsed_error_set(err, NSED_ERR_IO, "writing the event log failed");
   return rc;
 }
 

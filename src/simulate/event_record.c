@@ -20,6 +20,15 @@ int nsedi_event_emit(const nsed_model *m, nsed_data *d, const nsed_observer *obs
   return NSED_OK;
 }
 
+int nsedi_kink_event(const nsed_model *m, nsed_data *d, const nsed_observer *obs, int j) {
+  nsed_event ev = {.t = d->t, .kind = NSED_EVENT_KINK, .contact = -1, .from = NSED_MODE_OPEN,
+                   .to = NSED_MODE_OPEN, .path = m->joint[j].def.name};
+  d->stats.events++;
+  d->stats.events_by_kind[NSED_EVENT_KINK]++;
+  if (obs && obs->event && obs->event(obs->ctx, m, d, &ev)) return NSED_ERR_IO;
+  return NSED_OK;
+}
+
 /* Zeno guard bookkeeping for an event on contact c; returns 1 when the
  * contact has had zeno_events events within zeno_window. */
 static int zeno_storm(const nsed_model *m, nsed_data *d, int c) {

@@ -7,7 +7,9 @@
 #include "sim_impl.h"
 #include "tolerances.h"
 
-int nsedi_nroot(const nsed_model *m) { return NSEDI_ROOTS_PER_CONTACT * m->ncontact + 1; }
+int nsedi_nroot(const nsed_model *m) {
+  return NSEDI_ROOTS_PER_CONTACT * m->ncontact + 1 + 2 * m->nkink;
+}
 
 double nsedi_friction_margin(const nsed_options *o, double mu0, double ln, double l1, double l2) {
   if (o->friction.model == NSED_FRICTION_EXACT_CONE) return mu0 * ln - hypot(l1, l2);
@@ -140,6 +142,7 @@ int nsedi_indicators(const nsed_model *m, nsed_data *d, double t, const double *
   }
   double bp = d->t_next_breakpoint;
   g[NSEDI_ROOTS_PER_CONTACT * m->ncontact] = isfinite(bp) ? bp - t : 1.0;
+  if (m->nkink > 0) nsedi_kink_indicators(m, d, x, g + nsedi_kink_root(m, 0));
   return NSED_OK;
 }
 

@@ -10,7 +10,7 @@ const char *nsed_mode_name(nsed_mode mode) {
 const char *nsed_event_kind_name(nsed_event_kind kind) {
   static const char *const names[NSED_EVENT_NKIND] = {"stick", "slip", "close", "open",
                                                        "impact", "zeno", "time", "failure",
-                                                       "spin_stick", "spin_slip"};
+                                                       "spin_stick", "spin_slip", "kink"};
   return (unsigned)kind < NSED_EVENT_NKIND ? names[kind] : "unknown";
 }
 

@@ -50,8 +50,27 @@ double nsedi_slip_noise(const nsed_model *m, const nsed_data *d, int c);
 /* The same for contact c's relative spin velocity (rad/s). */
 double nsedi_spin_noise(const nsed_model *m, const nsed_data *d, int c);
 
-/* Number of root functions of the model. */
+/* Number of root functions of the model: NSEDI_ROOTS_PER_CONTACT a contact,
+ * then the time breakpoints' (index NSEDI_ROOTS_PER_CONTACT nc), then two a
+ * drive table's knots (kinks.c). */
 int nsedi_nroot(const nsed_model *m);
+
+/* ---- joint drives' table knots (kinks.c) ---- */
+
+/* Index of the first root function of table k (of the model's nkink). */
+int nsedi_kink_root(const nsed_model *m, int k);
+
+/* The tables' root functions at state x (the kinematic cache evaluated
+ * there) into g[0 .. 2 nkink): the distances of each table's input from
+ * the ends of its segment, positive inside. */
+void nsedi_kink_indicators(const nsed_model *m, const nsed_data *d, const double *x, double *g);
+
+/* At a phase start (the cache at d->x): each table's segment, one on for a
+ * table whose root fired (fired: the integrator's roots, NULL at the
+ * start), else the one its input lies in; records a kink event for each
+ * fired table. Returns NSED_OK or NSED_ERR_IO. */
+int nsedi_kinks_pose(const nsed_model *m, nsed_data *d, const int *fired,
+                     const nsed_observer *obs);
 
 /* Relative acceleration along row r for the body accelerations du. */
 double nsedi_row_accel(const nsedi_row *r, const double *du);
@@ -129,6 +148,9 @@ int nsedi_event_record(const nsed_model *m, nsed_data *d, const nsed_observer *o
                        nsed_error *err);
 
 /* Emit one event through the observer. */
+/* A kink event of joint j's drive table (its name in the event's path). */
+int nsedi_kink_event(const nsed_model *m, nsed_data *d, const nsed_observer *obs, int j);
+
 int nsedi_event_emit(const nsed_model *m, nsed_data *d, const nsed_observer *obs,
                      nsed_event_kind kind, int c, nsed_mode from, nsed_mode to,
                      const nsed_lcp_stats *st);

@@ -217,7 +217,7 @@ int nsed_simulate(const nsed_model *m, nsed_data *d, const nsed_observer *obs, n
     if (at_breakpoint) {
       d->t = d->t_next_breakpoint;
       memset(fired, 0, sizeof *fired * (size_t)nroot);
-      fired[nroot - 1] = -1; /* the time indicator */
+      fired[NSEDI_ROOTS_PER_CONTACT * m->ncontact] = -1; /* the time indicator */
     }
     if (res == NSEDI_STEP_ROOT || at_breakpoint) {
       double we = wall_now();

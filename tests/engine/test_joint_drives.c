@@ -59,7 +59,28 @@ typedef struct {
   double quat_angle, last_raw; /* the quaternion's angle about z, unwrapped */
   int started;
   double worst_q, worst_qd, worst_quat, worst_s, worst_sd, max_abs_q;
+  int nkink;            /* kink events (a drive table's knots) */
+  double kink_t[64];
+  double kink_off;      /* the largest distance of the axial table's input from its nearer
+                           knot at those events */
+  const nsed_law *table; /* that table; its input the rate if of_rate */
+  int of_rate;
 } expect;
+
+static int on_event(void *ctx, const nsed_model *m, const nsed_data *d, const nsed_event *ev) {
+  (void)m;
+  expect *e = ctx;
+  if (ev->kind != NSED_EVENT_KINK || e->nkink >= 64) return 0;
+  e->kink_t[e->nkink++] = ev->t;
+  if (e->table) {
+    double c[4], off = INFINITY;
+    nsed_data_joint_coordinates(d, 0, c);
+    for (int i = 0; i < e->table->npoints; i++)
+      off = fmin(off, fabs(c[e->of_rate ? 3 : 2] - e->table->times[i]));
+    e->kink_off = fmax(e->kink_off, off);
+  }
+  return 0;
+}
 
 static int compare(void *ctx, const nsed_model *m, const nsed_data *d, nsed_sample_reason why) {
   (void)m, (void)why;
@@ -89,7 +110,7 @@ static int compare(void *ctx, const nsed_model *m, const nsed_data *d, nsed_samp
 static int run(const nsed_model *m, expect *e, nsed_data **dout) {
   nsed_error err;
   CHECK(nsed_data_create(m, dout, &err) == NSED_OK);
-  nsed_observer obs = {.ctx = e, .sample = compare};
+  nsed_observer obs = {.ctx = e, .sample = compare, .event = on_event};
   int rc = nsed_simulate(m, *dout, &obs, &err);
   CHECK_MSG(rc == NSED_OK, "%s", err.message);
   return rc;
@@ -231,6 +252,23 @@ static double table_coordinate(double t, double *rate) {
   return sign * s;
 }
 
+/* The times the coordinate crosses the table's knots s = +-1 in [0, T]:
+ * each half-period leaves at t1 and comes back at t1 + tp. */
+static int coordinate_knots(double T, double *out, int max) {
+  double w = sqrt(TBK / MASS), A = TV0 / w, s1 = TBF / TBK;
+  double t1 = asin(s1 / A) / w, v1 = TV0 * cos(w * t1), acc = TBF / MASS;
+  double tp = 2 * v1 / acc, half = 2 * t1 + tp;
+  int n = 0;
+  for (int k = 0; n < max; k++) {
+    double a = k * half + t1, b = a + tp;
+    if (a > T) break;
+    out[n++] = a;
+    if (b > T || n >= max) break;
+    out[n++] = b;
+  }
+  return n;
+}
+
 static const double RC = 2.0, RF = 1.0, RV0 = 2.0; /* f = -RC v, |f| <= RF */
 
 /* Constant deceleration RF/m until v = RF/RC, then v' = -(RC/m) v. */
@@ -267,12 +305,28 @@ static void test_tables(void) {
                                   : two_point(-TBF / TBK, TBF, TBF / TBK, -TBF);
     const double v0[3] = {of_rate ? RV0 : TV0, 0, 0};
     nsed_model *m = one_joint(&j, v0, zero, 10.0);
-    expect e = {.axial = of_rate ? table_rate : table_coordinate};
+    expect e = {.axial = of_rate ? table_rate : table_coordinate, .of_rate = of_rate};
+    e.table = &j.axial_drive.table;
     nsed_data *d = NULL;
     if (run(m, &e, &d) == NSED_OK) {
-      printf("table of the %s: s %.3g m, rate %.3g m/s\n", of_rate ? "rate" : "coordinate",
-             e.worst_s, e.worst_sd);
-      CHECK_MSG(e.worst_s < 1e-8 && e.worst_sd < 1e-8, "table of %s: %g %g",
+      /* The knots crossed, each an event at its closed-form time: the rate
+       * table's once, where the deceleration ends (v = RF / RC), the
+       * coordinate table's twice a half-period. */
+      double want[64];
+      int n = of_rate ? 1 : coordinate_knots(10.0, want, 64);
+      double dt = 0;
+      if (of_rate) want[0] = (RV0 - RF / RC) / (RF / MASS);
+      for (int i = 0; i < n && i < e.nkink; i++) dt = fmax(dt, fabs(e.kink_t[i] - want[i]));
+      printf("table of the %s: s %.3g m, rate %.3g m/s; %d knot crossings (closed form %d), "
+             "their times within %.3g s of it, the input within %.3g of its knot there\n",
+             of_rate ? "rate" : "coordinate", e.worst_s, e.worst_sd, e.nkink, n, dt, e.kink_off);
+      /* Located to the root's round-off where the run's input crosses its
+       * knot; the closed form's times to the trajectory's own error (its
+       * rate error over the input's rate, ~0.5 and ~1.6). */
+      CHECK_MSG(e.nkink == n, "%d knot crossings, closed form %d", e.nkink, n);
+      CHECK_MSG(e.kink_off < 1e-12, "an input %.3g off its knot at its event", e.kink_off);
+      CHECK_MSG(dt < 1e-9, "knot crossings %.3g s off", dt);
+      CHECK_MSG(e.worst_s < 1e-9 && e.worst_sd < 2e-9, "table of %s: %g %g",
                 of_rate ? "rate" : "coordinate", e.worst_s, e.worst_sd);
     }
     nsed_data_free(&d);
