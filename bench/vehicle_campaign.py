@@ -38,6 +38,9 @@ How the columns are counted (docs/omni-vehicle.md, "The campaign"):
   below -1), and the check it belongs to.
 - energy balance: summary.json's energy_balance_error relative to the energy
   that flowed, |E0| + |work of loads| + |work of the contact forces|.
+- track residual (differential tracking only): summary.json's
+  max_track_residual, the largest tangency residual of the integrated
+  contact coordinates seen at the output samples and before events.
 """
 import argparse
 import csv
@@ -62,7 +65,7 @@ CHECKS = ("normal_force", "stick_friction", "slip_friction", "slip_direction",
           "open_gap", "closed_gap", "joint_drift")
 COLUMNS = ("problem", "tracking", "form", "status", "t_end", "t_reached", "events",
            "handovers", "liftoffs", "landings", "impacts", "penetration",
-           "law_margin", "law_check", "energy_balance_rel", "wall_s", "message")
+           "law_margin", "law_check", "energy_balance_rel", "track_residual", "wall_s", "message")
 
 
 def vehicle_problems():
@@ -204,6 +207,7 @@ def run_one(nsed, problem, tracking, form, t_end, out, extra=()):
                penetration=max(0.0, -gap), law_margin=margin if margin is not None else "",
                law_check=check,
                energy_balance_rel=abs(s.get("energy_balance_error", math.nan)) / flow if flow > 0 else "",
+               track_residual=s.get("max_track_residual", "") if tracking == "differential" else "",
                message=row["message"] or s.get("message", ""))
     return row
 
@@ -223,15 +227,15 @@ def fmt(v, kind):
 def print_table(rows, out=sys.stdout):
     out.write("| problem | tracking | form | status | t reached | events | handovers | lift-offs | "
               "landings | impacts | worst penetration | worst law margin (check) | "
-              "energy balance (rel) | wall s |\n")
-    out.write("|" + "---|" * 14 + "\n")
+              "energy balance (rel) | track residual | wall s |\n")
+    out.write("|" + "---|" * 15 + "\n")
     for r in rows:
         margin = "-" if r["law_margin"] == "" else f"{r['law_margin']:.2g} ({r['law_check']})"
         out.write(f"| {r['problem']} | {r['tracking']} | {r['form']} | {r['status']} | "
                   f"{fmt(r['t_reached'], 'g')} | {fmt(r['events'], '')} | {fmt(r['handovers'], '')} | "
                   f"{fmt(r['liftoffs'], '')} | {fmt(r['landings'], '')} | {fmt(r['impacts'], '')} | "
                   f"{fmt(r['penetration'], 'e')} | {margin} | {fmt(r['energy_balance_rel'], 'e')} | "
-                  f"{fmt(r['wall_s'], 'f')} |\n")
+                  f"{fmt(r['track_residual'], 'e')} | {fmt(r['wall_s'], 'f')} |\n")
     for r in rows:
         if r["status"] != "ok" and r["message"]:
             out.write(f"\n- {r['problem']} / {r['tracking']} / {r['form']}: {r['message']}")

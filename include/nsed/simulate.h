@@ -115,6 +115,8 @@ typedef struct {
   long onsets_off_circle; /* slip onsets started on the event problem's direction: no
                              direction on the friction circle was consistent (docs/engine.md,
                              "Onsets the circle does not admit") */
+  double max_track_residual; /* worst tangency residual of live DIFFERENTIAL roller tracking
+                                states over samples and events (0 without; docs/rollers.md) */
 } nsed_stats;
 
 /* Name of a law check as written to summary.json ("stick_friction"). */

@@ -53,6 +53,7 @@ typedef struct {
   nsed_law_margin law[NSED_LAW_NCHECK];
   double wall_monitor;
   long onsets_off_circle;
+  double max_track_residual;
 } nsed_stats;
 
 typedef struct {

@@ -261,10 +261,15 @@
 #define NSEDI_ROLLER_REGION_BAND 1e-9
 
 /* Differential tracking: the integrated profile parameter q is on the
- * roller's profile while |sin q| <= sin(alpha) (1 + this), relative to
- * sin(alpha). q reaches the profile's end exactly at a handover event,
- * located to round-off; a q beyond this margin has left the roller and the
- * tracking residual is reported infinite. */
+ * roller's profile while cos(psi) (|sin q| - sin(alpha)) <= 2 band + this.
+ * That expression is the region indicator's distance past the boundary in
+ * q's terms (dimensionless, as the band). The states follow the surface
+ * across the region band on both sides: an incoming roller counts as on
+ * the surface from 2 band past the boundary, an outgoing one until its
+ * region event. Beyond that only the location error of that event is
+ * allowed (~1e-12 s times an O(1) indicator rate; this bound is 1000x
+ * that); a q past it has left the roller and the tracking residual is
+ * reported infinite (docs/rollers.md, "Tracking across the band"). */
 #define NSEDI_ROLLER_PROFILE_MARGIN 1e-9
 
 /* The roller's axis i counts as parallel to the floor normal n when

@@ -122,7 +122,7 @@ void nsedi_roller_point_eval(const nsed_model *m, int c, const nsedi_kin *kin, c
   nsedi_v3_cross(id, k->ww, i);
   double c0 = nsedi_v3_dot(n, i), cd = nsedi_v3_dot(n, id);
   out->rate[0] = out->rate[1] = 0;
-  out->leaving = 0;
+  out->leaving = out->at_tip = 0;
   /* Condition 4 of seed 001 (with the inclination): the lowest point is on
    * the smooth surface while the axis tilts by at most asin(cos psi sin alpha). */
   out->region = cos(s->psi) * sin(M_PI / s->rollers) - fabs(c0);
@@ -139,7 +139,15 @@ void nsedi_roller_point_eval(const nsed_model *m, int c, const nsedi_kin *kin, c
   double rate = c0 > 0 ? -cd : cd, band = NSEDI_ROLLER_REGION_BAND;
   int tip = rate > 0 ? out->region < -2 * band : rate < 0 ? out->region <= band : out->region < 0;
   out->leaving = tip && rate < 0;
+  out->at_tip = tip;
   if (tip) {
+    /* Live tracking states reach the tip side only inside the band before
+     * their region root (the event there ends them) and in trial steps
+     * past it: they keep following the surface's lowest point, continued
+     * analytically, so that they are consistent wherever the band is left
+     * and the step's dense output is smooth up to the root (docs/rollers.md,
+     * "Tracking across the band"). */
+    if (C->tracking == NSED_TRACKING_DIFFERENTIAL && xtrack) differential_point(s, k, n, xtrack, out);
     tip_point(s, k, i, c0, out);
     return;
   }
@@ -163,8 +171,10 @@ double nsedi_roller_track_residual(const nsed_model *m, int c, const nsedi_kin *
   const nsedi_kin *k = &kin[C->body];
   const nsed_shape *s = &m->body[C->body].def.shape;
   double q = xtrack[0], ph = xtrack[1], nb[3];
-  if (!(fabs(sin(q)) <= sin(M_PI / s->rollers) * (1 + NSEDI_ROLLER_PROFILE_MARGIN)))
-    return INFINITY;
+  /* The region indicator in q's terms (where the tangency holds, cos psi
+   * sin q = -n.i): the states follow the surface across the band. */
+  double past = cos(s->psi) * (fabs(sin(q)) - sin(M_PI / s->rollers));
+  if (!(past <= 2 * NSEDI_ROLLER_REGION_BAND + NSEDI_ROLLER_PROFILE_MARGIN)) return INFINITY;
   nsedi_m3_mulTv(nb, k->R, m->opt.floor_normal);
   double r1 = sin(q) * cos(s->psi) + nb[0], r2 = -nb[1] * sin(ph) + nb[2] * cos(ph);
   return fmax(fabs(r1), fabs(r2));
@@ -177,8 +187,12 @@ void nsedi_roller_track_init(const nsed_model *m, int c, const nsedi_kin *kin, d
   const double *n = m->opt.floor_normal;
   double ex[3] = {1, 0, 0}, i[3], zero[3] = {0, 0, 0}, e[3], ed[3], eb[3];
   nsedi_kin_dir(k, ex, i);
-  double c0 = nsedi_v3_dot(n, i), lim = sin(M_PI / s->rollers);
-  double sq = fmax(-lim, fmin(lim, -c0 / cos(s->psi)));
+  /* Not clamped to the profile's end: a roller closing inside the region
+   * band starts past it by up to 2 band, on the surface's analytic
+   * continuation (as explicit_point evaluates it), so that the tangency
+   * residual starts at round-off. */
+  double c0 = nsedi_v3_dot(n, i);
+  double sq = fmax(-1.0, fmin(1.0, -c0 / cos(s->psi)));
   xtrack[0] = asin(sq);
   xtrack[1] = 0;
   if (fabs(c0) < 1 - NSEDI_ROLLER_AXIS_PARALLEL) {

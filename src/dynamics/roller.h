@@ -14,6 +14,8 @@ typedef struct {
   double region;     /* > 0 on the spindle's smooth surface, < 0 past it (a tip touches) */
   int leaving;       /* the point is (or, on the boundary, is about to be) a tip moving
                         away from the surface: the roller is handing its contact over */
+  int at_tip;        /* the point is the tip: past the region boundary, or on it moving
+                        there */
   double rate[2];    /* DIFFERENTIAL: d(q, phi)/dt of the tracking states, else 0 */
 } nsedi_roller_point;
 

@@ -35,6 +35,8 @@ typedef struct {
                      the surface (a roller's body vs its tips); its zero is an event */
   double track_rate[2]; /* rates of the contact's DIFFERENTIAL tracking states */
   int leaving;    /* a roller's tip turning away from the floor (see nsedi_roller_point) */
+  int at_tip;     /* a roller's point is its tip (see nsedi_roller_point): its DIFFERENTIAL
+                     states are not live */
   int past_event; /* the geometry failed where a closed contact cannot go (a sphere's
                      centre inside the body it touches, coincident sphere centres):
                      only a trial step reaching past an event gets there */

@@ -31,7 +31,8 @@ const char *const nsedi_summary_keys[] = {
     "friction_model", "friction_sides", "contact_laws", "geometry", "events", "events_by_kind", "lcp_solves",
     "rhs_evaluations", "steps", "wall_seconds", "max_constraint_violation", "max_lcp_residual",
     "energy_initial", "energy_final", "work_external", "work_contacts", "work_joints",
-    "energy_balance_error", "law_monitor", "onsets_off_circle", "monitor_seconds", "nsed_version",
+    "energy_balance_error", "law_monitor", "onsets_off_circle", "monitor_seconds", "max_track_residual",
+    "nsed_version",
     "sundials_version", "siconos_version", NULL};
 
 void nsed_free(void *p) { free(p); }
@@ -169,6 +170,8 @@ int nsed_summary_json(const nsed_model *m, const nsed_data *d, const nsed_summar
   fprintf(f, "%ld", st->onsets_off_circle);
   key(f, "monitor_seconds");
   nsedi_json_number(f, st->wall_monitor);
+  key(f, "max_track_residual");
+  nsedi_json_number(f, st->max_track_residual);
   key(f, "nsed_version");
   nsedi_json_string(f, NSED_VERSION_STRING);
   key(f, "sundials_version");

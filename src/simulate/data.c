@@ -244,7 +244,9 @@ void nsedi_track_reanchor(const nsed_model *m, nsed_data *d) {
   for (int c = 0; c < m->ncontact; c++) {
     int xt = m->contact[c].xtrack;
     if (xt < 0) continue;
-    int live = d->ph.mode[c] != NSED_MODE_OPEN && d->cache.geom[c].region >= 0;
+    /* The side the point is evaluated on, not the indicator's sign: at a
+     * region root the sign is round-off, the side is decided by the motion. */
+    int live = d->ph.mode[c] != NSED_MODE_OPEN && !d->cache.geom[c].at_tip;
     if (live && !d->ph.track_live[c]) nsedi_roller_track_init(m, c, d->cache.kin, d->x + xt);
     d->ph.track_live[c] = live;
   }
@@ -255,6 +257,7 @@ int nsedi_track_check(const nsed_model *m, nsed_data *d, nsed_error *err) {
     int xt = m->contact[c].xtrack;
     if (xt < 0 || !d->ph.track_live[c]) continue;
     double res = nsedi_roller_track_residual(m, c, d->cache.kin, d->x + xt);
+    d->stats.max_track_residual = fmax(d->stats.max_track_residual, res);
     if (res <= NSEDI_TRACK_TOL) continue;
     d->failure_contact = c;
     return nsed_error_set(err, NSED_ERR_EVENT,

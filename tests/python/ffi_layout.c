@@ -59,6 +59,7 @@ int main(void) {
   FIELD(nsed_stats, law);
   FIELD(nsed_stats, wall_monitor);
   FIELD(nsed_stats, onsets_off_circle);
+  FIELD(nsed_stats, max_track_residual);
   SIZE(nsed_observer);
   FIELD(nsed_observer, ctx);
   FIELD(nsed_observer, sample);

@@ -60,12 +60,12 @@ CASES = {
     # tolerances drifts off the lowest point; checked at every sample.
     # (The joints drift by more than the law monitor's default drift_tol at
     # these tolerances first: the bound is lifted to reach the tracking check.)
-    "roller_track_invalid": ("../../../problems/omni_wheel_testbench.yaml",
-                             ["--set", "contact_tracking=differential", "--set", "solver.rtol=1e-3",
-                              "--set", "solver.atol=1e-3", "--set", "solver.t_end=2",
+    "roller_track_invalid": ("../../../problems/omni_wheel_testbench_psi04.yaml",
+                             ["--set", "contact_tracking=differential", "--set", "solver.rtol=2e-2",
+                              "--set", "solver.atol=2e-2", "--set", "solver.t_end=2",
                               "--set", "solver.drift_tol=1"],
                              "NSED_ERR_EVENT",
-                             ["t = 0.77", "'roller0_floor'", "differential tracking left its validity",
+                             ["t = 0.13", "'roller0_floor'", "differential tracking left its validity",
                               "tangency residual", "contact_tracking: explicit"]),
     # Painleve: the LCP has no solution; the exhaustive enumeration proves it.
     # (status_code NSED_ERR_LCP: NSED_LCP_INFEASIBLE is the LCP layer's positive

@@ -10,9 +10,13 @@ the wheels' own rotation, an independent count.
 A roller wheel of n rollers hands its contact over each time it turns by
 2 pi / n about its axle (the rollers' sectors, docs/rollers.md), so over a
 run without lift-offs its handovers lie between |net turn| / sector - 1 and
-total turn / sector + 1. The turn comes from trajectory.csv, the wheel's
-angular velocity about its axle (body z) integrated by the trapezoid rule:
-nothing of the events is used."""
+total turn / sector + 1 + reversals: a wheel that reverses its spin can
+cross the same sector edge again at no extra turn (a mecanum wheel rocking
+on an edge, docs/omni-vehicle.md). The turn comes from trajectory.csv, the
+wheel's angular velocity about its axle (body z) integrated by the
+trapezoid rule, the reversals from its sign changes there (the file has a
+row at every event, so each edge crossing's spin is seen): nothing of the
+event list is used."""
 import csv
 import importlib.util
 import json
@@ -45,6 +49,11 @@ SAMPLE = [
     # "Spinning in place from rest"): the run must complete or stop there,
     # with that message and the law monitor clean
     ("omni_vehicle_coast", "explicit", "face", 10.0, [SPIN]),
+    # differential tracking through the mecanum coast's slow rocking: its
+    # integrated coordinates froze in the region band before a handover and
+    # drifted off the profile at t = 3.33 and 4.56 (docs/rollers.md,
+    # "Tracking across the band")
+    ("omni_vehicle_coast_mecanum", "differential", "cone", 5.0, []),
 ]
 failures = []
 # the documented open problem a spinning-in-place run may stop at
@@ -89,9 +98,11 @@ def counting_rules(vc):
 
 
 def wheel_turns(traj_csv, wheel):
-    """(net turn, total turn) of a wheel about its axle (rad), from its body-z rate."""
+    """(net turn, total turn, spin reversals) of a wheel about its axle (rad),
+    from its body-z rate."""
     t_prev = w_prev = None
     net = total = 0.0
+    reversals = 0
     with open(traj_csv, newline="") as f:
         for row in csv.DictReader(f):
             t, w = float(row["t"]), float(row[wheel + ".wz"])
@@ -101,9 +112,10 @@ def wheel_turns(traj_csv, wheel):
                 if w * w_prev >= 0:
                     total += 0.5 * abs(w + w_prev) * (t - t_prev)
                 else:
+                    reversals += 1
                     total += 0.5 * (w * w + w_prev * w_prev) / abs(w - w_prev) * (t - t_prev)
             t_prev, w_prev = t, w
-    return net, total
+    return net, total, reversals
 
 
 def sampled_runs(vc, root, build):
@@ -144,6 +156,11 @@ def sampled_runs(vc, root, build):
                   f"{name}: energy balance {r['energy_balance_rel']} of the energy that flowed < 1e-8")
             check(int(r["liftoffs"]) == int(r["landings"]) or int(r["liftoffs"]) == int(r["landings"]) + 1,
                   f"{name}: lift-offs {r['liftoffs']}, landings {r['landings']}: each landing follows one")
+            if r["tracking"] == "differential":
+                # below the region band (1e-9), the residual the frozen states left
+                check(r["track_residual"] != "" and float(r["track_residual"]) < 1e-10,
+                      f"{name}: tangency residual of the tracked coordinates "
+                      f"{r['track_residual']} < 1e-10")
             if r["problem"] == "omni_vehicle_coast_gz":
                 check(int(r["liftoffs"]) == 0 and int(r["impacts"]) == 0,
                       f"{name}: no wheel lifts off ({r['liftoffs']}) and nothing strikes "
@@ -198,10 +215,11 @@ def handover_check(vc, r, name):
         total += h
         if lo:
             continue
-        net, turned = wheel_turns(os.path.join(r["dir"], "trajectory.csv"), w)
-        lo_b, hi_b = abs(net) / sector - 1, turned / sector + 1
+        net, turned, rev = wheel_turns(os.path.join(r["dir"], "trajectory.csv"), w)
+        lo_b, hi_b = abs(net) / sector - 1, turned / sector + 1 + rev
         check(lo_b <= h <= hi_b, f"{name}: {w} hands over {h} times, turning {net:.3f} rad net, "
-              f"{turned:.3f} in all (sector {sector:.4f}): between {lo_b:.2f} and {hi_b:.2f}")
+              f"{turned:.3f} in all (sector {sector:.4f}), reversing {rev} times: between "
+              f"{lo_b:.2f} and {hi_b:.2f}")
     check(total == int(r["handovers"]), f"{name}: the wheels' handovers add up to the table's "
           f"({total} and {r['handovers']})")
 
