@@ -183,6 +183,12 @@ typedef struct {
   double *x_tmp;             /* nstate + NSEDI_NWORK: a state from the dense output */
   double *force_ev;          /* 3 nc: the acceleration problem's forces, by contact
                                 (redundant_forces.c) */
+  int onsets_on_polygon;     /* the circle admits no directions for this event's onsets: they
+                                start on the event problem's own forces, and the modes are
+                                decided under those (onset.c; docs/engine.md, "Onsets the
+                                circle does not admit") */
+  int circle_why, circle_culprit; /* what the circle's directions ran into, and the contact
+                                     that would pull there (onset.c, for the message) */
 } nsedi_event_ws;
 
 /* The Zeno guard's memory (event_record.c): per contact, its impacts made

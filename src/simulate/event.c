@@ -40,6 +40,8 @@ static int prepare(const nsed_model *m, nsed_data *d, const int *fired, nsed_err
   memset(ev->impulse, 0, sizeof(double) * 3 * (size_t)nc);
   memset(ev->taking_over, 0, sizeof(int) * (size_t)nc);
   ev->impact = 0;
+  ev->onsets_on_polygon = 0;
+  ev->circle_why = ev->circle_culprit = 0;
   ev->n = ev->na = 0;
   memset(&ev->ist, 0, sizeof ev->ist);
   memset(&ev->ast, 0, sizeof ev->ast);
@@ -87,7 +89,19 @@ int nsedi_resolve(const nsed_model *m, nsed_data *d, const int *fired, const nse
    * with: a stick pushed onto its boundary is posed as slipping too and the
    * modes decided again (each round poses one more: at most nc rounds). */
   for (int round = 0; rc == NSED_OK && round <= m->ncontact; round++) {
-    rc = nsedi_event_lines(m, d, err);
+    int off_circle = 0;
+    rc = nsedi_event_lines(m, d, &off_circle, err);
+    if (rc == NSED_OK && off_circle) {
+      /* No directions on the circle: the onsets start on the problem's own
+       * forces, and every mode is decided again under them. A stick the
+       * circle's forces had pushed off its boundary is posed afresh. Once
+       * per event, so the rounds start again. */
+      d->ev.onsets_on_polygon = 1;
+      for (int c = 0; c < m->ncontact; c++) d->ev.trigger[c] &= ~NSEDI_TRIG_NOSTICK;
+      rc = nsedi_event_modes(m, d, err);
+      round = -1;
+      continue;
+    }
     if (rc || nsedi_event_boundary_sticks(m, d) == 0) break;
     rc = nsedi_event_modes(m, d, err);
   }

@@ -153,6 +153,32 @@ static int solve(const nsed_model *m, nsed_data *d, int na, nsed_error *err) {
   return nsedi_event_solve(m, d, na, 0, &d->ev.ast, err);
 }
 
+/* An onset on the event problem's own friction force: against it, with its
+ * magnitude while the slip is slow. For a stick candidate of the problem
+ * that force is on the friction polygon (up to 1/cos(pi/sides) of the
+ * circle's) and the problem's accelerations then hold: they lie in the
+ * polygon's normal cone at that force, its law of maximal dissipation. A
+ * contact the problem had posed as slipping has the circle's force.
+ *
+ * The force is on the polygon the problem was posed with: for a stick
+ * whose friction saturated, mu0 shrunk to a moment after its root (the
+ * modes stage). Held, it goes on the law's own polygon, mu0's: the same
+ * face, the same direction, the magnitude scaled by mu0 over the posed
+ * coefficient (to first order the same accelerations). */
+void nsedi_onset_on_problem_force(const nsed_model *m, nsed_data *d, int i) {
+  const nsedi_event_ws *ev = &d->ev;
+  int c = ev->cand[i];
+  const double *l = ev->cl + 3 * i;
+  double lt = hypot(l[1], l[2]);
+  if (!(l[0] > 0 && lt > 0)) return;
+  d->ph.dir[2 * c] = -l[1] / lt;
+  d->ph.dir[2 * c + 1] = -l[2] / lt;
+  if (ev->cpc[i].kind == NSED_CP_STICK_CANDIDATE) {
+    d->ph.hold_mu[c] = lt / l[0] * (m->contact[c].def.mu0 / ev->cpc[i].mu0);
+    d->ph.off_circle[c] = 1;
+  }
+}
+
 /* The modes of the answer. A stick candidate that slips starts from rest
  * (an onset, held on the direction the problem gives); a contact posed as
  * slipping keeps its direction (an onset too when it was posed so from
@@ -200,6 +226,7 @@ static void decide(const nsed_model *m, nsed_data *d, int na) {
     d->ph.off_circle[c] = 0;
     d->ph.dir[2 * c] = s[0] / sn;
     d->ph.dir[2 * c + 1] = s[1] / sn;
+    if (from_rest && ev->onsets_on_polygon) nsedi_onset_on_problem_force(m, d, i);
   }
 }
 

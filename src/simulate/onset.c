@@ -275,35 +275,6 @@ static int align(const nsed_model *m, nsed_data *d, const dir_set *s, int *why, 
   return NSED_OK;
 }
 
-/* An onset on the event problem's own friction force: against it, with its
- * magnitude while the slip is slow. For a stick candidate of the problem
- * that force is on the friction polygon (up to 1/cos(pi/sides) of the
- * circle's) and the problem's accelerations then hold: they lie in the
- * polygon's normal cone at that force, its law of maximal dissipation. A
- * contact the problem had posed as slipping has the circle's force.
- *
- * The force is on the polygon the problem was posed with: for a stick
- * whose friction saturated, mu0 shrunk to a moment after its root (the
- * modes stage). Held, it goes on the law's own polygon, mu0's: the same
- * face, the same direction, the magnitude scaled by mu0 over the posed
- * coefficient (to first order the same accelerations). */
-static void on_problem_force(const nsed_model *m, nsed_data *d, int c) {
-  const nsedi_event_ws *ev = &d->ev;
-  for (int i = 0; i < ev->na; i++) {
-    if (ev->cand[i] != c) continue;
-    const double *l = ev->cl + 3 * i;
-    double lt = hypot(l[1], l[2]);
-    if (!(l[0] > 0 && lt > 0)) return;
-    d->ph.dir[2 * c] = -l[1] / lt;
-    d->ph.dir[2 * c + 1] = -l[2] / lt;
-    if (ev->cpc[i].kind == NSED_CP_STICK_CANDIDATE) {
-      d->ph.hold_mu[c] = lt / l[0] * (m->contact[c].def.mu0 / ev->cpc[i].mu0);
-      d->ph.off_circle[c] = 1;
-    }
-    return;
-  }
-}
-
 /* Hold contact c on its velocity's direction as it slows into the slow
  * regime (its transverse velocity is settled after alignment). */
 static void hold_slowing(nsed_data *d, int c) {
@@ -380,46 +351,60 @@ static int inscribed_inside(const nsed_model *m, const nsed_data *d, int c) {
          inscribed_ratio(m, d, c) < 1 - NSEDI_SATURATION_SHRINK;
 }
 
-int nsedi_event_lines(const nsed_model *m, nsed_data *d, nsed_error *err) {
+int nsedi_event_lines(const nsed_model *m, nsed_data *d, int *off_circle, nsed_error *err) {
+  nsedi_event_ws *ev = &d->ev;
   dir_set s;
   int more;
+  *off_circle = 0;
   collect(m, d, &s, &more);
   if (s.n == 0) return nsedi_eval(m, d, d->t, d->x, NULL, err);
-  double dir0[2 * DIR_MAX];
-  for (int i = 0; i < s.n; i++) {
-    dir0[2 * i] = d->ph.dir[2 * s.c[i]];
-    dir0[2 * i + 1] = d->ph.dir[2 * s.c[i] + 1];
+  int onsets = 0;
+  for (int i = 0; i < s.n; i++) onsets += s.onset[i];
+  if (!ev->onsets_on_polygon) {
+    double dir0[2 * DIR_MAX];
+    for (int i = 0; i < s.n; i++) {
+      dir0[2 * i] = d->ph.dir[2 * s.c[i]];
+      dir0[2 * i + 1] = d->ph.dir[2 * s.c[i] + 1];
+    }
+    int why = DIR_OK, culprit = -1, rc = align(m, d, &s, &why, &culprit, err);
+    keep_floors(m, d, &s);
+    if (rc || why == DIR_OK || more) return rc;
+    ev->circle_why = why;
+    ev->circle_culprit = culprit;
+    if (onsets > 0) {
+      /* The polygon's answer is not the circle's (docs/engine.md, "Onsets
+       * the circle does not admit"): the caller decides the modes again
+       * with the onsets on the event problem's own forces, the polygon's
+       * law, until slip_stop_speed. */
+      *off_circle = 1;
+      return NSED_OK;
+    }
+    /* Only slowing slips: each keeps its velocity's direction (the
+     * quasi-steady one it turns to is not within a quarter turn). */
+    for (int i = 0; i < s.n; i++) {
+      d->ph.dir[2 * s.c[i]] = dir0[2 * i];
+      d->ph.dir[2 * s.c[i] + 1] = dir0[2 * i + 1];
+    }
   }
-  int why = DIR_OK, culprit = -1, rc = align(m, d, &s, &why, &culprit, err);
+  /* The onsets are on the problem's forces (the modes stage put them
+   * there): they must accelerate along them, and no contact may pull. */
+  int rc = nsedi_eval(m, d, d->t, d->x, NULL, err);
+  if (rc) return rc;
   keep_floors(m, d, &s);
-  if (rc || why == DIR_OK || more) return rc;
-  /* No consistent directions. A slowing slip keeps its velocity's
-   * direction (the quasi-steady one it turns to is not within a quarter
-   * turn). Onsets: the polygon's answer is not the circle's (docs/engine.md,
-   * "Onsets the circle does not admit"); they start on the event problem's
-   * own forces, the polygon's law, until slip_stop_speed, if they accelerate
-   * along them and no contact pulls there; otherwise the event cannot be
-   * resolved. */
-  for (int i = 0; i < s.n; i++) {
-    d->ph.dir[2 * s.c[i]] = dir0[2 * i];
-    d->ph.dir[2 * s.c[i] + 1] = dir0[2 * i + 1];
-    if (s.onset[i]) on_problem_force(m, d, s.c[i]);
-  }
-  rc = nsedi_eval(m, d, d->t, d->x, NULL, err);
-  int bad = -1, pulls = -1;
+  int bad = -1, pulls = -1, why = ev->circle_why, culprit = ev->circle_culprit;
   double cross = 0, dot = 0;
-  for (int i = 0; rc == NSED_OK && bad < 0 && i < s.n; i++) {
+  for (int i = 0; bad < 0 && i < s.n; i++) {
     if (!s.onset[i]) continue;
     products(d, s.c[i], &cross, &dot);
-    if (dot < -d->ev.accel_floor[s.c[i]]) bad = s.c[i];
+    if (dot < -ev->accel_floor[s.c[i]]) bad = s.c[i];
   }
-  for (int c = 0; rc == NSED_OK && bad < 0 && pulls < 0 && c < m->ncontact; c++)
+  for (int c = 0; bad < 0 && pulls < 0 && c < m->ncontact; c++)
     if (d->ph.mode[c] != NSED_MODE_OPEN && m->contact[c].def.law != NSED_CONTACT_COMPLIANT &&
-        d->cache.lambda_c[3 * c] < -NSEDI_FORCE_FLOOR * d->ev.fscale)
+        d->cache.lambda_c[3 * c] < -NSEDI_FORCE_FLOOR * ev->fscale)
       pulls = c;
-  if (rc || (bad < 0 && pulls < 0)) {
-    d->stats.onsets_off_circle += rc ? 0 : 1;
-    return rc;
+  if (bad < 0 && pulls < 0) {
+    d->stats.onsets_off_circle += onsets > 0;
+    return NSED_OK;
   }
   int c = bad >= 0 ? bad : s.c[0];
   for (int i = 0; i < s.n; i++)

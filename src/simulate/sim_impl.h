@@ -135,8 +135,17 @@ int nsedi_event_settle(const nsed_model *m, nsed_data *d, nsed_error *err);
 
 /* Stage 4, slip directions (onset.c): the direction each new or slowing
  * slip is held on, aligned with its own tangential acceleration; the held
- * slips that turned are released. Leaves the caches evaluated. */
-int nsedi_event_lines(const nsed_model *m, nsed_data *d, nsed_error *err);
+ * slips that turned are released. Leaves the caches evaluated. Where the
+ * friction circle admits no directions for the onsets it sets *off_circle
+ * and changes nothing: the caller decides the modes again with
+ * ev.onsets_on_polygon, and the stage then checks the onsets on the
+ * problem's own forces. */
+int nsedi_event_lines(const nsed_model *m, nsed_data *d, int *off_circle, nsed_error *err);
+
+/* Put onset candidate i (ev.cand[i]) on the event problem's own friction
+ * force: against it, with its magnitude while the slip is slow
+ * (event_modes.c; docs/engine.md, "Onsets the circle does not admit"). */
+void nsedi_onset_on_problem_force(const nsed_model *m, nsed_data *d, int i);
 
 /* Stage 6, anchor (event_anchor.c): the next phase's root offsets and
  * region signs. */

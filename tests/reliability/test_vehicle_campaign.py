@@ -39,6 +39,10 @@ SAMPLE = [
     # from a stick whose stabilisation took 27 times the round-off floor
     # (docs/engine.md, "Stick to slip")
     ("omni_vehicle_coast_gz", "explicit", "cone", 1.0, []),
+    # and in the face form its 10 s: at t = 9.97089 an onset on the polygon's
+    # force, with a stick the circle's force had posed as slipping left so,
+    # could not be resolved (docs/engine.md, "Onsets the circle does not admit")
+    ("omni_vehicle_coast_gz", "implicit", "face", 10.0, []),
     # the campaign's overrides reach the runs
     ("omni_vehicle_drive", "explicit", "face", 10.0, ["omni_vehicle.contact.mu=0.3"]),
     # spinning in place from rest: an onset's residual on dependent rows ran
@@ -165,6 +169,10 @@ def sampled_runs(vc, root, build):
                 check(int(r["liftoffs"]) == 0 and int(r["impacts"]) == 0,
                       f"{name}: no wheel lifts off ({r['liftoffs']}) and nothing strikes "
                       f"({r['impacts']} impacts)")
+            if r["problem"] == "omni_vehicle_coast_gz" and r["form"] == "face":
+                with open(os.path.join(r["dir"], "summary.json")) as f:
+                    off = json.load(f).get("onsets_off_circle", 0)
+                check(off >= 1, f"{name}: an onset started on the polygon's force ({off} events)")
             if r["sets"]:
                 with open(os.path.join(r["dir"], "summary.json")) as f:
                     got = json.load(f).get("overrides", [])
