@@ -62,18 +62,27 @@ typedef enum {
                               tips at x = +-R sin(alpha) / cos(psi) */
   NSED_SHAPE_CAPSULE = 7,  /* a segment of length along body z swept by a sphere of radius;
                               contacts on its two end caps (the spheres at z = -+length/2) */
-  NSED_SHAPE_ELLIPSOID = 8 /* semi-axes half[0..2] along body x, y, z; contacts at its point
+  NSED_SHAPE_ELLIPSOID = 8, /* semi-axes half[0..2] along body x, y, z; contacts at its point
                               nearest the other surface (a rolling point) */
+  NSED_SHAPE_SUPERELLIPSOID = 9 /* |x/a|^p + |y/b|^p + |z/c|^p <= 1: semi-axes half[0..2],
+                                   exponent p >= 2 (2: the ellipsoid; large p: a rounded box);
+                                   contacts like the ellipsoid's */
 } nsed_shape_type;
 
 typedef struct {
   nsed_shape_type type;
   double radius;
   double length;   /* CYLINDER, CAPSULE */
-  double half[3];  /* BOX: half extents; ELLIPSOID: semi-axes */
+  double half[3];  /* BOX: half extents; ELLIPSOID, SUPERELLIPSOID: semi-axes */
   int rollers;     /* ROLLER: rollers per wheel n >= 3 (alpha = pi/n) */
   double psi;      /* ROLLER: inclination of the roller axis to the wheel plane (rad), |psi| < pi/2 */
+  double exponent; /* SUPERELLIPSOID: p, 2 <= p <= NSED_SUPERELLIPSOID_MAX_EXPONENT */
 } nsed_shape;
+
+/* The largest superellipsoid exponent, the largest the closest-point tests
+ * cover: at it the surface's corners are within 1.1% (1 - 3^(-1/p)) of a
+ * box's, so a box serves beyond. */
+#define NSED_SUPERELLIPSOID_MAX_EXPONENT 100
 
 /* How a body's rotation is carried in the state (docs/engine.md, "Rotors").
  * A rotor is a body whose central inertia is symmetric about one of its

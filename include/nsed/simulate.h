@@ -115,8 +115,10 @@ typedef struct {
   long onsets_off_circle; /* slip onsets started on the event problem's direction: no
                              direction on the friction circle was consistent (docs/engine.md,
                              "Onsets the circle does not admit") */
-  double max_track_residual; /* worst tangency residual of live DIFFERENTIAL roller tracking
-                                states over samples and events (0 without; docs/rollers.md) */
+  double max_track_residual; /* worst residual of live DIFFERENTIAL tracking states over
+                                samples and events: a roller's tangency (docs/rollers.md), an
+                                algebraic surface's closest-point equations (docs/engine.md);
+                                0 without */
 } nsed_stats;
 
 /* Name of a law check as written to summary.json ("stick_friction"). */

@@ -27,7 +27,7 @@ _CORE = ("run", "load", "load_string", "from_dict", "dict_text", "assemble", "AS
          "SimulationError", "LIBRARY_PATH")
 # Loaded from .builder (which loads libnsed) on first use.
 _BUILDER = ("ModelBuilder", "quat_from_axis_angle", "Shape", "Sphere", "Disk", "Cylinder",
-            "Box", "Point", "Roller", "Capsule", "Ellipsoid", "Law", "Constant", "Sine", "Piecewise", "Drive",
+            "Box", "Point", "Roller", "Capsule", "Ellipsoid", "Superellipsoid", "Law", "Constant", "Sine", "Piecewise", "Drive",
             "Feedback", "Table")
 
 

@@ -91,10 +91,11 @@ typedef struct {
 typedef enum {
   NSED_SHAPE_NONE = 0, NSED_SHAPE_SPHERE = 1, NSED_SHAPE_DISK = 2, NSED_SHAPE_CYLINDER = 3,
   NSED_SHAPE_BOX = 4, NSED_SHAPE_POINT = 5, NSED_SHAPE_ROLLER = 6, NSED_SHAPE_CAPSULE = 7,
-  NSED_SHAPE_ELLIPSOID = 8
+  NSED_SHAPE_ELLIPSOID = 8,
+  NSED_SHAPE_SUPERELLIPSOID = 9
 } nsed_shape_type;
 typedef struct {
-  nsed_shape_type type; double radius; double length; double half[3]; int rollers; double psi;
+  nsed_shape_type type; double radius; double length; double half[3]; int rollers; double psi; double exponent;
 } nsed_shape;
 typedef enum { NSED_ROTOR_NONE = 0, NSED_ROTOR_X = 1, NSED_ROTOR_Y = 2, NSED_ROTOR_Z = 3 } nsed_rotor;
 typedef struct {

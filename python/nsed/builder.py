@@ -94,24 +94,28 @@ ROTORS = {"none": lib.NSED_ROTOR_NONE, "x": lib.NSED_ROTOR_X, "y": lib.NSED_ROTO
 
 class Shape:
     """A body's shape (nsed_shape): type ("none", "sphere", "disk",
-    "cylinder", "box", "point", "roller", "capsule", "ellipsoid"), radius,
-    length (cylinder, capsule), half (box half extents, ellipsoid
-    semi-axes), rollers and psi (roller). Sphere(r), Disk(r),
+    "cylinder", "box", "point", "roller", "capsule", "ellipsoid",
+    "superellipsoid"), radius, length (cylinder, capsule), half (box half
+    extents, ellipsoid and superellipsoid semi-axes), rollers and psi
+    (roller), exponent (superellipsoid). Sphere(r), Disk(r),
     Cylinder(r, length), Box(half), Point(), Roller(r, rollers, psi),
-    Capsule(r, length), Ellipsoid(semi_axes) make the usual ones."""
+    Capsule(r, length), Ellipsoid(semi_axes),
+    Superellipsoid(semi_axes, exponent) make the usual ones."""
 
     def __init__(self, type="none", radius=0.0, length=0.0, half=(0.0, 0.0, 0.0), rollers=0,
-                 psi=0.0):
+                 psi=0.0, exponent=0.0):
         self.type = type
         self.radius = radius
         self.length = length
         self.half = half
         self.rollers = rollers
         self.psi = psi
+        self.exponent = exponent
 
     def __repr__(self):
         return (f"Shape({self.type!r}, radius={self.radius!r}, length={self.length!r}, "
-                f"half={self.half!r}, rollers={self.rollers!r}, psi={self.psi!r})")
+                f"half={self.half!r}, rollers={self.rollers!r}, psi={self.psi!r}, "
+                f"exponent={self.exponent!r})")
 
 
 def Sphere(radius):
@@ -148,6 +152,13 @@ def Ellipsoid(semi_axes):
     """A solid ellipsoid of semi-axes [a, b, c] along the body axes
     (contacts at its point nearest the other surface, which rolls)."""
     return Shape("ellipsoid", half=semi_axes)
+
+
+def Superellipsoid(semi_axes, exponent):
+    """The solid |x/a|^p + |y/b|^p + |z/c|^p <= 1, p = exponent in [2, 100]
+    (2: the ellipsoid; large: a box with rounded edges), contacts like the
+    ellipsoid's."""
+    return Shape("superellipsoid", half=semi_axes, exponent=exponent)
 
 
 def Point():
@@ -474,6 +485,7 @@ def _fill_shape(shape, value, owner):
     shape.half = _vector(value.half, 3, owner, "shape.half")
     shape.rollers = _integer(value.rollers, owner, "shape.rollers")
     shape.psi = _number(value.psi, owner, "shape.psi")
+    shape.exponent = _number(value.exponent, owner, "shape.exponent")
 
 
 # How each field of a definition struct is filled: kind, and for vectors

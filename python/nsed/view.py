@@ -42,7 +42,8 @@ THREE_PACKAGE = "libjs-three"
 MAX_ROWS = 20000
 MAX_VALUES = 2_000_000
 
-SHAPES = ("none", "sphere", "disk", "cylinder", "box", "point", "roller", "capsule", "ellipsoid")
+SHAPES = ("none", "sphere", "disk", "cylinder", "box", "point", "roller", "capsule", "ellipsoid",
+          "superellipsoid")
 POINT_COLUMNS = ("point_x", "point_y", "point_z")
 
 
@@ -141,13 +142,19 @@ def _shape_of(body, where):
         out["radius"] = _positive(body, "radius", where)
     if shape in ("cylinder", "capsule"):
         out["length"] = _positive(body, "length", where)
-    if shape in ("box", "ellipsoid"):
+    if shape in ("box", "ellipsoid", "superellipsoid"):
         half = body.get("half")
         if not (isinstance(half, list) and len(half) == 3 and
                 all(isinstance(h, (int, float)) and math.isfinite(h) and h > 0 for h in half)):
             raise ResultError(f"{where}: body '{body.get('name')}' ({shape}) needs 'half': "
                               f"three positive half extents or semi-axes, found {half!r}")
         out["half"] = [float(h) for h in half]
+    if shape == "superellipsoid":
+        p = body.get("exponent")
+        if not (isinstance(p, (int, float)) and math.isfinite(p) and p >= 2):
+            raise ResultError(f"{where}: body '{body.get('name')}' (superellipsoid) needs "
+                              f"'exponent' >= 2, found {p!r}")
+        out["exponent"] = float(p)
     if shape == "roller":
         n = body.get("rollers")
         if not (isinstance(n, (int, float)) and n == int(n) and n >= 3):
@@ -607,7 +614,8 @@ function kindColour(k) { return KIND_COLOURS[k] || '#000000'; }
 // Colours by shape, alternating between bodies of the same shape.
 var SHAPE_COLOURS = { sphere: [0x4c72b0, 0xdd8452, 0x55a868, 0xc44e52], disk: [0x8172b3, 0x937860],
   cylinder: [0x55a868, 0x64b5cd], box: [0xc44e52, 0xccb974], roller: [0x3f6fb5, 0x2a9d8f], point: [0x333333],
-  capsule: [0x64b5cd, 0x8172b3], ellipsoid: [0xdd8452, 0x4c72b0] };
+  capsule: [0x64b5cd, 0x8172b3], ellipsoid: [0xdd8452, 0x4c72b0],
+  superellipsoid: [0x937860, 0x55a868] };
 var CLEAR = 0xf2f4f7;
 
 // ---- time lookup and interpolation ------------------------------------------
@@ -682,7 +690,7 @@ function boundingRadius(b) {
     case 'sphere': case 'disk': return b.radius;
     case 'cylinder': return Math.hypot(b.radius, b.length / 2);
     case 'capsule': return b.radius + b.length / 2;
-    case 'ellipsoid': return Math.max(b.half[0], b.half[1], b.half[2]);
+    case 'ellipsoid': case 'superellipsoid': return Math.max(b.half[0], b.half[1], b.half[2]);
     case 'box': return Math.hypot(b.half[0], b.half[1], b.half[2]);
     case 'roller': return roller(b).reduce(function (m, p) { return Math.max(m, Math.hypot(p[0], p[1])); }, 0);
     default: return 0;
@@ -799,6 +807,18 @@ function shapeMesh(b, colour) {
     case 'ellipsoid':
       g = new THREE.SphereBufferGeometry(1, 40, 24);
       g.scale(b.half[0], b.half[1], b.half[2]);
+      sign = function (x, y, z) { return x * y * z; };
+      break;
+    case 'superellipsoid':   // the unit sphere's points v mapped to v / |v|_p, scaled
+      g = new THREE.SphereBufferGeometry(1, 48, 32);
+      var sp = g.attributes.position;
+      for (var k = 0; k < sp.count; k++) {
+        var vx = sp.getX(k), vy = sp.getY(k), vz = sp.getZ(k);
+        var nrm = Math.pow(Math.pow(Math.abs(vx), b.exponent) + Math.pow(Math.abs(vy), b.exponent) +
+                           Math.pow(Math.abs(vz), b.exponent), 1 / b.exponent);
+        sp.setXYZ(k, b.half[0] * vx / nrm, b.half[1] * vy / nrm, b.half[2] * vz / nrm);
+      }
+      g.computeVertexNormals();
       sign = function (x, y, z) { return x * y * z; };
       break;
     case 'capsule':   // a lathe of two quarter circles joined by the segment, axis body z

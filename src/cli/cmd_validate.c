@@ -72,7 +72,9 @@ static void print_model(const char *path, const nsed_model *m) {
     if (b->shape.type == NSED_SHAPE_CYLINDER || b->shape.type == NSED_SHAPE_CAPSULE)
       printf(" radius %.10g m length %.10g m", b->shape.radius, b->shape.length);
     if (b->shape.type == NSED_SHAPE_BOX) vec(" half extents", b->shape.half, 3);
-    if (b->shape.type == NSED_SHAPE_ELLIPSOID) vec(" semi-axes", b->shape.half, 3);
+    if (b->shape.type == NSED_SHAPE_ELLIPSOID || b->shape.type == NSED_SHAPE_SUPERELLIPSOID)
+      vec(" semi-axes", b->shape.half, 3);
+    if (b->shape.type == NSED_SHAPE_SUPERELLIPSOID) printf(" exponent %.10g", b->shape.exponent);
     if (b->shape.type == NSED_SHAPE_ROLLER)
       printf(" radius %.10g m, rollers %d, psi %.10g rad", b->shape.radius, b->shape.rollers,
              b->shape.psi);

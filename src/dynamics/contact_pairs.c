@@ -11,6 +11,7 @@
 #include "nsed/status.h"
 #include "roller.h"
 #include "row_parts.h"
+#include "superellipsoid.h"
 #include "tolerances.h"
 
 /* Rows for a body point at world offset rho whose geometric contact point
@@ -107,10 +108,14 @@ static int capsule_support(const nsed_model *m, int c, const nsedi_kin *kin, con
  * along -nb). It rolls over the body: with dnb/dt = -wb x nb (the plane's
  * normal is fixed in the world), dp/dt = -D^2 dnb / s - p (nb . D^2 dnb) / s^2,
  * and drho/dt = w x rho + R dp/dt. */
+static int algebraic_support(const nsed_model *m, int c, const nsedi_kin *kin,
+                             const double *xtrack, const nsedi_plane *pl, nsedi_contact_geom *g,
+                             double rho[3], double rho_dot[3]);
+
 static int ellipsoid_support(const nsed_model *m, int c, const nsedi_kin *kin,
                              const double *xtrack, const nsedi_plane *pl, nsedi_contact_geom *g,
                              double rho[3], double rho_dot[3]) {
-  (void)xtrack, (void)pl;
+  if (xtrack) return algebraic_support(m, c, kin, xtrack, pl, g, rho, rho_dot);
   const nsedi_contact *C = &m->contact[c];
   const nsedi_kin *k = &kin[C->body];
   const double *ax = m->body[C->body].def.shape.half;
@@ -130,8 +135,55 @@ static int ellipsoid_support(const nsed_model *m, int c, const nsedi_kin *kin,
     q += nb[i] * d2[i] * nbd[i];
   }
   for (int i = 0; i < 3; i++) pd[i] = -d2[i] * nbd[i] / s - p[i] * q / s2;
+  nsedi_v3_copy(g->track_point, p);
   nsedi_m3_mulv(rho, k->R, p);
   nsedi_m3_mulv(rpd, k->R, pd);
+  nsedi_v3_cross(rho_dot, k->ww, rho);
+  nsedi_v3_add(rho_dot, rho_dot, rpd);
+  return NSED_OK;
+}
+
+/* The exponent of an algebraic surface: the ellipsoid is p = 2. */
+static double surface_exponent(const nsed_shape *s) {
+  return s->type == NSED_SHAPE_SUPERELLIPSOID ? s->exponent : 2.0;
+}
+
+/* An algebraic surface's point touching the plane (superellipsoid.c):
+ * explicit, the support point in d = -nb; differential, the tracked point
+ * y (xtrack, body axes) moving at the rate the closest-point equations
+ * give it. The point rolls over the body: drho/dt = w x rho + R dy/dt. */
+static int algebraic_support(const nsed_model *m, int c, const nsedi_kin *kin,
+                             const double *xtrack, const nsedi_plane *pl, nsedi_contact_geom *g,
+                             double rho[3], double rho_dot[3]) {
+  const nsedi_contact *C = &m->contact[c];
+  const nsedi_kin *k = &kin[C->body];
+  const nsed_shape *sh = &m->body[C->body].def.shape;
+  double p = surface_exponent(sh);
+  double nb[3], wb[3], d[3], dd[3], y[3], yd[3], rpd[3];
+  nsedi_m3_mulTv(nb, k->R, g->n);
+  nsedi_m3_mulTv(wb, k->R, k->ww);
+  /* d = -nb turns at -dnb/dt = wb x nb (the plane's normal is fixed). */
+  nsedi_v3_scale(d, nb, -1.0);
+  nsedi_v3_cross(dd, wb, nb);
+  int rc;
+  if (xtrack) {
+    nsedi_v3_copy(y, xtrack);
+    rc = nsedi_sq_support_rate(sh->half, p, y, d, dd, yd);
+  } else {
+    rc = nsedi_sq_support(sh->half, p, d, dd, y, yd);
+  }
+  nsedi_v3_copy(g->track_point, y);
+  nsedi_m3_mulv(rho, k->R, y);
+  if (rc) {
+    /* The rate is unbounded; the point and the gap are still defined. */
+    double off[3];
+    nsedi_v3_add(g->p, k->r, rho);
+    nsedi_v3_sub(off, g->p, pl->point);
+    g->gap = nsedi_v3_dot(g->n, off);
+    return NSED_ERR_EVENT;
+  }
+  if (xtrack) nsedi_v3_copy(g->track_rate, yd);
+  nsedi_m3_mulv(rpd, k->R, yd);
   nsedi_v3_cross(rho_dot, k->ww, rho);
   nsedi_v3_add(rho_dot, rho_dot, rpd);
   return NSED_OK;
@@ -229,6 +281,7 @@ PLANE_PAIR(box_plane, box_support)
 PLANE_PAIR(cylinder_plane, rim_support)
 PLANE_PAIR(capsule_plane, capsule_support)
 PLANE_PAIR(ellipsoid_plane, ellipsoid_support)
+PLANE_PAIR(superellipsoid_plane, algebraic_support)
 
 /* A sphere of radius ra about the point p = c_A + poff of the contact's
  * body A against a sphere of radius rb about the point q = c_B + qoff of
@@ -525,17 +578,39 @@ static int sphere_cylinder(const nsed_model *m, int c, const nsedi_kin *kin,
   return rc;
 }
 
+/* Sphere A against an algebraic surface B (an ellipsoid, a
+ * superellipsoid): explicit, B's point nearest A's centre; differential,
+ * the tracked point (xtrack, B's axes) at the rate of the closest-point
+ * equations. */
+static int sphere_algebraic(const nsed_model *m, int c, const nsedi_kin *kin,
+                            const double *xtrack, nsedi_contact_geom *g) {
+  const nsedi_contact *C = &m->contact[c];
+  const nsed_shape *sb = &m->body[C->other].def.shape;
+  double p = surface_exponent(sb), loc[3], locd[3], q[3], qd[3];
+  centre_in_axes(&kin[C->body], &kin[C->other], loc, locd);
+  if (xtrack) {
+    nsedi_v3_copy(q, xtrack);
+    nsedi_sq_nearest_rate(sb->half, p, q, loc, locd, qd);
+  } else if (nsedi_sq_nearest(sb->half, p, loc, locd, q, qd)) {
+    return centre_inside(m, c, g);
+  }
+  nsedi_v3_copy(g->track_point, q);
+  if (xtrack) nsedi_v3_copy(g->track_rate, qd);
+  return sphere_about_surface_point(m, c, kin, q, qd, g);
+}
+
 /* Sphere A against ellipsoid B: the point of B's surface nearest A's
  * centre, from the closest-point equations (ellipsoid_point.c). The
  * surface is smooth: no regions. A centre inside is no contact geometry. */
 static int sphere_ellipsoid(const nsed_model *m, int c, const nsedi_kin *kin,
                             const double *xtrack, nsedi_contact_geom *g) {
-  (void)xtrack;
+  if (xtrack) return sphere_algebraic(m, c, kin, xtrack, g);
   const nsedi_contact *C = &m->contact[c];
   double loc[3], locd[3], q[3], qd[3];
   centre_in_axes(&kin[C->body], &kin[C->other], loc, locd);
   if (nsedi_ellipsoid_nearest(m->body[C->other].def.shape.half, loc, locd, q, qd))
     return centre_inside(m, c, g);
+  nsedi_v3_copy(g->track_point, q);
   return sphere_about_surface_point(m, c, kin, q, qd, g);
 }
 
@@ -550,7 +625,20 @@ static const pair_fn pair_table[NSEDI_PAIR_COUNT] = {
     [NSEDI_PAIR_SPHERE_SPHERE] = sphere_sphere,
     [NSEDI_PAIR_SPHERE_CAPSULE] = sphere_capsule, [NSEDI_PAIR_SPHERE_BOX] = sphere_box,
     [NSEDI_PAIR_SPHERE_CYLINDER] = sphere_cylinder, [NSEDI_PAIR_SPHERE_ELLIPSOID] = sphere_ellipsoid,
-    [NSEDI_PAIR_CAPSULE_CAPSULE] = capsule_capsule};
+    [NSEDI_PAIR_CAPSULE_CAPSULE] = capsule_capsule,
+    [NSEDI_PAIR_SUPERELLIPSOID_PLANE] = superellipsoid_plane,
+    [NSEDI_PAIR_SPHERE_SUPERELLIPSOID] = sphere_algebraic};
+
+double nsedi_contact_flatness(const nsed_model *m, int c, const nsedi_kin *kin) {
+  const nsedi_contact *C = &m->contact[c];
+  if (C->pair != NSEDI_PAIR_SUPERELLIPSOID_PLANE || !(m->body[C->body].def.shape.exponent > 2))
+    return INFINITY;
+  nsedi_plane pl;
+  double nb[3];
+  nsedi_contact_plane(m, c, &pl);
+  nsedi_m3_mulTv(nb, kin[C->body].R, pl.normal);
+  return fmin(fabs(nb[0]), fmin(fabs(nb[1]), fabs(nb[2])));
+}
 
 int nsedi_contact_eval(const nsed_model *m, int c, const nsedi_kin *kin, const double *xtrack,
                        nsedi_contact_geom *g) {

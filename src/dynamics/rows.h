@@ -33,7 +33,9 @@ typedef struct {
                        surface's: a turning floor's spin, the other sphere's) */
   double region;  /* > 0 while the contact point stays on the same smooth piece of
                      the surface (a roller's body vs its tips); its zero is an event */
-  double track_rate[2]; /* rates of the contact's DIFFERENTIAL tracking states */
+  double track_rate[3]; /* rates of the contact's DIFFERENTIAL tracking states (ntrack) */
+  double track_point[3]; /* an algebraic surface's contact point in its body's axes (the
+                            ellipsoid's, the superellipsoid's): its DIFFERENTIAL states */
   int leaving;    /* a roller's tip turning away from the floor (see nsedi_roller_point) */
   int at_tip;     /* a roller's point is its tip (see nsedi_roller_point): its DIFFERENTIAL
                      states are not live */
@@ -50,5 +52,11 @@ int nsedi_joint_rows(const nsed_model *m, int j, const nsedi_kin *kin, double t,
  * degenerate (a disk lying flat, coincident sphere centres). */
 int nsedi_contact_eval(const nsed_model *m, int c, const nsedi_kin *kin, const double *xtrack,
                        nsedi_contact_geom *g);
+
+/* For a superellipsoid (p > 2) against a plane: the smallest component of
+ * the plane's normal in the body's axes, how close the contact point is to
+ * crossing a flat direction, where its rate is unbounded (see
+ * superellipsoid.h); INFINITY for every other pair. */
+double nsedi_contact_flatness(const nsed_model *m, int c, const nsedi_kin *kin);
 
 #endif

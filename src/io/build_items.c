@@ -12,8 +12,9 @@
 /* NSEDI_OPT at the path of the item being read. */
 #define OPT(map, key, call) NSEDI_OPT(map, path, key, call)
 
-static const char *const shape_names[] = {"none",  "sphere", "disk",    "cylinder",  "box",
-                                          "point", "roller", "capsule", "ellipsoid", NULL};
+static const char *const shape_names[] = {"none",      "sphere",         "disk",  "cylinder",
+                                          "box",       "point",          "roller", "capsule",
+                                          "ellipsoid", "superellipsoid", NULL};
 /* "a" or "an" before a shape's name. */
 static const char *article(const char *name) { return strchr("aeiou", name[0]) ? "an" : "a"; }
 
@@ -105,7 +106,7 @@ static int read_positive3(nsedi_problem_defs *p, const nsedi_ynode *node, const 
 static int read_shape(nsedi_problem_defs *p, const nsedi_ynode *node, const char *path,
                       nsed_shape *s) {
   static const char *const keys[] = {"type", "radius", "length", "half_extents", "rollers", "psi",
-                                     "semi_axes", NULL};
+                                     "semi_axes", "exponent", NULL};
   int rc = nsedi_check_map(p->d, node, path, keys);
   if (rc) return -1;
   if (nsedi_require(p->d, node, path, "type")) return -1;
@@ -118,12 +119,14 @@ static int read_shape(nsedi_problem_defs *p, const nsedi_ynode *node, const char
   int need_r = type == NSED_SHAPE_SPHERE || type == NSED_SHAPE_DISK || type == NSED_SHAPE_CYLINDER ||
                type == NSED_SHAPE_ROLLER || type == NSED_SHAPE_CAPSULE;
   int need_l = type == NSED_SHAPE_CYLINDER || type == NSED_SHAPE_CAPSULE;
-  int need_h = type == NSED_SHAPE_BOX, need_e = type == NSED_SHAPE_ELLIPSOID;
+  int need_h = type == NSED_SHAPE_BOX, need_p = type == NSED_SHAPE_SUPERELLIPSOID;
+  int need_e = type == NSED_SHAPE_ELLIPSOID || need_p;
   int need_n = type == NSED_SHAPE_ROLLER;
   /* need 2: optional for this shape, meaningless for the others */
   struct { const char *key; int need; } dims[] = {{"radius", need_r}, {"length", need_l},
-      {"half_extents", need_h}, {"rollers", need_n}, {"psi", 2 * need_n}, {"semi_axes", need_e}};
-  for (int i = 0; i < 6; i++) {
+      {"half_extents", need_h}, {"rollers", need_n}, {"psi", 2 * need_n}, {"semi_axes", need_e},
+      {"exponent", need_p}};
+  for (int i = 0; i < (int)(sizeof dims / sizeof dims[0]); i++) {
     const nsedi_ynode *v = nsedi_ymap_get(node, dims[i].key);
     KP(kp, path, dims[i].key);
     if (dims[i].need == 1 && !v)
@@ -158,6 +161,16 @@ static int read_shape(nsedi_problem_defs *p, const nsedi_ynode *node, const char
   }
   rc |= read_positive3(p, node, path, "half_extents", "half extents", s->half);
   rc |= read_positive3(p, node, path, "semi_axes", "semi-axes", s->half);
+  if ((v = nsedi_ymap_get(node, "exponent"))) {
+    KP(kp, path, "exponent");
+    if (nsedi_read_double(p->d, v, kp, NSEDI_ANY, &s->exponent)) rc = -1;
+    else if (!(s->exponent >= 2 && s->exponent <= NSED_SUPERELLIPSOID_MAX_EXPONENT))
+      rc = nsedi_diag_add(p->d, v, kp,
+                          "the superellipsoid exponent must lie in [2, %d] (2: the ellipsoid; "
+                          "below 2 the surface has edges, beyond %d it is a box to 1%%), got %.15g",
+                          NSED_SUPERELLIPSOID_MAX_EXPONENT, NSED_SUPERELLIPSOID_MAX_EXPONENT,
+                          s->exponent);
+  }
   return rc ? -1 : 0;
 }
 
@@ -430,7 +443,7 @@ static int read_contact(nsedi_problem_defs *p, const nsedi_ynode *node, const ch
   if (st == NSED_SHAPE_NONE)
     return nsedi_diag_add(p->d, nsedi_ymap_get(node, "body"), kp,
                           "body '%s' has no shape: contacts need a sphere, disk, point, box, "
-                          "cylinder, capsule or roller",
+                          "cylinder, capsule, ellipsoid, superellipsoid or roller",
                           c->body);
   int nf = nsedi_contact_features(st, oi >= 0);
   if (c->feature >= 0 && c->feature >= nf) {
@@ -454,6 +467,20 @@ static int read_contact(nsedi_problem_defs *p, const nsedi_ynode *node, const ch
                             nsedi_body_pairs, c->body, article(shape_names[st]), shape_names[st],
                             c->other, article(shape_names[ot]), shape_names[ot]);
   }
+  /* The tracking forms a pair has (the model checks it too, without the
+   * key's place). */
+  int pair = oi >= 0 ? nsedi_body_pair(st, p->bodies[oi].shape.type) : nsedi_plane_pair(st);
+  int roller = st == NSED_SHAPE_ROLLER && oi < 0, surface = nsedi_pair_tracked_surface(pair);
+  const nsedi_ynode *tn = nsedi_ymap_get(node, "tracking");
+  KP(kp, path, "tracking");
+  if (c->tracking == NSED_TRACKING_IMPLICIT && !roller)
+    return nsedi_diag_add(p->d, tn, kp, "implicit tracking applies to roller contacts only");
+  if (c->tracking == NSED_TRACKING_DIFFERENTIAL && !roller && !surface)
+    return nsedi_diag_add(p->d, tn, kp,
+                          "differential tracking applies to roller contacts and to an ellipsoid's "
+                          "or a superellipsoid's contacts with a plane or a sphere only (body "
+                          "'%s' is %s %s)",
+                          c->body, article(shape_names[st]), shape_names[st]);
   return 0;
 }
 

@@ -61,11 +61,16 @@ void nsedi_summary_contact_laws(FILE *f, const nsed_model *m) {
     if (c->feature >= 0) fprintf(f, ", \"feature\": %d", c->feature);
     if (c->torsion > 0) number_field(f, "torsion", c->torsion);
     if (c->torsion > 0 && c->law != NSED_CONTACT_COULOMB) number_field(f, "torsion_rate", c->torsion_rate);
-    int b = nsed_model_find_body(m, c->body);
-    if (b >= 0 && nsed_model_body_def(m, b)->shape.type == NSED_SHAPE_ROLLER) {
+    int b = nsed_model_find_body(m, c->body), ob = nsed_model_find_body(m, c->other);
+    nsed_shape_type bt = b >= 0 ? nsed_model_body_def(m, b)->shape.type : NSED_SHAPE_NONE;
+    nsed_shape_type surf = ob >= 0 ? nsed_model_body_def(m, ob)->shape.type : bt;
+    int surface = surf == NSED_SHAPE_ELLIPSOID || surf == NSED_SHAPE_SUPERELLIPSOID;
+    if (bt == NSED_SHAPE_ROLLER || surface) {
+      nsed_contact_tracking t = c->tracking == NSED_TRACKING_INHERIT ? o->contact_tracking : c->tracking;
+      /* a surface has no implicit form (docs/problem-format.md) */
+      if (surface && t == NSED_TRACKING_IMPLICIT) t = NSED_TRACKING_EXPLICIT;
       fputs(", \"tracking\": ", f);
-      nsedi_json_string(f, nsed_contact_tracking_name(
-                               c->tracking == NSED_TRACKING_INHERIT ? o->contact_tracking : c->tracking));
+      nsedi_json_string(f, nsed_contact_tracking_name(t));
     }
     char ignored[1024];
     int n = nsed_contact_ignored_parameters(m, i, ignored, sizeof ignored);
@@ -117,8 +122,10 @@ void nsedi_summary_geometry(FILE *f, const nsed_model *m) {
         break;
       case NSED_SHAPE_BOX:
       case NSED_SHAPE_ELLIPSOID:
+      case NSED_SHAPE_SUPERELLIPSOID:
         fputs(", \"half\": ", f);
         vector(f, s->half, 3);
+        if (s->type == NSED_SHAPE_SUPERELLIPSOID) number_field(f, "exponent", s->exponent);
         break;
       case NSED_SHAPE_ROLLER:
         number_field(f, "radius", s->radius);

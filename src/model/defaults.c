@@ -121,6 +121,6 @@ const char *nsed_contact_tracking_name(nsed_contact_tracking t) {
 
 const char *nsed_shape_type_name(nsed_shape_type t) {
   static const char *names[] = {"none",  "sphere", "disk",    "cylinder", "box",
-                                "point", "roller", "capsule", "ellipsoid"};
+                                "point", "roller", "capsule", "ellipsoid", "superellipsoid"};
   return (unsigned)t < sizeof names / sizeof names[0] ? names[t] : "unknown";
 }

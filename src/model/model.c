@@ -8,6 +8,7 @@
 #include "math3.h"
 #include "model_impl.h"
 #include "shape_pairs.h"
+#include "superellipsoid.h"
 #include "roller_shape.h"
 #include "tolerances.h"
 
@@ -126,6 +127,9 @@ static void shape_inertia(const nsed_shape *s, double mass, double J[3]) {
       J[2] = 0.2 * mass * (a * a + b * b);
       break;
     }
+    case NSED_SHAPE_SUPERELLIPSOID:
+      nsedi_sq_inertia(s->half, s->exponent, mass, J);
+      break;
     case NSED_SHAPE_BOX: {
       double a = 2 * s->half[0], b = 2 * s->half[1], c = 2 * s->half[2];
       J[0] = mass * (b * b + c * c) / 12.0;
@@ -199,10 +203,19 @@ int nsed_model_add_body(nsed_model *m, const nsed_body_def *def, nsed_error *err
   if (s->type == NSED_SHAPE_CAPSULE && !(s->length > 0 && isfinite(s->length)))
     return nsed_error_set(err, NSED_ERR_INPUT,
                           "body '%s': capsule length must be positive (a sphere has none)", n);
-  if ((s->type == NSED_SHAPE_BOX || s->type == NSED_SHAPE_ELLIPSOID) &&
-      !(s->half[0] > 0 && s->half[1] > 0 && s->half[2] > 0 && finite3(s->half)))
+  int needs_half = s->type == NSED_SHAPE_BOX || s->type == NSED_SHAPE_ELLIPSOID ||
+                   s->type == NSED_SHAPE_SUPERELLIPSOID;
+  if (needs_half && !(s->half[0] > 0 && s->half[1] > 0 && s->half[2] > 0 && finite3(s->half)))
     return nsed_error_set(err, NSED_ERR_INPUT, "body '%s': %s must be positive", n,
                           s->type == NSED_SHAPE_BOX ? "box half extents" : "ellipsoid semi-axes");
+  if (s->type == NSED_SHAPE_SUPERELLIPSOID &&
+      !(s->exponent >= 2 && s->exponent <= NSED_SUPERELLIPSOID_MAX_EXPONENT))
+    return nsed_error_set(err, NSED_ERR_INPUT,
+                          "body '%s': the superellipsoid exponent must lie in [2, %d] (2: the "
+                          "ellipsoid; below 2 the surface has edges, beyond %d it is a box to "
+                          "1%%), got %g",
+                          n, NSED_SUPERELLIPSOID_MAX_EXPONENT, NSED_SUPERELLIPSOID_MAX_EXPONENT,
+                          s->exponent);
 
   nsedi_body b;
   b.def = *def;
@@ -691,13 +704,23 @@ static int resolve_tracking(nsed_model *m, nsed_error *err) {
     if (t != NSED_TRACKING_INHERIT && (unsigned)t > NSED_TRACKING_DIFFERENTIAL)
       return nsed_error_set(err, NSED_ERR_INPUT, "%s: unknown tracking %d", owner, (int)t);
     int roller = c->pair == NSEDI_PAIR_ROLLER_PLANE;
-    if (!roller && t != NSED_TRACKING_INHERIT && t != NSED_TRACKING_EXPLICIT)
+    int surface = nsedi_pair_tracked_surface(c->pair);
+    if (!roller && t == NSED_TRACKING_IMPLICIT)
       return nsed_error_set(err, NSED_ERR_INPUT,
-                            "%s: 'tracking: %s' applies to roller/floor contacts only", owner,
-                            nsed_contact_tracking_name(t));
-    c->tracking = roller ? (t == NSED_TRACKING_INHERIT ? m->opt.contact_tracking : t)
-                         : NSED_TRACKING_EXPLICIT;
+                            "%s: 'tracking: implicit' applies to roller/floor contacts only", owner);
+    if (!roller && !surface && t == NSED_TRACKING_DIFFERENTIAL)
+      return nsed_error_set(err, NSED_ERR_INPUT,
+                            "%s: 'tracking: differential' applies to roller/floor contacts and to "
+                            "an ellipsoid's or a superellipsoid's contacts with a plane or a "
+                            "sphere only",
+                            owner);
+    nsed_contact_tracking want = t == NSED_TRACKING_INHERIT ? m->opt.contact_tracking : t;
+    /* A surface has no implicit form: the model-wide implicit leaves it explicit. */
+    c->tracking = roller ? want
+                  : surface && want == NSED_TRACKING_DIFFERENTIAL ? NSED_TRACKING_DIFFERENTIAL
+                                                                  : NSED_TRACKING_EXPLICIT;
     c->wheel = c->xtrack = -1;
+    c->ntrack = 0;
     c->carrier = roller ? revolute_partner(m, c->body) : -1;
     if (c->carrier < 0) c->carrier = -1;
     if (roller && c->def.wheel[0]) c->carrier = nsed_model_find_body(m, c->def.wheel);
@@ -710,8 +733,10 @@ static int resolve_tracking(nsed_model *m, nsed_error *err) {
       int rc = check_mount(m, c, owner, err);
       if (rc) return rc;
     } else if (c->tracking == NSED_TRACKING_DIFFERENTIAL) {
+      /* A roller's (q, phi); a surface's point in its body's axes. */
       c->xtrack = m->nstate;
-      m->nstate += 2;
+      c->ntrack = roller ? 2 : 3;
+      m->nstate += c->ntrack;
     }
   }
   return NSED_OK;

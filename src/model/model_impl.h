@@ -52,6 +52,8 @@ typedef enum {
   NSEDI_PAIR_SPHERE_CYLINDER, /* a cylinder or a disk the other body; side, face or edge a region */
   NSEDI_PAIR_SPHERE_ELLIPSOID, /* the ellipsoid the other body */
   NSEDI_PAIR_CAPSULE_CAPSULE,  /* the segments' nearest points; an end reached is a region */
+  NSEDI_PAIR_SUPERELLIPSOID_PLANE,
+  NSEDI_PAIR_SPHERE_SUPERELLIPSOID, /* the superellipsoid the other body */
   NSEDI_PAIR_COUNT
 } nsedi_pair;
 
@@ -71,12 +73,13 @@ typedef struct {
   nsedi_pair pair;    /* which geometry function computes it */
   double feature_point[3]; /* body frame: a box's vertex; a cylinder rim's or a capsule end
                               cap's centre */
-  /* Roller contacts (resolved at finalize): */
+  /* Tracking (rollers, algebraic surfaces), resolved at finalize: */
   nsed_contact_tracking tracking; /* never INHERIT after finalize */
   int wheel;          /* IMPLICIT: the wheel body carrying the roller, else -1 */
   int carrier;        /* rollers: the wheel they hand contacts over on (-1: unknown/none) */
   double wheel_axis[3]; /* IMPLICIT: the wheel's axis k1, wheel body frame */
-  int xtrack;         /* DIFFERENTIAL: index of its 2 tracking states in x, else -1 */
+  int xtrack;         /* DIFFERENTIAL: index of its tracking states in x, else -1 */
+  int ntrack;         /* DIFFERENTIAL: how many (a roller's q, phi; a surface's point), else 0 */
 } nsedi_contact;
 
 struct nsed_model {
@@ -91,7 +94,7 @@ struct nsed_model {
   int nplane, cap_plane;
   nsed_plane_def *plane; /* the planes besides the floor, normal unit */
   int nrow;           /* bilateral rows (sum of the joints' nrow) */
-  int nstate;         /* 13 * nbody + 2 per differentially tracked contact + 1 per
+  int nstate;         /* 13 * nbody + 2 or 3 per differentially tracked contact + 1 per
                          rotational joint drive + 1 per rotor */
   int nrotor;         /* bodies whose state's frame does not spin with them (rotors) */
   int nkink;          /* joint drives given by a table (two root functions each) */

@@ -19,6 +19,11 @@ int nsedi_body_pair(nsed_shape_type a, nsed_shape_type b);
  * capsule's nearest point runs over its whole surface). */
 int nsedi_contact_features(nsed_shape_type a, int with_body);
 
+/* 1 if the pair's contact point may be tracked differentially as a point
+ * of an algebraic surface (an ellipsoid's or a superellipsoid's, against
+ * a plane or a sphere). */
+int nsedi_pair_tracked_surface(int pair);
+
 /* Why a contact of the pair has no geometry (its function failed), in
  * words for the error message. */
 const char *nsedi_pair_degenerate(int pair);

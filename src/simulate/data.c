@@ -7,7 +7,7 @@
 #include "drive.h"
 #include "forces.h"
 #include "math3.h"
-#include "roller.h"
+#include "track.h"
 #include "sim_impl.h"
 #include "tolerances.h"
 
@@ -247,26 +247,36 @@ void nsedi_track_reanchor(const nsed_model *m, nsed_data *d) {
     /* The side the point is evaluated on, not the indicator's sign: at a
      * region root the sign is round-off, the side is decided by the motion. */
     int live = d->ph.mode[c] != NSED_MODE_OPEN && !d->cache.geom[c].at_tip;
-    if (live && !d->ph.track_live[c]) nsedi_roller_track_init(m, c, d->cache.kin, d->x + xt);
+    /* A closed contact's explicit point exists (its geometry was evaluated). */
+    if (live && !d->ph.track_live[c] && nsedi_track_init(m, c, d->cache.kin, d->x + xt)) live = 0;
     d->ph.track_live[c] = live;
   }
 }
 
 int nsedi_track_check(const nsed_model *m, nsed_data *d, nsed_error *err) {
   for (int c = 0; c < m->ncontact; c++) {
-    int xt = m->contact[c].xtrack;
+    const nsedi_contact *C = &m->contact[c];
+    int xt = C->xtrack;
     if (xt < 0 || !d->ph.track_live[c]) continue;
-    double res = nsedi_roller_track_residual(m, c, d->cache.kin, d->x + xt);
+    double res = nsedi_track_residual(m, c, d->cache.kin, d->x + xt);
     d->stats.max_track_residual = fmax(d->stats.max_track_residual, res);
     if (res <= NSEDI_TRACK_TOL) continue;
     d->failure_contact = c;
+    if (C->pair == NSEDI_PAIR_ROLLER_PLANE)
+      return nsed_error_set(err, NSED_ERR_EVENT,
+                            "t = %.17g: contact '%s': differential tracking left its validity: "
+                            "the tracked point (q = %.6g, phi = %.6g) misses the lowest point by "
+                            "a tangency residual of %.3g (limit %g%s); tighten solver.rtol/atol or "
+                            "use contact_tracking: explicit",
+                            d->t, C->def.name, d->x[xt], d->x[xt + 1], res, NSEDI_TRACK_TOL,
+                            isfinite(res) ? "" : ": q is off the roller's profile");
     return nsed_error_set(err, NSED_ERR_EVENT,
-                          "t = %.17g: contact '%s': differential tracking left its validity: "
-                          "the tracked point (q = %.6g, phi = %.6g) misses the lowest point by a "
-                          "tangency residual of %.3g (limit %g%s); tighten solver.rtol/atol or "
-                          "use contact_tracking: explicit",
-                          d->t, m->contact[c].def.name, d->x[xt], d->x[xt + 1], res,
-                          NSEDI_TRACK_TOL, isfinite(res) ? "" : ": q is off the roller's profile");
+                          "t = %.17g: contact '%s': differential tracking left its validity: the "
+                          "tracked point (%.6g, %.6g, %.6g) in the body's axes misses the "
+                          "closest-point equations by %.3g (limit %g); tighten solver.rtol/atol "
+                          "or use tracking: explicit",
+                          d->t, C->def.name, d->x[xt], d->x[xt + 1], d->x[xt + 2], res,
+                          NSEDI_TRACK_TOL);
   }
   return NSED_OK;
 }

@@ -237,8 +237,7 @@ static int state_derivative(const nsed_model *m, nsed_data *d, double t, const d
   for (int c = 0; c < m->ncontact; c++) {
     int xt = m->contact[c].xtrack;
     if (xt < 0) continue;
-    xdot[xt] = d->cache.geom[c].track_rate[0];
-    xdot[xt + 1] = d->cache.geom[c].track_rate[1];
+    for (int k = 0; k < m->contact[c].ntrack; k++) xdot[xt + k] = d->cache.geom[c].track_rate[k];
   }
   for (int j = 0; j < m->njoint; j++) {
     if (m->joint[j].xangle < 0) continue;

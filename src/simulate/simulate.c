@@ -8,6 +8,7 @@
 
 #include "forces.h"
 #include "sim_impl.h"
+#include "tolerances.h"
 
 static double wall_now(void) {
   struct timespec ts;
@@ -121,6 +122,13 @@ static void stall_context(const nsed_model *m, nsed_data *d, double t_event, nse
       used += (size_t)snprintf(buf + used, sizeof buf - used, " %s (stick, margin %.3g N)",
                                m->contact[c].def.name,
                                nsedi_friction_margin(&m->opt, m->contact[c].def.mu0, l[0], l[1], l[2]));
+    double flat = nsedi_contact_flatness(m, c, d->cache.kin);
+    if (flat < NSEDI_FLAT_NOTE && used + 200 < sizeof buf)
+      used += (size_t)snprintf(buf + used, sizeof buf - used,
+                               " at a flat direction of its superellipsoid (the plane's normal "
+                               "has a body component of %.1e: the contact point crosses it at "
+                               "unbounded speed; tracking: differential integrates through it)",
+                               flat);
     listed++;
   }
   if (!listed && used + 8 < sizeof buf) snprintf(buf + used, sizeof buf - used, " none");

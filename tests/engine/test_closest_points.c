@@ -12,7 +12,17 @@
  * the distance between their axes' segments by a ternary search along one
  * (the distance from a point moving on a line to a segment is convex)
  * with the exact point-to-segment distance to the other, including nearly
- * parallel axes, and the contact points on both surfaces. */
+ * parallel axes, and the contact points on both surfaces.
+ *
+ * The superellipsoid sum |y_i / a_i|^p = 1 (random p in [2, 100]) is
+ * sampled through its cube map y = D v / |v|_p (v on the faces of the cube
+ * [-1, 1]^3), whose derivative is at most (1 + sqrt 3) max a_i per unit of
+ * a face coordinate, so every surface point is within that times half a
+ * grid cell's diagonal of a sample: the sampling bound (linear: there is
+ * no curvature bound at its edges). Its contact points must also satisfy
+ * the closest-point equations to round-off (on the surface, normal along
+ * the plane's or the line to the sphere's centre), and with p = 2 its
+ * gaps are the ellipsoid's (an independent formula) to round-off. */
 #include <math.h>
 #include <stdint.h>
 
@@ -22,6 +32,7 @@
 #include "math3.h"
 #include "model_impl.h"
 #include "nsed_test.h"
+#include "superellipsoid.h"
 
 static uint64_t rng = 0x9e3779b97f4a7c15ull;
 static double urand(void) {
@@ -29,6 +40,39 @@ static double urand(void) {
   return (double)(rng >> 11) / 9007199254740992.0;
 }
 static double srnd(double a) { return a * (2 * urand() - 1); }
+
+enum { NG_CUBE = 300 };
+
+/* Samples of the superellipsoid (body axes) by its cube map, each passed
+ * to visit(ctx, point); returns the sampling bound (see the header). */
+static double sample_superellipsoid(const nsed_shape *s, void (*visit)(void *, const double *),
+                                    void *ctx) {
+  double amax = fmax(s->half[0], fmax(s->half[1], s->half[2])), v[3], y[3];
+  for (int ax = 0; ax < 3; ax++)
+    for (int sg = -1; sg <= 1; sg += 2)
+      for (int i = 0; i <= NG_CUBE; i++)
+        for (int j = 0; j <= NG_CUBE; j++) {
+          v[ax] = sg;
+          v[(ax + 1) % 3] = 2.0 * i / NG_CUBE - 1;
+          v[(ax + 2) % 3] = 2.0 * j / NG_CUBE - 1;
+          double norm = 0;
+          for (int k = 0; k < 3; k++) norm += pow(fabs(v[k]), s->exponent);
+          norm = pow(norm, 1 / s->exponent);
+          for (int k = 0; k < 3; k++) y[k] = s->half[k] * v[k] / norm;
+          visit(ctx, y);
+        }
+  return (1 + sqrt(3.0)) * amax * sqrt(2.0) / NG_CUBE;
+}
+
+/* The closest-point equations at a superellipsoid's point y (body axes)
+ * whose outward normal must lie along the unit e (body axes): |f(y)| and
+ * |unit grad f(y) - e|. */
+static double superellipsoid_residual(const nsed_shape *s, const double y[3], const double e[3]) {
+  double g[3], d[3];
+  double f = nsedi_sq_value(s->half, s->exponent, y, g, NULL), gn = nsedi_v3_norm(g);
+  for (int i = 0; i < 3; i++) d[i] = g[i] / gn - e[i];
+  return fmax(fabs(f), nsedi_v3_norm(d));
+}
 
 enum { NSAMPLE_ANGLE = 720 };
 
@@ -42,6 +86,19 @@ static double dist(const double p[3], const double pt[3], const double n[3]) {
 static void world(const nsedi_kin *k, const double b[3], double w[3]) {
   nsedi_kin_dir(k, b, w);
   nsedi_v3_add(w, w, k->r);
+}
+
+typedef struct {
+  const nsedi_kin *k;
+  const double *pt, *n;
+  double best;
+} plane_ctx;
+
+static void plane_visit(void *ctx, const double y[3]) {
+  plane_ctx *pc = ctx;
+  double p[3];
+  world(pc->k, y, p);
+  pc->best = fmin(pc->best, dist(p, pc->pt, pc->n));
 }
 
 /* The smallest signed distance over samples of the shape's surface and the
@@ -108,6 +165,11 @@ static double brute_force(const nsed_shape *s, const nsedi_kin *k, const double 
       *bound = 0.5 * curv * dd * dd;
       return best;
     }
+    case NSED_SHAPE_SUPERELLIPSOID: {
+      plane_ctx pc = {k, pt, n, INFINITY};
+      *bound = sample_superellipsoid(s, plane_visit, &pc);
+      return pc.best;
+    }
     default:
       *bound = INFINITY;
       return NAN;
@@ -117,7 +179,8 @@ static double brute_force(const nsed_shape *s, const nsedi_kin *k, const double 
 /* How far the contact point p of contact c is from its feature of the
  * body's surface: a box's vertex; a rim (on its circle: radius and plane);
  * a sphere or an end cap (its radius from the centre). */
-static double off_surface(const nsed_model *m, int c, const nsedi_kin *k, const double p[3]) {
+static double off_surface(const nsed_model *m, int c, const nsedi_kin *k, const double p[3],
+                          const double n[3]) {
   const nsedi_contact *C = &m->contact[c];
   const nsed_shape *s = &m->body[C->body].def.shape;
   double centre[3], d[3], axis[3], ez[3] = {0, 0, 1};
@@ -135,6 +198,15 @@ static double off_surface(const nsed_model *m, int c, const nsedi_kin *k, const 
       for (int i = 0; i < 3; i++) r += pb[i] * pb[i] / (s->half[i] * s->half[i]);
       return fabs(sqrt(r) - 1) * fmin(s->half[0], fmin(s->half[1], s->half[2]));
     }
+    case NSED_SHAPE_SUPERELLIPSOID: {
+      /* on the surface, its outward normal along the plane's -n; the
+       * residual (relative) in the smallest semi-axis' units */
+      double pb[3], nb[3];
+      nsedi_m3_mulTv(pb, k->R, d);
+      nsedi_m3_mulTv(nb, k->R, n);
+      nsedi_v3_scale(nb, nb, -1.0);
+      return superellipsoid_residual(s, pb, nb) * fmin(s->half[0], fmin(s->half[1], s->half[2]));
+    }
     default: return fabs(nsedi_v3_norm(d) - s->radius);
   }
 }
@@ -151,6 +223,7 @@ static void one_shape(nsed_shape_type type) {
     b.shape.type = type;
     b.shape.radius = 0.1 + 0.3 * urand();
     b.shape.length = 0.1 + 0.5 * urand();
+    b.shape.exponent = trial % 5 == 0 ? NSED_SUPERELLIPSOID_MAX_EXPONENT : 2 + 30 * urand() * urand();
     for (int i = 0; i < 3; i++) {
       b.shape.half[i] = 0.05 + 0.3 * urand();
       b.position[i] = srnd(2.0);
@@ -191,7 +264,7 @@ static void one_shape(nsed_shape_type type) {
       nsedi_contact_geom g;
       if (nsedi_contact_eval(m, ci, kin, NULL, &g) != NSED_OK) continue;
       gap = fmin(gap, g.gap);
-      worst_point = fmax(worst_point, off_surface(m, ci, kin, g.p));
+      worst_point = fmax(worst_point, off_surface(m, ci, kin, g.p, g.n));
     }
     double bound, brute = brute_force(&bd->shape, kin, pl->point, pl->normal, &bound);
     double scale = 1 + fabs(brute);
@@ -224,6 +297,8 @@ static void visit(sample_ctx *sc, const double pb[3]) {
   nsedi_v3_sub(dd, sc->centre, pw);
   sc->best = fmin(sc->best, nsedi_v3_norm(dd));
 }
+
+static void visit_any(void *ctx, const double *pb) { visit(ctx, pb); }
 
 static double sample_surface(const nsed_shape *s, sample_ctx *sc) {
   enum { NG = 200, NA = 720 };
@@ -271,6 +346,8 @@ static double sample_surface(const nsed_shape *s, sample_ctx *sc) {
         }
       return amax * ha / sqrt(2.0);
     }
+    case NSED_SHAPE_SUPERELLIPSOID:
+      return sample_superellipsoid(s, visit_any, sc);
     default: return INFINITY;
   }
 }
@@ -333,6 +410,7 @@ static void sphere_against(nsed_shape_type type) {
     b.shape.radius = 0.1 + 0.4 * urand();
     b.shape.length = 0.1 + 0.8 * urand();
     for (int i = 0; i < 3; i++) b.shape.half[i] = 0.1 + 0.4 * urand();
+    b.shape.exponent = ntrial % 5 == 0 ? NSED_SUPERELLIPSOID_MAX_EXPONENT : 2 + 30 * urand() * urand();
     for (int i = 0; i < 4; i++) b.quat[i] = srnd(1.0);
     must(nsed_model_add_body(m, &b, &err), &err);
     nsed_contact_def c;
@@ -365,14 +443,27 @@ static void sphere_against(nsed_shape_type type) {
       nsedi_v3_axpy(q, kin[0].r, -(g.gap + rs), g.n);
       worst_eq = fmax(worst_eq, ellipsoid_residual(&kin[1], sh->half, q, kin[0].r));
     }
+    if (type == NSED_SHAPE_SUPERELLIPSOID) {
+      /* the surface point (the centre less gap + radius along n), its
+       * normal along n, in B's axes */
+      double q[3], d[3], qb[3], nb[3];
+      nsedi_v3_axpy(q, kin[0].r, -(g.gap + rs), g.n);
+      nsedi_v3_sub(d, q, kin[1].r);
+      nsedi_m3_mulTv(qb, kin[1].R, d);
+      nsedi_m3_mulTv(nb, kin[1].R, g.n);
+      /* the equations' condition grows with p (f and its gradient's
+       * direction move p times a point's relative error) */
+      worst_eq = fmax(worst_eq, superellipsoid_residual(sh, qb, nb) / sh->exponent);
+    }
     ntrial++;
     nsed_model_free(&m);
   }
   printf("sphere against the %-9s, 30 random poses: |brute force - gap| beyond the sampling bound "
          "%.1e m",
          nsed_shape_type_name(type), fmax(worst, 0));
-  if (type == NSED_SHAPE_ELLIPSOID) {
-    printf(", closest-point equations' residual %.1e", worst_eq);
+  if (type == NSED_SHAPE_ELLIPSOID || type == NSED_SHAPE_SUPERELLIPSOID) {
+    printf(", closest-point equations' residual %.1e%s", worst_eq,
+           type == NSED_SHAPE_SUPERELLIPSOID ? " per unit of p" : "");
     CHECK_NEAR(worst_eq, 0, 1e-14, 0);
   }
   printf("\n");
@@ -465,13 +556,76 @@ static void capsule_capsule(void) {
          nparallel, worst, worst_surface);
 }
 
+/* A superellipsoid with p = 2 is the ellipsoid: its gaps against a plane
+ * and under a sphere, and their rows' velocities and biases, equal the
+ * ellipsoid pairs' (closed form; the ellipsoid's own Newton iteration) to
+ * round-off, over random poses and velocities. */
+static void superellipsoid_p2(void) {
+  nsed_error err;
+  double worst = 0, worst_row = 0;
+  for (int trial = 0; trial < 40; trial++) {
+    int on_sphere = trial % 2;
+    double gap[2], vel[2][3], bias[2][3];
+    double half[3], pos[3], q[4], rpos[3], x[26];
+    for (int i = 0; i < 3; i++) half[i] = 0.1 + 0.3 * urand(), pos[i] = srnd(0.5), rpos[i] = srnd(1.5);
+    for (int i = 0; i < 4; i++) q[i] = srnd(1.0);
+    for (int i = 0; i < 26; i++) x[i] = srnd(1.0);
+    for (int v = 0; v < 2; v++) {
+      nsed_model *m;
+      must(nsed_model_create(&m, &err), &err);
+      nsed_body_def b;
+      nsed_body_def_default(&b);
+      snprintf(b.name, sizeof b.name, "egg");
+      b.shape.type = v ? NSED_SHAPE_SUPERELLIPSOID : NSED_SHAPE_ELLIPSOID;
+      b.shape.exponent = 2;
+      for (int i = 0; i < 3; i++) b.shape.half[i] = half[i];
+      must(nsed_model_add_body(m, &b, &err), &err);
+      nsed_body_def_default(&b);
+      snprintf(b.name, sizeof b.name, "ball");
+      b.shape.type = NSED_SHAPE_SPHERE;
+      b.shape.radius = 0.1;
+      must(nsed_model_add_body(m, &b, &err), &err);
+      nsed_contact_def c;
+      nsed_contact_def_default(&c);
+      snprintf(c.name, sizeof c.name, "c");
+      snprintf(c.body, sizeof c.body, on_sphere ? "ball" : "egg");
+      if (on_sphere) snprintf(c.other, sizeof c.other, "egg");
+      must(nsed_model_add_contact(m, &c, &err), &err);
+      must(nsed_model_finalize(m, &err), &err);
+      for (int i = 0; i < 3; i++) x[i] = pos[i], x[13 + i] = rpos[i];
+      for (int i = 0; i < 4; i++) x[3 + i] = q[i];
+      x[16] = 1, x[17] = x[18] = x[19] = 0;
+      nsedi_kin kin[2];
+      nsedi_kin_eval(m, x, kin);
+      nsedi_contact_geom g;
+      int rc = nsedi_contact_eval(m, 0, kin, NULL, &g);
+      gap[v] = rc == NSED_OK ? g.gap : NAN;
+      for (int r = 0; r < 3; r++) vel[v][r] = g.row[r].vel, bias[v][r] = g.row[r].bias;
+      nsed_model_free(&m);
+    }
+    if (isnan(gap[0]) && isnan(gap[1])) continue; /* the ball's centre inside */
+    worst = fmax(worst, fabs(gap[0] - gap[1]));
+    for (int r = 0; r < 3; r++)
+      worst_row = fmax(worst_row, fmax(fabs(vel[0][r] - vel[1][r]) / (1 + fabs(vel[0][r])),
+                                       fabs(bias[0][r] - bias[1][r]) / (1 + fabs(bias[0][r]))));
+  }
+  printf("superellipsoid p = 2 against the ellipsoid's formulas, 40 poses: gaps differ by %.1e m, "
+         "rows' velocities and biases by %.1e (relative)\n",
+         worst, worst_row);
+  CHECK_NEAR(worst, 0, 1e-14, 0);
+  CHECK_NEAR(worst_row, 0, 1e-13, 0);
+}
+
 int main(void) {
-  const nsed_shape_type types[] = {NSED_SHAPE_SPHERE,   NSED_SHAPE_DISK,    NSED_SHAPE_BOX,
-                                   NSED_SHAPE_CYLINDER, NSED_SHAPE_CAPSULE, NSED_SHAPE_ELLIPSOID};
+  const nsed_shape_type types[] = {NSED_SHAPE_SPHERE,    NSED_SHAPE_DISK,
+                                   NSED_SHAPE_BOX,       NSED_SHAPE_CYLINDER,
+                                   NSED_SHAPE_CAPSULE,   NSED_SHAPE_ELLIPSOID,
+                                   NSED_SHAPE_SUPERELLIPSOID};
   for (size_t i = 0; i < sizeof types / sizeof types[0]; i++) one_shape(types[i]);
   const nsed_shape_type others[] = {NSED_SHAPE_BOX, NSED_SHAPE_CYLINDER, NSED_SHAPE_DISK,
-                                    NSED_SHAPE_ELLIPSOID};
+                                    NSED_SHAPE_ELLIPSOID, NSED_SHAPE_SUPERELLIPSOID};
   for (size_t i = 0; i < sizeof others / sizeof others[0]; i++) sphere_against(others[i]);
+  superellipsoid_p2();
   capsule_capsule();
   return TEST_DONE();
 }

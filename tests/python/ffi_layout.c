@@ -116,6 +116,7 @@ int main(void) {
   FIELD(nsed_shape, half);
   FIELD(nsed_shape, rollers);
   FIELD(nsed_shape, psi);
+  FIELD(nsed_shape, exponent);
   SIZE(nsed_body_def);
   FIELD(nsed_body_def, name);
   FIELD(nsed_body_def, mass);
@@ -237,6 +238,7 @@ int main(void) {
   CONST(NSED_SHAPE_ROLLER);
   CONST(NSED_SHAPE_CAPSULE);
   CONST(NSED_SHAPE_ELLIPSOID);
+  CONST(NSED_SHAPE_SUPERELLIPSOID);
   CONST(NSED_ROTOR_NONE);
   CONST(NSED_ROTOR_X);
   CONST(NSED_ROTOR_Y);

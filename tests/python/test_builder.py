@@ -293,7 +293,8 @@ def test_errors(tmp):
                  "body 'ball': mass: expected a number, got 'heavy'", "mass a string")
     expect_error(lambda: nsed.ModelBuilder().body(name="ball", shape=nsed.Shape("sphear", 0.1)),
                  nsed.InputError, "body 'ball': shape.type: expected one of none, sphere, disk, "
-                 "cylinder, box, point, roller, capsule, ellipsoid, got 'sphear' (did you mean 'sphere'?)",
+                 "cylinder, box, point, roller, capsule, ellipsoid, superellipsoid, got 'sphear' "
+                 "(did you mean 'sphere'?)",
                  "shape typo")
     expect_error(lambda: nsed.ModelBuilder().body(name="ball", veloctiy=[1, 0, 0]), TypeError,
                  "body 'ball': unknown field 'veloctiy' (did you mean 'velocity'?)", "field typo")
