@@ -246,16 +246,18 @@
  * max a_i^2 + t, the size of the step that F's round-off alone makes (1.5
  * eps of it); the iteration converges monotonically and quadratically, so
  * it gets there within a few dozen steps even from far away. The limit
- * only guards against a NaN input. */
+ * only guards against a NaN input. The superellipsoid's iterations
+ * (superellipsoid.c) end on the same relative step, and on a bracket that
+ * narrow. */
+#define NSEDI_NEAREST_STEP (4 * 2.220446049250313e-16)
+#define NSEDI_NEAREST_MAX_ITER 200
+
 /* A stalled integration names a closed superellipsoid contact whose plane
  * normal has a body component below this (dimensionless): it is crossing
  * a flat direction, where the explicit point's rate is unbounded
  * (docs/engine.md, "Algebraic surfaces"). Measured: the stalls stop at
  * components of 1e-16 to 1e-17. */
 #define NSEDI_FLAT_NOTE 1e-6
-
-#define NSEDI_NEAREST_STEP (4 * 2.220446049250313e-16)
-#define NSEDI_NEAREST_MAX_ITER 200
 
 /* Roller region boundary (roller.c): within this band of the region
  * indicator cos(psi) sin(alpha) - |n.i| (dimensionless, a difference of

@@ -634,10 +634,15 @@ double nsedi_contact_flatness(const nsed_model *m, int c, const nsedi_kin *kin) 
   if (C->pair != NSEDI_PAIR_SUPERELLIPSOID_PLANE || !(m->body[C->body].def.shape.exponent > 2))
     return INFINITY;
   nsedi_plane pl;
-  double nb[3];
+  double nb[3], wb[3], dd[3], flat = INFINITY;
   nsedi_contact_plane(m, c, &pl);
   nsedi_m3_mulTv(nb, kin[C->body].R, pl.normal);
-  return fmin(fabs(nb[0]), fmin(fabs(nb[1]), fabs(nb[2])));
+  nsedi_m3_mulTv(wb, kin[C->body].R, kin[C->body].ww);
+  nsedi_v3_cross(dd, wb, nb);
+  /* a component held at zero (a motion in a symmetry plane) crosses nothing */
+  for (int i = 0; i < 3; i++)
+    if (dd[i] != 0) flat = fmin(flat, fabs(nb[i]));
+  return flat;
 }
 
 int nsedi_contact_eval(const nsed_model *m, int c, const nsedi_kin *kin, const double *xtrack,

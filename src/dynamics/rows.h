@@ -54,9 +54,9 @@ int nsedi_contact_eval(const nsed_model *m, int c, const nsedi_kin *kin, const d
                        nsedi_contact_geom *g);
 
 /* For a superellipsoid (p > 2) against a plane: the smallest component of
- * the plane's normal in the body's axes, how close the contact point is to
- * crossing a flat direction, where its rate is unbounded (see
- * superellipsoid.h); INFINITY for every other pair. */
+ * the plane's normal in the body's axes that is changing, how close the
+ * contact point is to crossing a flat direction, where its rate is
+ * unbounded (see superellipsoid.h); INFINITY for every other pair. */
 double nsedi_contact_flatness(const nsed_model *m, int c, const nsedi_kin *kin);
 
 #endif

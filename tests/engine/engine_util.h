@@ -87,4 +87,52 @@ static inline void must(int rc, const nsed_error *err) {
   }
 }
 
+/* A frictionless ball of radius rb at (0, 0, ball_z) moving at v0 along x
+ * on the body `fixed` (already added, welded to the ground at height z0,
+ * its axis_b the direction of its body that stays along the world's z);
+ * run for 1.5 s. Returns the time the ball leaves (its one open event) and
+ * the number of such events (-1 if the run failed). */
+static inline double ball_leaves(recorder *rec, nsed_model *m, const char *fixed, double z0,
+                                 const double axis_b[3], double rb, double ball_z, double v0,
+                                 int *opens) {
+  nsed_error err;
+  nsed_body_def b;
+  nsed_body_def_default(&b);
+  snprintf(b.name, sizeof b.name, "ball");
+  b.shape.type = NSED_SHAPE_SPHERE;
+  b.shape.radius = rb;
+  b.position[2] = ball_z;
+  b.velocity[0] = v0;
+  must(nsed_model_add_body(m, &b, &err), &err);
+  nsed_joint_def j;
+  nsed_joint_def_default(&j);
+  snprintf(j.name, sizeof j.name, "fix");
+  j.type = NSED_JOINT_WELD;
+  snprintf(j.body_b, sizeof j.body_b, "%s", fixed);
+  j.anchor_a[2] = z0;
+  memcpy(j.axis_b, axis_b, sizeof j.axis_b);
+  must(nsed_model_add_joint(m, &j, &err), &err);
+  nsed_contact_def c;
+  nsed_contact_def_default(&c);
+  snprintf(c.name, sizeof c.name, "ball_%s", fixed);
+  snprintf(c.body, sizeof c.body, "ball");
+  snprintf(c.other, sizeof c.other, "%s", fixed);
+  c.mu = c.mu0 = 0;
+  must(nsed_model_add_contact(m, &c, &err), &err);
+  nsed_options o = *nsed_model_options(m);
+  o.t_end = 1.5;
+  must(nsed_model_set_options(m, &o, &err), &err);
+  must(nsed_model_finalize(m, &err), &err);
+  memset(rec, 0, sizeof *rec);
+  nsed_data *d;
+  int rc = run_model(m, &d, rec);
+  double t_open = 0;
+  *opens = 0;
+  for (int i = 0; i < rec->nev; i++)
+    if (rec->ev[i].kind == NSED_EVENT_OPEN) (*opens)++, t_open = rec->ev[i].t;
+  if (rc != NSED_OK) *opens = -1;
+  nsed_data_free(&d);
+  return t_open;
+}
+
 #endif

@@ -249,52 +249,6 @@ static void capsule_at_rest(nsed_friction_model form) {
   nsed_model_free(&m);
 }
 
-/* A frictionless ball of radius rb at (0, 0, ball_z) moving at v0 along x
- * on the body `fixed` (already added, welded to the ground at height z0,
- * its axis_b the direction of its body that stays along the world's z);
- * run for 1.5 s. Returns the time the ball leaves (its one open event) and
- * the number of such events. */
-static double ball_leaves(nsed_model *m, const char *fixed, double z0, const double axis_b[3],
-                          double rb, double ball_z, double v0, int *opens) {
-  nsed_error err;
-  nsed_body_def b;
-  nsed_body_def_default(&b);
-  snprintf(b.name, sizeof b.name, "ball");
-  b.shape.type = NSED_SHAPE_SPHERE;
-  b.shape.radius = rb;
-  b.position[2] = ball_z;
-  b.velocity[0] = v0;
-  must(nsed_model_add_body(m, &b, &err), &err);
-  nsed_joint_def j;
-  nsed_joint_def_default(&j);
-  snprintf(j.name, sizeof j.name, "fix");
-  j.type = NSED_JOINT_WELD;
-  snprintf(j.body_b, sizeof j.body_b, "%s", fixed);
-  j.anchor_a[2] = z0;
-  memcpy(j.axis_b, axis_b, sizeof j.axis_b);
-  must(nsed_model_add_joint(m, &j, &err), &err);
-  nsed_contact_def c;
-  nsed_contact_def_default(&c);
-  snprintf(c.name, sizeof c.name, "ball_%s", fixed);
-  snprintf(c.body, sizeof c.body, "ball");
-  snprintf(c.other, sizeof c.other, "%s", fixed);
-  c.mu = c.mu0 = 0;
-  must(nsed_model_add_contact(m, &c, &err), &err);
-  nsed_options o = *nsed_model_options(m);
-  o.t_end = 1.5;
-  must(nsed_model_set_options(m, &o, &err), &err);
-  must(nsed_model_finalize(m, &err), &err);
-  memset(&rec, 0, sizeof rec);
-  nsed_data *d;
-  CHECK(run_model(m, &d, &rec) == NSED_OK);
-  double t_open = 0;
-  *opens = 0;
-  for (int i = 0; i < rec.nev; i++)
-    if (rec.ev[i].kind == NSED_EVENT_OPEN) (*opens)++, t_open = rec.ev[i].t;
-  nsed_data_free(&d);
-  return t_open;
-}
-
 /* The ball slides along the top of a fixed body along world x at height
  * z0 (a capsule of radius rc and segment L, a box of half height rc and
  * half length L/2, or a cylinder of radius rc and length L), then over its
@@ -321,7 +275,7 @@ static void ball_over_end(nsed_shape_type bar) {
   must(nsed_model_add_body(m, &b, &err), &err);
   const double up[3] = {-1, 0, 0}; /* the bar's -x is the world's z */
   int opens;
-  double t_open = ball_leaves(m, "bar", z0, up, rb, z0 + rc + rb, v0, &opens);
+  double t_open = ball_leaves(&rec, m, "bar", z0, up, rb, z0 + rc + rb, v0, &opens);
   double t_leave = 0.5 * L / v0 + time_over_cap(R, v0, G);
   printf("ball over a %s's end: leaves at %.12f s (closed form %.12f), %d events\n",
          nsed_shape_type_name(bar), t_open, t_leave, rec.nev);
@@ -372,7 +326,7 @@ static void ball_off_ellipsoid(void) {
   must(nsed_model_add_body(m, &b, &err), &err);
   const double up[3] = {0, 0, 1};
   int opens;
-  double t_open = ball_leaves(m, "egg", e.z0, up, e.rb, e.z0 + e.c + e.rb, e.v0, &opens);
+  double t_open = ball_leaves(&rec, m, "egg", e.z0, up, e.rb, e.z0 + e.c + e.rb, e.v0, &opens);
   /* the normal force's first zero, bracketed on a scan, then bisected */
   double v2, lo = 0, hi = 0;
   while (normal_force(&e, hi, &v2) > 0) lo = hi, hi += 1e-3;

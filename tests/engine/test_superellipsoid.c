@@ -15,6 +15,16 @@
  *    tracking. For p > 2 the surface is flat across y = 0 (its curvature
  *    there is zero): the contact point crosses it at unbounded speed and
  *    the normal force has an integrable peak, which the run goes through;
+ *  - the same rocker under the regularised and the compliant law: the
+ *    first crossing converges to the quadrature's as the law stiffens
+ *    (regularised linearly in delta);
+ *  - a frictionless ball sliding off the top of a fixed superellipsoid
+ *    (p = 2, 4, 8) along its section y = 0: its centre runs on the
+ *    section's offset curve and leaves where g n_z = v^2 / (rho + rb) (rho
+ *    the section's radius of curvature, v from the energy integral), at
+ *    the time of the quadrature of (rho + rb) dth / v along it (to 1e-9 s);
+ *    the top is flat for p > 2 (rho infinite), which the substitution
+ *    th ~ u^(p-1) makes integrable;
  *  - rolling in 3D from a pose off every flat direction, spinning about
  *    all axes: for p = 2 (100 s, explicit and differential) it rolls
  *    without slipping and its energy stays; for p = 3 and 4 (10 s,
@@ -45,8 +55,14 @@ static nsed_body_def superellipsoid_def(const double half[3], double p, double m
 
 /* Body b on the floor with friction mu (= mu0) and the tracking, run to
  * t_end: add, finalize, clear the recorder. */
+/* A contact law other than exact Coulomb (NULL: exact Coulomb). */
+typedef struct {
+  nsed_contact_law law;
+  double delta, stiffness, damping;
+} law_spec;
+
 static void on_floor(nsed_model *m, const nsed_body_def *b, double mu, nsed_contact_tracking tr,
-                     double t_end) {
+                     double t_end, const law_spec *ls) {
   nsed_error err;
   must(nsed_model_add_body(m, b, &err), &err);
   nsed_contact_def c;
@@ -55,6 +71,7 @@ static void on_floor(nsed_model *m, const nsed_body_def *b, double mu, nsed_cont
   snprintf(c.body, sizeof c.body, "body");
   c.mu = c.mu0 = mu;
   c.tracking = tr;
+  if (ls) c.law = ls->law, c.delta = ls->delta, c.stiffness = ls->stiffness, c.damping = ls->damping;
   must(nsed_model_add_contact(m, &c, &err), &err);
   nsed_options o = *nsed_model_options(m);
   o.t_end = t_end;
@@ -156,15 +173,17 @@ static double quarter_period(const rocker *r, double th0, int n) {
 
 /* The rocker run to t_end: its tilt angle about x, energy change, events. */
 static double rock_to(const double half[3], double p, double th0, nsed_contact_tracking tr,
-                      double t_end, double *de, int *nev, int *ok) {
+                      const law_spec *ls, double t_end, double *de, int *nev, int *ok) {
   nsed_error err;
   nsed_model *m;
   must(nsed_model_create(&m, &err), &err);
   nsed_body_def b = superellipsoid_def(half, p, 1.0);
   double q = p / (p - 1);
   b.position[2] = pow(pow(half[1] * sin(th0), q) + pow(half[2] * cos(th0), q), 1 / q);
+  /* a compliant contact starts at its static penetration */
+  if (ls && ls->law == NSED_CONTACT_COMPLIANT) b.position[2] -= G / ls->stiffness;
   b.quat[0] = cos(th0 / 2), b.quat[1] = sin(th0 / 2);
-  on_floor(m, &b, 2.0, tr, t_end);
+  on_floor(m, &b, 2.0, tr, t_end, ls);
   nsed_data *d;
   *ok = run_model(m, &d, &rec) == NSED_OK;
   double s[13];
@@ -176,7 +195,10 @@ static double rock_to(const double half[3], double p, double th0, nsed_contact_t
   return 2 * atan(s[4] / s[3]); /* q and -q are one rotation */
 }
 
-static void rocking(double p, double th0, nsed_contact_tracking tr) {
+/* The rocker's first ncross level crossings against the quadrature; the
+ * largest time error. */
+static double rocking_law(double p, double th0, nsed_contact_tracking tr, const law_spec *ls,
+                          int ncross) {
   const double half[3] = {0.2, 0.15, 0.1};
   nsed_error err;
   nsed_model *m;
@@ -191,23 +213,124 @@ static void rocking(double p, double th0, nsed_contact_tracking tr) {
   double wmax = sqrt(2 * G * (h0 - hz) / (hz * hz + dh * dh + r.I));
   double worst = 0, worst_de = 0;
   int events = 0, all_ok = 1;
-  for (int k = 0; k < 3; k++) {
+  for (int k = 0; k < ncross; k++) {
     double de, th;
     int nev, ok;
-    th = rock_to(half, p, th0, tr, (2 * k + 1) * T4, &de, &nev, &ok);
+    th = rock_to(half, p, th0, tr, ls, (2 * k + 1) * T4, &de, &nev, &ok);
     worst = fmax(worst, fabs(th) / wmax);
     worst_de = fmax(worst_de, fabs(de));
     events += nev;
     all_ok &= ok;
   }
-  printf("rocking p = %-2g th0 = %.2f %-12s: T/4 = %.12f s (quadrature, halved grid %.1e), "
+  printf("rocking p = %-2g th0 = %.2f %-12s %-11s: T/4 = %.12f s (quadrature, halved grid %.1e), "
          "crossings off by %.1e s, energy change %.1e J, %d events\n",
-         p, th0, nsed_contact_tracking_name(tr), T4, fabs(T4 - T4h), worst, worst_de, events);
+         p, th0, nsed_contact_tracking_name(tr),
+         nsed_contact_law_name(ls ? ls->law : NSED_CONTACT_COULOMB), T4, fabs(T4 - T4h), worst,
+         worst_de, events);
   CHECK(all_ok);
   CHECK(events == 0);
   CHECK_NEAR(T4, T4h, 2e-10, 0);
-  CHECK_NEAR(worst, 0, 1e-8, 0);
-  CHECK_NEAR(worst_de, 0, 1e-8, 0);
+  return worst;
+}
+
+static void rocking(double p, double th0, nsed_contact_tracking tr) {
+  CHECK_NEAR(rocking_law(p, th0, tr, NULL, 3), 0, 1e-8, 0);
+}
+
+/* The same rocker under the regularised and the compliant law: their first
+ * crossing converges to the exact law's as the law stiffens (regularised:
+ * delta 1e-4 -> 1e-5 m/s; compliant: stiffness 1e6 -> 1e7 N/m with the
+ * damping ratio 0.5 -> 0.016 and delta 1e-4 -> 1e-5). */
+static void other_laws(void) {
+  const law_spec reg[2] = {{NSED_CONTACT_REGULARIZED, 1e-4, 0, 0},
+                           {NSED_CONTACT_REGULARIZED, 1e-5, 0, 0}};
+  const law_spec comp[2] = {{NSED_CONTACT_COMPLIANT, 1e-4, 1e6, 1e3},
+                            {NSED_CONTACT_COMPLIANT, 1e-5, 1e7, 100}};
+  double er[2], ec[2];
+  for (int i = 0; i < 2; i++) {
+    er[i] = rocking_law(4, 0.3, NSED_TRACKING_EXPLICIT, &reg[i], 1);
+    ec[i] = rocking_law(4, 0.3, NSED_TRACKING_EXPLICIT, &comp[i], 1);
+  }
+  printf("other laws: regularised crossing error %.1e -> %.1e s, compliant %.1e -> %.1e s\n",
+         er[0], er[1], ec[0], ec[1]);
+  CHECK(er[1] < er[0] / 5 && er[1] < 1e-5); /* linear in delta */
+  CHECK(ec[1] < ec[0] / 2 && ec[1] < 1e-5);
+}
+
+/* ---- a ball sliding off a fixed superellipsoid ------------------------------- */
+
+/* The section y = 0 of the superellipsoid (semi-axes a, c there) by the
+ * angle th of its normal from the vertical: the point (x, z) is the 2D
+ * support point, the radius of curvature rho = 1 / kappa with
+ * kappa = (f_xx f_z^2 + f_zz f_x^2) / |grad f|^3. The ball's centre runs
+ * on the offset curve at rb: height z + rb cos th, radius of curvature
+ * rho + rb, arc length (rho + rb) dth. */
+typedef struct {
+  double a, c, p, rb, z0, v0;
+} section;
+
+static void section_at(const section *e, double th, double *zc, double *rho) {
+  double q = e->p / (e->p - 1), us = e->a * sin(th), uc = e->c * cos(th);
+  double S = pow(us, q) + pow(uc, q), Sp = pow(S, 1 / e->p);
+  double x = e->a * pow(us, q - 1) / Sp, z = e->c * pow(uc, q - 1) / Sp, p = e->p;
+  double fx = p * pow(x / e->a, p - 1) / e->a, fz = p * pow(z / e->c, p - 1) / e->c;
+  double fxx = p * (p - 1) * pow(x / e->a, p - 2) / (e->a * e->a);
+  double fzz = p * (p - 1) * pow(z / e->c, p - 2) / (e->c * e->c);
+  double g = hypot(fx, fz);
+  *rho = g * g * g / (fxx * fz * fz + fzz * fx * fx);
+  *zc = e->z0 + z + e->rb * cos(th);
+}
+
+/* Per unit mass, g n_z - v^2 kappa_C (the normal force), and v^2. */
+static double section_force(const section *e, double th, double *v2) {
+  double zt, zc, rho;
+  section_at(e, 1e-300, &zt, &rho);
+  section_at(e, th, &zc, &rho);
+  *v2 = e->v0 * e->v0 + 2 * G * (zt - zc);
+  return G * cos(th) - *v2 / (rho + e->rb);
+}
+
+/* The flat top has rho ~ th^(-(p-2)/(p-1)); th = th_L u^(p-1) makes the
+ * integrand (rho + rb) dth / v bounded; midpoint rule in u. */
+static double section_time(const section *e, double th_leave, int n) {
+  double k = e->p - 1, T = 0;
+  for (int i = 0; i < n; i++) {
+    double u = (i + 0.5) / n, th = th_leave * pow(u, k), zc, rho, v2;
+    section_at(e, th, &zc, &rho);
+    section_force(e, th, &v2);
+    T += (rho + e->rb) / sqrt(v2) * th_leave * k * pow(u, k - 1);
+  }
+  return T / n;
+}
+
+static void ball_off(double p) {
+  const section e = {.a = 0.4, .c = 0.2, .p = p, .rb = 0.05, .z0 = 0.5, .v0 = 0.5};
+  nsed_error err;
+  nsed_model *m;
+  must(nsed_model_create(&m, &err), &err);
+  const double half[3] = {e.a, 0.25, e.c};
+  nsed_body_def b = superellipsoid_def(half, p, 5.0);
+  snprintf(b.name, sizeof b.name, "block");
+  b.position[2] = e.z0;
+  must(nsed_model_add_body(m, &b, &err), &err);
+  const double up[3] = {0, 0, 1};
+  int opens;
+  double t_open = ball_leaves(&rec, m, "block", e.z0, up, e.rb, e.z0 + e.c + e.rb, e.v0, &opens);
+  double v2, lo = 1e-6, hi = 1e-6;
+  while (section_force(&e, hi, &v2) > 0) lo = hi, hi += 1e-3;
+  for (int it = 0; it < 200; it++) {
+    double mid = 0.5 * (lo + hi);
+    if (section_force(&e, mid, &v2) > 0) lo = mid;
+    else hi = mid;
+  }
+  double th = 0.5 * (lo + hi), T = section_time(&e, th, 400000), Th = section_time(&e, th, 200000);
+  printf("ball off a superellipsoid p = %g: leaves at %.12f s (quadrature %.12f, halved grid %.1e, "
+         "at %.6f rad), %d events\n",
+         p, t_open, T, fabs(T - Th), th, rec.nev);
+  CHECK(opens == 1);
+  CHECK_NEAR(T, Th, 1e-11, 0);
+  CHECK_NEAR(t_open, T, 1e-9, 0);
+  nsed_model_free(&m);
 }
 
 /* ---- rolling in 3D -------------------------------------------------------- */
@@ -245,7 +368,7 @@ static void rolling(double p, nsed_contact_tracking tr, double t_end) {
   b.velocity[1] = -(ww[2] * rho[0] - ww[0] * rho[2]);
   b.velocity[2] = -(ww[0] * rho[1] - ww[1] * rho[0]);
   for (int i = 0; i < 3; i++) b.angular_velocity[i] = w[i];
-  on_floor(m, &b, 1.0, tr, t_end);
+  on_floor(m, &b, 1.0, tr, t_end, NULL);
   nsed_data *d;
   int rc = run_model(m, &d, &rec);
   const nsed_stats *st = nsed_data_stats(d);
@@ -282,6 +405,10 @@ int main(void) {
   }
   rocking(2, 0.3, NSED_TRACKING_DIFFERENTIAL);
   rocking(4, 0.3, NSED_TRACKING_DIFFERENTIAL);
+  other_laws();
+  ball_off(2);
+  ball_off(4);
+  ball_off(8);
   rolling(2, NSED_TRACKING_EXPLICIT, 100);
   rolling(2, NSED_TRACKING_DIFFERENTIAL, 100);
   rolling(3, NSED_TRACKING_DIFFERENTIAL, 10);
