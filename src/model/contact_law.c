@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "model_impl.h"
+#include "shape_pairs.h"
 
 const char *nsed_contact_law_name(nsed_contact_law law) {
   static const char *names[] = {"coulomb", "regularized", "compliant"};
@@ -56,8 +57,10 @@ int nsed_contact_ignored_parameters(const nsed_model *m, int i, char *text, size
              "or turns, decided at events), not regularised", c->torsion_rate);
   int b = nsed_model_find_body(m, c->body);
   int roller = b >= 0 && nsed_model_body_def(m, b)->shape.type == NSED_SHAPE_ROLLER;
-  if (!roller && c->tracking != NSED_TRACKING_INHERIT)
-    note(&n, "tracking is ignored: only roller contacts track their contact point");
+  int surface = nsedi_pair_tracked_surface(m->contact[i].pair);
+  if (!roller && !surface && c->tracking != NSED_TRACKING_INHERIT)
+    note(&n, "tracking is ignored: only roller contacts and an ellipsoid's or a superellipsoid's "
+             "contacts with a plane or a sphere track their contact point");
   nsed_contact_tracking tracking =
       c->tracking == NSED_TRACKING_INHERIT ? nsed_model_options(m)->contact_tracking : c->tracking;
   if (c->wheel[0] && (!roller || tracking != NSED_TRACKING_IMPLICIT))

@@ -257,7 +257,8 @@ def test_superellipsoid():
     check(r.summary["status"] == "ok" and len(r.events) == 0 and drift < 1e-12,
           f"superellipsoid at rest: status {r.summary['status']}, {len(r.events)} events, "
           f"drift {drift:.3g} m")
-    check(laws[0].get("tracking") == "differential", f"summary's contact_laws: {laws}")
+    check(laws[0].get("tracking") == "differential" and laws[0].get("ignored") is None,
+          f"summary's contact_laws (differential tracking is used, not ignored): {laws}")
 
 
 def expect_input_error(make, expect, what):
