@@ -143,11 +143,6 @@ static int ellipsoid_support(const nsed_model *m, int c, const nsedi_kin *kin,
   return NSED_OK;
 }
 
-/* The exponent of an algebraic surface: the ellipsoid is p = 2. */
-static double surface_exponent(const nsed_shape *s) {
-  return s->type == NSED_SHAPE_SUPERELLIPSOID ? s->exponent : 2.0;
-}
-
 /* An algebraic surface's point touching the plane (superellipsoid.c):
  * explicit, the support point in d = -nb; differential, the tracked point
  * y (xtrack, body axes) moving at the rate the closest-point equations
@@ -158,7 +153,7 @@ static int algebraic_support(const nsed_model *m, int c, const nsedi_kin *kin,
   const nsedi_contact *C = &m->contact[c];
   const nsedi_kin *k = &kin[C->body];
   const nsed_shape *sh = &m->body[C->body].def.shape;
-  double p = surface_exponent(sh);
+  double p = nsedi_sq_exponent(sh);
   double nb[3], wb[3], d[3], dd[3], y[3], yd[3], rpd[3];
   nsedi_m3_mulTv(nb, k->R, g->n);
   nsedi_m3_mulTv(wb, k->R, k->ww);
@@ -586,7 +581,7 @@ static int sphere_algebraic(const nsed_model *m, int c, const nsedi_kin *kin,
                             const double *xtrack, nsedi_contact_geom *g) {
   const nsedi_contact *C = &m->contact[c];
   const nsed_shape *sb = &m->body[C->other].def.shape;
-  double p = surface_exponent(sb), loc[3], locd[3], q[3], qd[3];
+  double p = nsedi_sq_exponent(sb), loc[3], locd[3], q[3], qd[3];
   centre_in_axes(&kin[C->body], &kin[C->other], loc, locd);
   if (xtrack) {
     nsedi_v3_copy(q, xtrack);

@@ -27,7 +27,7 @@ double nsedi_track_residual(const nsed_model *m, int c, const nsedi_kin *kin,
   if (C->pair == NSEDI_PAIR_ROLLER_PLANE) return nsedi_roller_track_residual(m, c, kin, xtrack);
   int against_plane = C->other == NSEDI_GROUND;
   const nsed_shape *s = &m->body[against_plane ? C->body : C->other].def.shape;
-  double p = s->type == NSED_SHAPE_SUPERELLIPSOID ? s->exponent : 2.0;
+  double p = nsedi_sq_exponent(s);
   if (against_plane) {
     nsedi_plane pl;
     double d[3];

@@ -38,6 +38,10 @@ static double power(double x, double e) {
   return r;
 }
 
+double nsedi_sq_exponent(const nsed_shape *s) {
+  return s->type == NSED_SHAPE_SUPERELLIPSOID ? s->exponent : 2.0;
+}
+
 double nsedi_sq_value(const double a[3], double p, const double y[3], double g[3], double h[3]) {
   double f = -1;
   for (int i = 0; i < 3; i++) {

@@ -8,6 +8,12 @@
 #ifndef NSED_MODEL_SUPERELLIPSOID_H
 #define NSED_MODEL_SUPERELLIPSOID_H
 
+#include "nsed/model.h"
+
+/* A shape's exponent as an algebraic surface: the superellipsoid's p, 2
+ * for the ellipsoid. */
+double nsedi_sq_exponent(const nsed_shape *s);
+
 /* f(y); with g and h non-NULL also its gradient and its (diagonal)
  * Hessian. */
 double nsedi_sq_value(const double a[3], double p, const double y[3], double g[3], double h[3]);
