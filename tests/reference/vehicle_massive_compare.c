@@ -13,8 +13,9 @@
  * reference over 100 units (10 handovers, the translation decaying 40-fold
  * and reviving) and the reference must conserve its energy and keep its
  * rows; the shipped coast (v = 1, mu = 0.5) must agree until its first
- * roller slips near a tip. "mu MU [t_end [FILE [speed spin]]]": one
- * comparison printed as a table (docs). */
+ * roller slips near a tip. "mu MU [t_end [FILE [speed spin [KEY=VALUE
+ * ...]]]]": one comparison printed as a table (docs), the overrides passed
+ * to the problem (speed 0: the file's motion). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -164,9 +165,11 @@ typedef struct {
 } result;
 
 /* file at mu to t_end; speed > 0 starts the vehicle at (speed, 0) with yaw
- * rate spin instead of the file's motion. */
+ * rate spin instead of the file's motion; extra: more overrides (another
+ * contact law, for instance). */
+#define MAX_EXTRA 16
 static result compare(const char *root, const char *file, double mu, double t_end, double speed,
-                      double spin) {
+                      double spin, char **extra, int nextra) {
   result res = {0};
   char path[4096], ov[5][96];
   snprintf(path, sizeof path, "%s/problems/%s", root, file);
@@ -175,11 +178,13 @@ static result compare(const char *root, const char *file, double mu, double t_en
   snprintf(ov[2], sizeof ov[2], "output.dt=%.17g", t_end / (10 * NCHECK));
   snprintf(ov[3], sizeof ov[3], "omni_vehicle.velocity=[%.17g, 0]", speed);
   snprintf(ov[4], sizeof ov[4], "omni_vehicle.spin=%.17g", spin);
-  const char *ovp[5] = {ov[0], ov[1], ov[2], ov[3], ov[4]};
+  const char *ovp[5 + MAX_EXTRA] = {ov[0], ov[1], ov[2], ov[3], ov[4]};
+  int nov = speed > 0 ? 5 : 3;
+  for (int k = 0; k < nextra && k < MAX_EXTRA; k++) ovp[nov++] = extra[k];
   nsed_model *m = NULL;
   nsed_data *d = NULL;
   nsed_error err;
-  if (nsed_problem_load(path, ovp, speed > 0 ? 5 : 3, &m, &err) || nsed_data_create(m, &d, &err)) {
+  if (nsed_problem_load(path, ovp, nov, &m, &err) || nsed_data_create(m, &d, &err)) {
     fprintf(stderr, "%s: %s\n", file, err.message);
     nsed_model_free(&m);
     return res;
@@ -252,7 +257,7 @@ static void run_tests(const char *root) {
   /* Slow (u^2 / (g r) small where a roller's tip is near): Kosenko's coast at
    * a twentieth of its speed, mu = 1. No roller slips, and the translation
    * decays and revives as the reference's does. */
-  result lo = compare(root, "omni_vehicle_coast.yaml", 1.0, 100.0, 0.05, 0.025);
+  result lo = compare(root, "omni_vehicle_coast.yaml", 1.0, 100.0, 0.05, 0.025, NULL, 0);
   CHECK(lo.ok);
   if (lo.ok) {
     print_result("omni_vehicle_coast.yaml (v = 0.05, yaw rate 0.025)", 1.0, &lo);
@@ -275,7 +280,7 @@ static void run_tests(const char *root) {
   /* The shipped problem (v = 1, mu = 0.5): the same motion until the first
    * roller nears its tip, where stopping the wheel's sideways motion needs
    * more than mu lambda_n and nsed's roller slips. */
-  result hi = compare(root, "omni_vehicle_coast.yaml", 0.5, 2.0, 0, 0);
+  result hi = compare(root, "omni_vehicle_coast.yaml", 0.5, 2.0, 0, 0, NULL, 0);
   CHECK(hi.ok);
   if (hi.ok) {
     print_result("omni_vehicle_coast.yaml", 0.5, &hi);
@@ -290,14 +295,14 @@ static void run_tests(const char *root) {
 
 int main(int argc, char **argv) {
   if (argc < 2) {
-    fprintf(stderr, "usage: %s SOURCE_ROOT [mu MU [t_end [FILE [speed spin]]]]\n", argv[0]);
+    fprintf(stderr, "usage: %s SOURCE_ROOT [mu MU [t_end [FILE [speed spin [KEY=VALUE ...]]]]]\n", argv[0]);
     return 2;
   }
   if (argc >= 3 && !strcmp(argv[2], "mu")) {
     double mu = argc > 3 ? atof(argv[3]) : 0.5, t_end = argc > 4 ? atof(argv[4]) : 10.0;
     const char *file = argc > 5 ? argv[5] : "omni_vehicle_coast.yaml";
     double speed = argc > 6 ? atof(argv[6]) : 0, spin = argc > 7 ? atof(argv[7]) : 0;
-    result r = compare(argv[1], file, mu, t_end, speed, spin);
+    result r = compare(argv[1], file, mu, t_end, speed, spin, argv + 8, argc > 8 ? argc - 8 : 0);
     if (!r.ok) return 1;
     print_result(file, mu, &r);
     return 0;
