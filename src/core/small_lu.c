@@ -40,22 +40,39 @@ double nsedi_small_lu_factor(int n, double *A, int *piv, int *nz) {
   return n == 0 ? 1.0 : (umax > 0 ? umin / umax : 0.0);
 }
 
+/* One right-hand side; with n a compile-time constant below, the compiler
+ * unrolls the loops. The operations and their order are the same for every
+ * n, so the answers do not depend on which copy runs. */
+#define LU_SOLVE_BODY(n)                                                        \
+  for (int k = 0; k < (n); k++) {                                             \
+    int p = piv[k];                                                           \
+    if (p != k) {                                                             \
+      double t = b[k];                                                        \
+      b[k] = b[p];                                                            \
+      b[p] = t;                                                               \
+    }                                                                         \
+  }                                                                           \
+  for (int k = 0; k < (n); k++)                                               \
+    for (int i = k + 1; i < (n); i++) b[i] -= LU[k * (n) + i] * b[k];         \
+  for (int k = (n) - 1; k >= 0; k--) {                                        \
+    b[k] /= LU[k * (n) + k];                                                  \
+    for (int i = 0; i < k; i++) b[i] -= LU[k * (n) + i] * b[k];               \
+  }
+
+static void solve_n(int n, const double *LU, const int *piv, double *b) { LU_SOLVE_BODY(n) }
+/* The blocks of the tree solve: a body (6), a joint's or contact's rows (<= 6). */
+static void solve_6(const double *LU, const int *piv, double *b) { LU_SOLVE_BODY(6) }
+static void solve_5(const double *LU, const int *piv, double *b) { LU_SOLVE_BODY(5) }
+static void solve_3(const double *LU, const int *piv, double *b) { LU_SOLVE_BODY(3) }
+
 void nsedi_small_lu_solve(int n, const double *LU, const int *piv, int nrhs, double *B) {
   for (int r = 0; r < nrhs; r++) {
     double *b = B + (long)r * n;
-    for (int k = 0; k < n; k++) {
-      int p = piv[k];
-      if (p != k) {
-        double t = b[k];
-        b[k] = b[p];
-        b[p] = t;
-      }
-    }
-    for (int k = 0; k < n; k++)
-      for (int i = k + 1; i < n; i++) b[i] -= LU[k * n + i] * b[k];
-    for (int k = n - 1; k >= 0; k--) {
-      b[k] /= LU[k * n + k];
-      for (int i = 0; i < k; i++) b[i] -= LU[k * n + i] * b[k];
+    switch (n) {
+    case 6: solve_6(LU, piv, b); break;
+    case 5: solve_5(LU, piv, b); break;
+    case 3: solve_3(LU, piv, b); break;
+    default: solve_n(n, LU, piv, b);
     }
   }
 }
