@@ -83,9 +83,11 @@ static int reference_from(const nsed_model *m, const nsed_data *d, omni_massive_
     if (nsed_model_find_body(m, name) < 0) break;
   }
   int n = rol->shape.rollers;
-  if (rol->shape.psi != 0 || n > OMNI_MASSIVE_MAX_ROLLERS) {
-    fprintf(stderr, "the massive-roller reference has psi = 0 and at most %d rollers\n",
-            OMNI_MASSIVE_MAX_ROLLERS);
+  snprintf(name, sizeof name, "wheel%d", N);
+  if (rol->shape.psi != 0 || n > OMNI_MASSIVE_MAX_ROLLERS || nsed_model_find_body(m, name) >= 0 ||
+      nsed_model_find_body(m, "wheel0_strut") >= 0) {
+    fprintf(stderr, "the massive-roller reference has rigid wheels (no struts), at most %d of them, "
+            "psi = 0 and at most %d rollers\n", OMNI_MASSIVE_MAX_WHEELS, OMNI_MASSIVE_MAX_ROLLERS);
     return -1;
   }
   double ps[13], hs[13];
