@@ -92,6 +92,7 @@ int nsedi_lcp_run(nsed_contact_solver *s, int n, const double *M, const double *
       /* Siconos only reads M and q (it copies them into its tableau). */
       st_sic = nsedi_siconos_lemke(s->sic, n, (double *)M, (double *)q, z, w, maxp, &piv);
       r_sic = nsedi_lcp_residual(n, M, q, z, w, ws->cn);
+      if (st_sic == NSEDI_LCP_SOLVED && r_sic > tol) r_sic = nsedi_lcp_polish(ws, n, M, q, z, w, r_sic);
       if (r_sic <= tol) {
         finish(stats, form, P_SICONOS, piv, r_sic);
         return NSED_OK;
