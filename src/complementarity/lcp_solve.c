@@ -1,7 +1,7 @@
 /* The LCP paths. AUTO tries, in order, stopping at the first answer that
  * passes nsed's own verification (residual <= settings.tol):
  *   trivial (q >= 0: z = 0)
- *   Siconos' Lemke            -> "siconos-lemke"
+ *   Siconos' Lemke (+ polish) -> "siconos-lemke"
  *   nsed's Lemke (+ polish)   -> "nsed-lemke"
  *     (these two the other way round from NSEDI_LCP_NSED_FIRST unknowns on)
  *   nsed's Lemke on M + eps I, eps = NSEDI_LCP_REG_EPS (relative to max|M_ij|),
