@@ -174,6 +174,10 @@ typedef struct {
 static result compare(const char *root, const char *file, double mu, double t_end, double speed,
                       double spin, char **extra, int nextra) {
   result res = {.mu = mu};
+  if (nextra > MAX_EXTRA) {
+    fprintf(stderr, "at most %d overrides, got %d\n", MAX_EXTRA, nextra);
+    return res;
+  }
   char path[4096], ov[5][96];
   snprintf(path, sizeof path, "%s/problems/%s", root, file);
   snprintf(ov[0], sizeof ov[0], "solver.t_end=%.17g", t_end);
@@ -183,7 +187,7 @@ static result compare(const char *root, const char *file, double mu, double t_en
   snprintf(ov[4], sizeof ov[4], "omni_vehicle.spin=%.17g", spin);
   const char *ovp[5 + MAX_EXTRA] = {ov[0], ov[1], ov[2], ov[3], ov[4]};
   int nov = speed > 0 ? 5 : 3;
-  for (int k = 0; k < nextra && k < MAX_EXTRA; k++) ovp[nov++] = extra[k];
+  for (int k = 0; k < nextra; k++) ovp[nov++] = extra[k];
   nsed_model *m = NULL;
   nsed_data *d = NULL;
   nsed_error err;
