@@ -20,6 +20,8 @@
  * Gram matrix B M^-1 B^T by Cholesky. */
 #include "omni_massive.h"
 
+#include "dp45_tableau.h"
+
 #include <float.h>
 #include <math.h>
 #include <string.h>
@@ -303,18 +305,6 @@ int omni_massive_init(const omni_massive_params *p, double x, double y, double t
   return OMNI_MASSIVE_OK;
 }
 
-/* Dormand-Prince 5(4) (Hairer, Norsett & Wanner, table II.5.2). */
-static const double C[7] = {0, 1.0 / 5, 3.0 / 10, 4.0 / 5, 8.0 / 9, 1, 1};
-static const double A[7][6] = {
-    {0},
-    {1.0 / 5},
-    {3.0 / 40, 9.0 / 40},
-    {44.0 / 45, -56.0 / 15, 32.0 / 9},
-    {19372.0 / 6561, -25360.0 / 2187, 64448.0 / 6561, -212.0 / 729},
-    {9017.0 / 3168, -355.0 / 33, 46732.0 / 5247, 49.0 / 176, -5103.0 / 18656},
-    {35.0 / 384, 0, 500.0 / 1113, 125.0 / 192, -2187.0 / 6784, 11.0 / 84}};
-static const double E[7] = {71.0 / 57600, 0, -71.0 / 16695, 71.0 / 1920,
-                            -17253.0 / 339200, 22.0 / 525, -1.0 / 40};
 
 /* One step; k[0] = f(t, y) on entry. Returns the scaled error (a negative
  * code if a stage's rows are singular); y1 the 5th-order solution. */
@@ -325,16 +315,16 @@ static double dp_step(const model *md, double t, const double *y, double h, doub
   for (int s = 1; s < 7; s++) {
     for (int j = 0; j < n; j++) {
       double acc = 0;
-      for (int r = 0; r < s; r++) acc += A[s][r] * k[r][j];
+      for (int r = 0; r < s; r++) acc += DP45_A[s][r] * k[r][j];
       yt[j] = y[j] + h * acc;
     }
-    if (rhs(md, t + C[s] * h, yt, k[s])) return -1;
+    if (rhs(md, t + DP45_C[s] * h, yt, k[s])) return -1;
   }
   memcpy(y1, yt, (size_t)n * sizeof(double));
   double err = 0;
   for (int j = 0; j < n; j++) {
     double e = 0;
-    for (int s = 0; s < 7; s++) e += E[s] * k[s][j];
+    for (int s = 0; s < 7; s++) e += DP45_E[s] * k[s][j];
     err = fmax(err, fabs(h * e) / (tol * (1 + fmax(fabs(y[j]), fabs(y1[j])))));
   }
   return err;
