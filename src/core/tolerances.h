@@ -88,6 +88,15 @@
  * its maximum is within log(number of margins) times it of the best
  * smallest margin. */
 #define NSEDI_ANCHOR_SOFTMIN 1e-2
+/* The climb then goes on at temperatures falling by NSEDI_ANCHOR_COOLING
+ * down to NSEDI_ANCHOR_SOFTMIN_LAST: each sees margins down to about its
+ * own size, so a share of 1e-7 of the force scale (a box's trailing vertex
+ * near its tipping point, the normal forces' free twist) is centred too,
+ * to about the last temperature; at 1e-2 alone the two trailing vertices
+ * of a tipping box kept a twist of 2e-7 of the force scale and left at
+ * different instants. */
+#define NSEDI_ANCHOR_SOFTMIN_LAST 1e-12
+#define NSEDI_ANCHOR_COOLING 1e-2
 #define NSEDI_ANCHOR_ASCENT_STEPS 30
 #define NSEDI_ANCHOR_STEP_FLOOR 1e-12
 #define NSEDI_ANCHOR_TIE 1e-13
@@ -444,5 +453,10 @@
  * does not have. |v.n| <= this times (1 + |v|): round-off relative to |v|
  * (absolute, in m/s, for a slow floor). */
 #define NSEDI_MODEL_FLOOR_TANGENT 1e-12
+
+/* Sharing redundant sticks' friction by load (eval.c, share_by_load): a
+ * normal force below this fraction of the largest counts as this much in
+ * a tangential row's weight N_ref / N. */
+#define NSEDI_LOAD_SHARE_FLOOR 1e-17
 
 #endif

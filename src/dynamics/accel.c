@@ -28,6 +28,8 @@ struct nsedi_dyn_ws {
   int *bent;      /* 2 maxr: (permuted row index << 1 | side) grouped by body */
   double *du;     /* nv: free acceleration in nsedi_delassus */
   double *anchor; /* maxr: the anchor of the multipliers in the row order perm */
+  const double *weight; /* the caller's row weights (original order) or NULL */
+  double *colscale;     /* maxr: 1 / sqrt(weight) in the row order perm */
   nsedi_tree_ws *tree; /* the linear-time path, tried first */
   int dense_only;      /* 1: skip the tree path (tests compare the two) */
   int tree_min_rows;   /* fewer rows go to the dense path (NSEDI_TREE_MIN_ROWS) */
@@ -54,6 +56,7 @@ nsedi_dyn_ws *nsedi_dyn_ws_create(const nsed_model *m, int max_rows) {
   w->iwork = malloc(sizeof(int) * (size_t)r);
   w->du = malloc(sizeof(double) * (size_t)(nv > 0 ? nv : 1));
   w->anchor = malloc(sizeof(double) * (size_t)r);
+  w->colscale = malloc(sizeof(double) * (size_t)r);
   w->nz = malloc(sizeof(int) * (size_t)r);
   w->perm = malloc(sizeof(int) * (size_t)r);
   w->key = malloc(sizeof(int) * (size_t)r);
@@ -64,7 +67,7 @@ nsedi_dyn_ws *nsedi_dyn_ws_create(const nsed_model *m, int max_rows) {
   w->tree_min_rows = NSEDI_TREE_MIN_ROWS;
   int lstsq_bad = nsedi_lstsq_ws_init(&w->lstsq, r, nw);
   if (lstsq_bad || !w->minv || !w->A || !w->A2 || !w->rhs || !w->rhs2 || !w->X || !w->Wd || !w->Jd ||
-      !w->work || !w->ipiv || !w->iwork || !w->du || !w->anchor || !w->nz || !w->perm || !w->key || !w->count ||
+      !w->work || !w->ipiv || !w->iwork || !w->du || !w->anchor || !w->colscale || !w->nz || !w->perm || !w->key || !w->count ||
       !w->bdeg || !w->bent || !w->tree) {
     nsedi_dyn_ws_free(&w);
     return NULL;
@@ -101,6 +104,7 @@ void nsedi_dyn_ws_free(nsedi_dyn_ws **pw) {
   free(w->iwork);
   free(w->du);
   free(w->anchor);
+  free(w->colscale);
   nsedi_lstsq_ws_free(&w->lstsq);
   nsedi_tree_ws_free(&w->tree);
   free(w);
@@ -164,8 +168,16 @@ static int solve_schur(nsedi_dyn_ws *w, int n, int nrhs, double *B, const double
   if (anchor && nrhs == 1)
     for (int j = 0; j < n; j++)
       for (int i = 0; i < n; i++) B[i] -= w->A2[(size_t)j * n + i] * anchor[j];
+  /* Weighted: d = S e with S = W^-1/2 and e the minimum-norm solution of
+   * (A S) e = B, the d of least sum w d^2. */
+  int scaled = w->weight && anchor && nrhs == 1;
+  if (scaled)
+    for (int j = 0; j < n; j++)
+      for (int i = 0; i < n; i++) w->A2[(size_t)j * n + i] *= w->colscale[j];
   int rank = 0;
   int info = nsedi_lstsq_square(&w->lstsq, n, w->A2, nrhs, B, NSEDI_SCHUR_RANK_CUT, &rank);
+  if (scaled)
+    for (int i = 0; i < n; i++) B[i] *= w->colscale[i];
   if (anchor && nrhs == 1)
     for (int i = 0; i < n; i++) B[i] += anchor[i];
   return info == 0 ? NSED_OK : NSED_ERR_SINGULAR;
@@ -236,6 +248,8 @@ static void schur_by_body(nsedi_dyn_ws *w, int nr, const nsedi_row *rows, const 
 
 void nsedi_dyn_ws_dense_only(nsedi_dyn_ws *w, int on) { w->dense_only = on; }
 
+void nsedi_dyn_ws_weights(nsedi_dyn_ws *w, const double *weight) { w->weight = weight; }
+
 void nsedi_dyn_ws_tree_min_rows(nsedi_dyn_ws *w, int rows) { w->tree_min_rows = rows; }
 
 void nsedi_dyn_ws_paths(const nsedi_dyn_ws *w, long *ntree, long *ndense) {
@@ -271,6 +285,8 @@ int nsedi_solve_constrained(const nsed_model *m, nsedi_dyn_ws *w, int nr, const 
   for (int i = 0; i < nr; i++) w->rhs[i] = target[p[i]] - row_dot(&rows[p[i]], du);
   if (anchor)
     for (int i = 0; i < nr; i++) w->anchor[i] = anchor[p[i]];
+  if (w->weight)
+    for (int i = 0; i < nr; i++) w->colscale[i] = 1.0 / sqrt(w->weight[p[i]]);
   int rc = solve_schur(w, nr, 1, w->rhs, anchor ? w->anchor : NULL, rank_deficient);
   if (rc) return rc;
   for (int i = 0; i < nr; i++) {

@@ -42,6 +42,12 @@ int nsedi_solve_constrained(const nsed_model *m, nsedi_dyn_ws *ws, int nr, const
                             const nsedi_row *cols, const double *target, const double *f,
                             const double *anchor, double *du, double *lambda, int *rank_deficient);
 
+/* Row weights for the next solves' rank-deficient path (nr values in the
+ * rows' order, each > 0; NULL: none): lambda is then the solution nearest
+ * the anchor in the norm sum w_i (lambda_i - anchor_i)^2. The pointer is
+ * kept, not copied. */
+void nsedi_dyn_ws_weights(nsedi_dyn_ws *ws, const double *weight);
+
 /* Event quantities (always by the dense Schur complement) for nc contacts
  * with rows W (3nc, ordered n t1 t2 per
  * contact), bilateral rows J (nj) with targets: G = W P W^T (3nc x 3nc,

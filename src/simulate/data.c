@@ -45,6 +45,7 @@ static int alloc_smooth(nsedi_smooth_ws *s, const nsed_model *m) {
   s->maxr = m->nrow + 3 * m->ncontact + nsedi_n_exact_torsion(m);
   int ok = ALLOC(s->rows, s->maxr) && ALLOC(s->cols, s->maxr) && ALLOC(s->target, s->maxr) &&
            ALLOC(s->lam, s->maxr) && ALLOC(s->row_contact, s->maxr) && ALLOC(s->anchor, s->maxr) &&
+           ALLOC(s->load_anchor, s->maxr) && ALLOC(s->weight, s->maxr) &&
            ALLOC(s->centre_grad, 3 * m->ncontact);
   if (ok) s->ws = nsedi_dyn_ws_create(m, s->maxr);
   return ok && s->ws;
@@ -52,7 +53,8 @@ static int alloc_smooth(nsedi_smooth_ws *s, const nsed_model *m) {
 
 static void free_smooth(nsedi_smooth_ws *s) {
   nsedi_dyn_ws_free(&s->ws);
-  void *a[] = {s->rows, s->cols, s->target, s->lam, s->row_contact, s->anchor, s->centre_grad};
+  void *a[] = {s->rows,   s->cols,        s->target, s->lam, s->row_contact,
+               s->anchor, s->load_anchor, s->weight, s->centre_grad};
   for (size_t i = 0; i < sizeof a / sizeof a[0]; i++) free(a[i]);
 }
 

@@ -66,6 +66,9 @@ typedef struct {
                            (its relative spin held at zero) or SLIP (turning); OPEN otherwise */
   double *spin_sign;    /* nc: +1 or -1, the sign of a turning spin's velocity */
   double *spin_anchor;  /* nc: the event problem's torsional moment at the phase start (N m) */
+  int load_shares;      /* redundant sticks share friction by their normal loads (eval.c,
+                           share_by_load): set once the event has chosen the anchor, clear
+                           while it searches for it */
   int *kink_seg;        /* nkink: the segment of its table a drive's input is in: k between
                            knots k-1 and k, 0 below the first, npoints above the last
                            (kinks.c) */
@@ -96,6 +99,8 @@ typedef struct {
   nsedi_row *rows, *cols;    /* maxr: constraint rows and their force columns */
   double *target, *lam;      /* maxr: row accelerations wanted, multipliers */
   double *anchor;            /* maxr: the multipliers' anchor (the phase's force_anchor) */
+  double *load_anchor, *weight; /* maxr: the share pass's anchor and row weights
+                                   (eval.c, share_by_load) */
   int deficient;             /* the last solve's rows were redundant (least-squares path) */
   double *centre_grad;       /* 3 nc: the anchor search's gradient (redundant_forces.c) */
   int *row_contact;          /* maxr: contact of a row, -1 for joints */
@@ -183,6 +188,8 @@ typedef struct {
   double *x_tmp;             /* nstate + NSEDI_NWORK: a state from the dense output */
   double *force_ev;          /* 3 nc: the acceleration problem's forces, by contact
                                 (redundant_forces.c) */
+  int prev_shares;           /* the phase before the event had redundant sticks whose forces
+                                followed an anchor (eval.c): their shares could move */
   int onsets_on_polygon;     /* the circle admits no directions for this event's onsets: they
                                 start on the event problem's own forces, and the modes are
                                 decided under those (onset.c; docs/engine.md, "Onsets the

@@ -10,6 +10,7 @@
 #include "math3.h"
 #include "shape_pairs.h"
 #include "sim_impl.h"
+#include "tolerances.h"
 
 /* Friction of a slipping contact: its unit direction s (t1, t2) and the
  * coefficient. Exact Coulomb: mu along the held direction, or along the
@@ -146,6 +147,45 @@ int nsedi_forces_anchored(const nsed_model *m, const nsed_data *d) {
     if (phase_torsion_factor(m, d, c) != 0) return 0;
   }
   return 1;
+}
+
+/* Redundant sticks' friction shared by their normal loads (docs/engine.md,
+ * "Redundant contacts"): the solution nearest the anchor scales each
+ * stick's anchored friction with its current normal force (the anchor's
+ * ratio of friction to normal force, rho = F_anchor / N_anchor, times N)
+ * and weighs its tangential rows by N_ref / N in the distance, so that
+ * the load the anchor does not carry goes to the sticks in proportion to
+ * their normal forces and a stick whose normal force vanishes (a box's
+ * trailing edge as it tips) carries friction that vanishes with it. The
+ * normal forces are the first solve's (the one nearest the anchor); the
+ * anchor at the event is a solution, where this changes nothing. */
+static int share_by_load(const nsed_model *m, nsed_data *d, int nr) {
+  nsedi_smooth_ws *w = &d->sw;
+  double nref = 0;
+  for (int i = 0; i < nr; i++) w->load_anchor[i] = w->anchor[i], w->weight[i] = 1.0;
+  for (int i = m->nrow; i < nr; i++) nref = fmax(nref, fabs(w->lam[i]));
+  int any = 0;
+  for (int i = m->nrow; i < nr; i++) {
+    int c = w->row_contact[i], stick = d->ph.mode[c] == NSED_MODE_STICK;
+    if (stick && m->contact[c].def.mu > 0) {
+      const double *fa = d->ph.force_anchor + 3 * c;
+      double n = w->lam[i], floor = NSEDI_LOAD_SHARE_FLOOR * nref;
+      for (int k = 1; k <= 2; k++) {
+        if (fa[0] > floor) w->load_anchor[i + k] = fa[k] / fa[0] * fmax(n, 0.0);
+        w->weight[i + k] = nref / fmax(n, floor);
+      }
+      any = 1;
+    }
+    if (stick) i += 2;
+    if (nsedi_exact_torsion(m, c) && d->ph.spin[c] == NSED_MODE_STICK) i++;
+  }
+  if (!any || !(nref > 0)) return NSED_OK;
+  int deficient = 0;
+  nsedi_dyn_ws_weights(w->ws, w->weight);
+  int rc = nsedi_solve_constrained(m, w->ws, nr, w->rows, w->cols, w->target, d->cache.f,
+                                   w->load_anchor, d->cache.du, w->lam, &deficient);
+  nsedi_dyn_ws_weights(w->ws, NULL);
+  return rc;
 }
 
 /* Contact forces from the multipliers of the solved rows (contact_rows'
@@ -294,9 +334,10 @@ int nsedi_eval(const nsed_model *m, nsed_data *d, double t, const double *x, dou
     }
     nr = contact_rows(m, d, c, nr);
   }
-  int deficient = 0;
+  int deficient = 0, anchored = nsedi_forces_anchored(m, d);
   rc = nsedi_solve_constrained(m, d->sw.ws, nr, d->sw.rows, d->sw.cols, d->sw.target, ca->f,
-                               nsedi_forces_anchored(m, d) ? d->sw.anchor : NULL, ca->du, d->sw.lam, &deficient);
+                               anchored ? d->sw.anchor : NULL, ca->du, d->sw.lam, &deficient);
+  if (rc == NSED_OK && deficient && anchored && d->ph.load_shares) rc = share_by_load(m, d, nr);
   d->sw.deficient = deficient;
   if (rc)
     return nsed_error_set(err, rc,

@@ -66,6 +66,30 @@ static void simultaneous_stops(const nsed_model *m, nsed_data *d) {
   }
 }
 
+/* Closed contacts that leave together with one whose lift-off root fired:
+ * contacts between the same two bodies whose normal forces the phase
+ * shares (a box's trailing edge as it tips over it) reach zero at the same
+ * instant, but the root finder reports the one that changed sign; the
+ * others sit within the share's noise of zero (the anchor's, a few
+ * round-offs of the force scale). They join as lift-off candidates; the
+ * event problem decides as for the first, opening only a contact it keeps
+ * at zero force. */
+static void simultaneous_liftoffs(const nsed_model *m, nsed_data *d) {
+  nsedi_event_ws *ev = &d->ev;
+  double fscale = 0;
+  for (int c = 0; c < m->ncontact; c++)
+    if (ev->prev_mode[c] != NSED_MODE_OPEN) fscale = fmax(fscale, fabs(d->cache.lambda_c[3 * c]));
+  for (int a = 0; a < m->ncontact; a++) {
+    if (!(ev->trigger[a] & NSEDI_TRIG_LIFTOFF)) continue;
+    const nsedi_contact *A = &m->contact[a];
+    for (int c = 0; c < m->ncontact; c++) {
+      const nsedi_contact *C = &m->contact[c];
+      if (c == a || ev->prev_mode[c] == NSED_MODE_OPEN || C->body != A->body || C->other != A->other) continue;
+      if (fabs(d->cache.lambda_c[3 * c]) <= NSEDI_LIFTOFF_FORCE * fscale) ev->trigger[c] |= NSEDI_TRIG_LIFTOFF;
+    }
+  }
+}
+
 int nsedi_event_classify(const nsed_model *m, nsed_data *d, nsed_error *err) {
   const nsed_options *o = &m->opt;
   nsedi_event_ws *ev = &d->ev;
@@ -90,6 +114,7 @@ int nsedi_event_classify(const nsed_model *m, nsed_data *d, nsed_error *err) {
     }
   }
   if (ev->fired) simultaneous_stops(m, d);
+  if (ev->fired) simultaneous_liftoffs(m, d);
   ev->n = nsedi_roller_drop_handed_over(m, d, n);
   return NSED_OK;
 }

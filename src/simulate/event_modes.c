@@ -94,8 +94,13 @@ static void pose(const nsed_model *m, nsed_data *d, int i) {
    * boundary, moving out: the problem is posed as just after the root, with
    * the set shrunk by the amount the force leaves it in a moment; the answer
    * is a slip onset whose direction maximal dissipation chooses (on the
-   * polygon: a face normal or within a vertex's cone). */
-  if (prev == NSED_MODE_STICK && (trig & NSEDI_TRIG_SATURATED)) p->mu0 *= 1 - NSEDI_SATURATION_SHRINK;
+   * polygon: a face normal or within a vertex's cone). Not where the phase
+   * shared redundant sticks' forces: there the share, not the force the
+   * set needs, reached the boundary, and the problem with the anchor
+   * search decides whether other shares hold it (if none do, the stick
+   * ends on its boundary and is posed as slipping below). */
+  if (prev == NSED_MODE_STICK && (trig & NSEDI_TRIG_SATURATED) && !ev->prev_shares)
+    p->mu0 *= 1 - NSEDI_SATURATION_SHRINK;
 }
 
 /* How spin row k (exact torsional friction) enters the acceleration
@@ -290,9 +295,18 @@ int nsedi_event_boundary_sticks(const nsed_model *m, nsed_data *d) {
   int posed = 0;
   for (int i = 0; i < na; i++) {
     int c = ev->cand[i];
-    if (d->ph.mode[c] != NSED_MODE_STICK || (ev->trigger[c] & NSEDI_TRIG_NOSTICK)) continue;
     const double *l = d->cache.lambda_c + 3 * c;
     double floor = NSEDI_STICK_START_FLOOR * fscale;
+    /* Closed by an answer that holds it at zero force, and pulling in the
+     * phase: its force would go negative without a sign change; it opens
+     * as at a lift-off root. */
+    if (d->ph.mode[c] != NSED_MODE_OPEN && !(ev->trigger[c] & NSEDI_TRIG_LIFTOFF) &&
+        ev->cl[3 * i] <= NSEDI_LIFTOFF_FORCE * ev->fscale && l[0] < -floor) {
+      ev->trigger[c] |= NSEDI_TRIG_LIFTOFF;
+      posed++;
+      continue;
+    }
+    if (d->ph.mode[c] != NSED_MODE_STICK || (ev->trigger[c] & NSEDI_TRIG_NOSTICK)) continue;
     if (hypot(l[1], l[2]) <= floor) continue; /* no friction needed: nothing pushes out */
     if (nsedi_friction_margin(&m->opt, m->contact[c].def.mu0, l[0], l[1], l[2]) > floor) continue;
     if (!against(l, ev->pose_dir + 2 * c)) continue;
@@ -306,6 +320,8 @@ int nsedi_event_modes(const nsed_model *m, nsed_data *d, nsed_error *err) {
   nsedi_event_ws *ev = &d->ev;
   int na = ev->na = accel_candidates(m, d);
   for (int c = 0; c < m->ncontact; c++) d->ph.mode[c] = d->ph.spin[c] = NSED_MODE_OPEN;
+  /* The anchor search projects onto the solutions nearest its points. */
+  d->ph.load_shares = 0;
   if (na == 0) return NSED_OK;
   /* Each round poses at least one more contact as slipping: at most na. */
   for (int round = 0; round <= na; round++) {
@@ -315,7 +331,10 @@ int nsedi_event_modes(const nsed_model *m, nsed_data *d, nsed_error *err) {
     decide_spins(m, d, na);
     rc = nsedi_centre_force_anchor(m, d, na, err);
     if (rc) return rc;
-    if (nsedi_event_boundary_sticks(m, d) == 0) return NSED_OK;
+    if (nsedi_event_boundary_sticks(m, d) == 0) {
+      d->ph.load_shares = 1;
+      return NSED_OK;
+    }
   }
   return nsed_error_set(err, NSED_ERR_INTERNAL, "t = %.17g: the mode decision did not settle", d->t);
 }

@@ -74,7 +74,7 @@ static void each_margin(const nsed_model *m, const nsed_data *d, const scope *sc
  * gradient. Two passes: the smallest margin first, for the exponentials'
  * range. */
 typedef struct {
-  double fscale, lowest, sum, *g;
+  double fscale, tau, lowest, sum, *g;
 } softmin;
 
 static void find_lowest(void *ctx, int c, double margin, const double grad[3]) {
@@ -85,20 +85,23 @@ static void find_lowest(void *ctx, int c, double margin, const double grad[3]) {
 
 static void accumulate(void *ctx, int c, double margin, const double grad[3]) {
   softmin *s = ctx;
-  double w = exp(-(margin / s->fscale - s->lowest) / NSEDI_ANCHOR_SOFTMIN);
+  double w = exp(-(margin / s->fscale - s->lowest) / s->tau);
   s->sum += w;
   if (s->g)
     for (int k = 0; k < 3; k++) s->g[3 * c + k] += w * grad[k];
 }
 
+/* The soft minimum at temperature tau (relative to the force scale), and
+ * the smallest margin itself into *lowest. */
 static double objective(const nsed_model *m, const nsed_data *d, const scope *sc, const double *f,
-                        double *g) {
-  softmin s = {sc->fscale, INFINITY, 0.0, g};
+                        double tau, double *g, double *lowest) {
+  softmin s = {sc->fscale, tau, INFINITY, 0.0, g};
   each_margin(m, d, sc, f, find_lowest, &s);
+  *lowest = s.lowest;
   if (!isfinite(s.lowest)) return INFINITY;
   if (g) memset(g, 0, sizeof(double) * 3 * (size_t)m->ncontact);
   each_margin(m, d, sc, f, accumulate, &s);
-  return s.lowest - NSEDI_ANCHOR_SOFTMIN * log(s.sum);
+  return s.lowest - tau * log(s.sum);
 }
 
 /* The anchor at a along the segment from the answer to the minimum-norm forces mn. */
@@ -113,10 +116,11 @@ static void seed_on_segment(const nsed_model *m, nsed_data *d, const scope *sc) 
   double lo = 0.0, hi = 1.0;
   for (int it = 0; it < NSEDI_ANCHOR_SEARCH_STEPS; it++) {
     double a1 = lo + (hi - lo) / 3, a2 = hi - (hi - lo) / 3;
+    double low;
     point_at(m, d, mn, a1);
-    double m1 = objective(m, d, sc, d->ph.force_anchor, NULL);
+    double m1 = objective(m, d, sc, d->ph.force_anchor, NSEDI_ANCHOR_SOFTMIN, NULL, &low);
     point_at(m, d, mn, a2);
-    double m2 = objective(m, d, sc, d->ph.force_anchor, NULL);
+    double m2 = objective(m, d, sc, d->ph.force_anchor, NSEDI_ANCHOR_SOFTMIN, NULL, &low);
     if (m1 < m2)
       lo = a1;
     else
@@ -125,34 +129,47 @@ static void seed_on_segment(const nsed_model *m, nsed_data *d, const scope *sc) 
   point_at(m, d, mn, 0.5 * (lo + hi));
 }
 
-/* Projected ascent from the anchor, which it moves; the caches end
- * evaluated with it. */
-static int climb(const nsed_model *m, nsed_data *d, const scope *sc, nsed_error *err) {
+/* Projected ascent from the anchor at temperature tau, which it moves; a
+ * step is taken only if it raises the objective and keeps the smallest
+ * margin from falling below both zero and where it was (the soft minimum
+ * may trade a margin far below tau for others). */
+static int climb_at(const nsed_model *m, nsed_data *d, const scope *sc, double tau, nsed_error *err) {
   int nc3 = 3 * m->ncontact;
-  double *anchor = d->ph.force_anchor, *g = sc->grad, fscale = sc->fscale;
-  int rc = nsedi_eval(m, d, d->t, d->x, NULL, err);
-  if (rc) return rc;
-  memcpy(anchor, d->cache.lambda_c, sizeof(double) * (size_t)nc3);
-  double best = objective(m, d, sc, anchor, NULL);
+  double *anchor = d->ph.force_anchor, *g = sc->grad, fscale = sc->fscale, low, trial_low;
+  double best = objective(m, d, sc, anchor, tau, NULL, &low);
   for (int it = 0; it < NSEDI_ANCHOR_ASCENT_STEPS; it++) {
-    objective(m, d, sc, anchor, g);
+    objective(m, d, sc, anchor, tau, g, &low);
     double gn = 0;
     for (int k = 0; k < nc3; k++) gn = fmax(gn, fabs(g[k]));
     if (!(gn > 0)) break;
     int improved = 0;
     for (double eta = fscale / gn; eta > NSEDI_ANCHOR_STEP_FLOOR * fscale / gn && !improved; eta *= 0.5) {
       for (int k = 0; k < nc3; k++) anchor[k] += eta * g[k];
-      rc = nsedi_eval(m, d, d->t, d->x, NULL, err);
+      int rc = nsedi_eval(m, d, d->t, d->x, NULL, err);
       if (rc) return rc;
-      double trial = objective(m, d, sc, d->cache.lambda_c, NULL);
+      double trial = objective(m, d, sc, d->cache.lambda_c, tau, NULL, &trial_low);
       for (int k = 0; k < nc3; k++) anchor[k] -= eta * g[k];
-      if (trial > best + NSEDI_ANCHOR_TIE) {
+      if (trial > best + NSEDI_ANCHOR_TIE && trial_low >= fmin(low, 0.0)) {
         memcpy(anchor, d->cache.lambda_c, sizeof(double) * (size_t)nc3);
         best = trial;
         improved = 1;
       }
     }
     if (!improved) break;
+  }
+  return NSED_OK;
+}
+
+/* The climb from the anchor at falling temperatures: each sees margins
+ * down to about its own size, the last the round-off's; the caches end
+ * evaluated with the anchor. */
+static int climb(const nsed_model *m, nsed_data *d, const scope *sc, nsed_error *err) {
+  int rc = nsedi_eval(m, d, d->t, d->x, NULL, err);
+  if (rc) return rc;
+  memcpy(d->ph.force_anchor, d->cache.lambda_c, sizeof(double) * 3 * (size_t)m->ncontact);
+  for (double tau = NSEDI_ANCHOR_SOFTMIN; tau >= NSEDI_ANCHOR_SOFTMIN_LAST; tau *= NSEDI_ANCHOR_COOLING) {
+    rc = climb_at(m, d, sc, tau, err);
+    if (rc) return rc;
   }
   return nsedi_eval(m, d, d->t, d->x, NULL, err);
 }
