@@ -170,8 +170,11 @@ static int share_by_load(const nsed_model *m, nsed_data *d, int nr) {
     if (stick && m->contact[c].def.mu > 0) {
       const double *fa = d->ph.force_anchor + 3 * c;
       double n = w->lam[i], floor = NSEDI_LOAD_SHARE_FLOOR * nref;
+      /* the anchor's ratio where it carries a load beyond the solve's
+       * round-off; below, its ratio is noise and none is kept */
+      int loaded = fa[0] > NSEDI_FORCE_FLOOR * nref;
       for (int k = 1; k <= 2; k++) {
-        if (fa[0] > floor) w->load_anchor[i + k] = fa[k] / fa[0] * fmax(n, 0.0);
+        w->load_anchor[i + k] = loaded ? fa[k] / fa[0] * fmax(n, 0.0) : 0.0;
         w->weight[i + k] = nref / fmax(n, floor);
       }
       any = 1;

@@ -308,6 +308,9 @@ int nsedi_event_boundary_sticks(const nsed_model *m, nsed_data *d) {
     }
     if (d->ph.mode[c] != NSED_MODE_STICK || (ev->trigger[c] & NSEDI_TRIG_NOSTICK)) continue;
     if (hypot(l[1], l[2]) <= floor) continue; /* no friction needed: nothing pushes out */
+    /* no load beyond the solve's round-off: no force there to push out */
+    double noise = NSEDI_FORCE_FLOOR * fscale;
+    if (l[0] <= noise && hypot(l[1], l[2]) <= noise) continue;
     if (nsedi_friction_margin(&m->opt, m->contact[c].def.mu0, l[0], l[1], l[2]) > floor) continue;
     if (!against(l, ev->pose_dir + 2 * c)) continue;
     ev->trigger[c] |= NSEDI_TRIG_NOSTICK;

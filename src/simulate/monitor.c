@@ -140,7 +140,9 @@ static int check_contact(const nsed_model *m, nsed_data *d, int c, double fref, 
     if (k >= 0) return k;
   }
   if (d->ph.mode[c] == NSED_MODE_STICK) {
-    *value = nsedi_friction_margin(o, cd->mu0, ln, l[1], l[2]) / (cd->mu0 * fmax(ln, 0.0) + floor);
+    /* the normal force's own round-off is the normal check's to judge */
+    double fn0 = fmax(ln, 0.0);
+    *value = nsedi_friction_margin(o, cd->mu0, fn0, l[1], l[2]) / (cd->mu0 * fn0 + floor);
     *what = "the sticking friction force is outside the friction set of mu0 lambda_n";
     return note(d, NSED_LAW_STICK_FRICTION, *value, c) ? NSED_LAW_STICK_FRICTION : -1;
   }

@@ -54,8 +54,12 @@ static void each_margin(const nsed_model *m, const nsed_data *d, const scope *sc
     fn(ctx, c, l[0], gn);
     if (mode != NSED_MODE_STICK) continue;
     if (o->friction.model == NSED_FRICTION_EXACT_CONE) {
-      double lt = hypot(l[1], l[2]);
-      const double gc[3] = {mu0, lt > 0 ? -l[1] / lt : 0, lt > 0 ? -l[2] / lt : 0};
+      /* The circle's margin has a kink at zero friction, where its
+       * gradient's direction is the round-off's: within the solve's
+       * round-off of zero the gradient fades (a rounded kink), so the climb
+       * is not held by noise there (the normal forces' twist). */
+      double lt = hypot(l[1], l[2]), ls = hypot(lt, NSEDI_FORCE_FLOOR * sc->fscale);
+      const double gc[3] = {mu0, -l[1] / ls, -l[2] / ls};
       fn(ctx, c, mu0 * l[0] - lt, gc);
       continue;
     }

@@ -223,7 +223,7 @@ int main(void) {
                                         NSED_FRICTION_EXACT_CONE};
   const double mu[3] = {0.4, 0.6, 0.8};
   /* runs[form][mu]: 1 where the configuration runs today */
-  const int tip_runs[3][3] = {{0, 0, 1}, {0, 1, 1}, {0, 1, 1}};
+  const int tip_runs[3][3] = {{1, 1, 1}, {1, 1, 1}, {1, 1, 1}};
   const int slide_runs[3][3] = {{1, 0, 0}, {1, 1, 1}, {0, 0, 0}};
   for (int f = 0; f < 3; f++)
     for (int i = 0; i < 3; i++) {
