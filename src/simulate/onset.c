@@ -6,7 +6,9 @@
  * consistent when the slip's own tangential acceleration a_t(s) is along s
  * (s x a_t = 0): a scan and a bisection of that angle for one slip,
  * Gauss-Seidel sweeps and then Newton for coupled ones (two wheels of a
- * vehicle saturating together). A root is stable when s x a_t falls
+ * vehicle saturating together), and if that fails, Newton again on s x a_t
+ * itself, smooth where the angle is not (onsets whose accelerations all
+ * start at zero together: a face sliding off at mu0 = mu). A root is stable when s x a_t falls
  * through zero as s turns counterclockwise (a velocity a little off s
  * turns back to it); the nearest stable root wins. A slip starting from
  * rest (an onset) must also accelerate along s; at mu0 = mu its
@@ -70,20 +72,26 @@ static int residual_at(const nsed_model *m, nsed_data *d, int c, double th, doub
  * force that acceleration takes: the slip then starts with up to
  * gamma |v_t| less acceleration than the physics gives (docs/engine.md,
  * "Stick to slip"). */
-static double accel_floor(const nsed_model *m, const nsed_data *d, int c) {
+/* G_ss: contact c's tangential inverse mass along its direction s, from
+ * the event problem (0 if it is not in it). */
+static double inverse_mass_along(const nsed_data *d, int c) {
   const nsedi_event_ws *ev = &d->ev;
-  double stabilised = ev->prev_mode[c] == NSED_MODE_STICK
-                          ? m->opt.baumgarte_gamma * nsedi_slip_speed(&d->cache.geom[c])
-                          : 0.0;
   for (int i = 0; i < ev->na; i++) {
     if (ev->cand[i] != c) continue;
     size_t n3 = (size_t)ev->ldg, r1 = 3 * (size_t)i + 1, r2 = r1 + 1;
     double s1 = d->ph.dir[2 * c], s2 = d->ph.dir[2 * c + 1];
     const double *G = ev->G;
-    double gss = s1 * s1 * G[r1 * n3 + r1] + 2 * s1 * s2 * G[r2 * n3 + r1] + s2 * s2 * G[r2 * n3 + r2];
-    return NSEDI_FORCE_FLOOR * ev->fscale * fmax(gss, 0.0) + stabilised;
+    return fmax(s1 * s1 * G[r1 * n3 + r1] + 2 * s1 * s2 * G[r2 * n3 + r1] + s2 * s2 * G[r2 * n3 + r2], 0.0);
   }
-  return stabilised;
+  return 0.0;
+}
+
+static double accel_floor(const nsed_model *m, const nsed_data *d, int c) {
+  const nsedi_event_ws *ev = &d->ev;
+  double stabilised = ev->prev_mode[c] == NSED_MODE_STICK
+                          ? m->opt.baumgarte_gamma * nsedi_slip_speed(&d->cache.geom[c])
+                          : 0.0;
+  return NSEDI_FORCE_FLOOR * ev->fscale * inverse_mass_along(d, c) + stabilised;
 }
 
 /* Keep each onset's acceleration floor for the anchor stage. */
@@ -179,7 +187,8 @@ static int align_one(const nsed_model *m, nsed_data *d, int c, int onset, double
 /* The angle between each direction of the set and the line of its
  * acceleration, after an evaluation; returns the worst, INFINITY when an
  * onset decelerates. */
-static double misalignment(const nsed_model *m, const nsed_data *d, const dir_set *s, double *r) {
+static double misalignment(const nsed_model *m, const nsed_data *d, const dir_set *s, int smooth,
+                           double *r) {
   double worst = 0;
   for (int i = 0; i < s->n; i++) {
     int c = s->c[i];
@@ -188,6 +197,11 @@ static double misalignment(const nsed_model *m, const nsed_data *d, const dir_se
     double floor = accel_floor(m, d, c);
     /* An onset whose acceleration is round-off (at mu0 = mu) is aligned. */
     r[i] = s->onset[i] && hypot(cross, dot) <= floor ? 0.0 : atan2(cross, fabs(dot));
+    /* smooth: s x a_t over the acceleration the force scale gives, whose
+     * roots are the same, for onsets whose accelerations all start at zero
+     * together (a face sliding off at mu0 = mu), where the angle jumps by
+     * pi/2 as a_t passes through round-off */
+    if (smooth) r[i] = cross / fmax(d->ev.fscale * inverse_mass_along(d, c), 1e-300);
     worst = fmax(worst, s->onset[i] && dot < -floor ? INFINITY : fabs(r[i]));
   }
   return worst;
@@ -195,7 +209,7 @@ static double misalignment(const nsed_model *m, const nsed_data *d, const dir_se
 
 /* Newton on the set's angles from the sweeps' angles, finite-difference
  * Jacobian. */
-static int align_newton(const nsed_model *m, nsed_data *d, const dir_set *s, nsed_error *err) {
+static int align_newton(const nsed_model *m, nsed_data *d, const dir_set *s, int smooth, nsed_error *err) {
   int k = s->n;
   double r[DIR_MAX], rh[DIR_MAX], J[DIR_MAX * DIR_MAX], th[DIR_MAX], dth[DIR_MAX];
   int piv[2 * DIR_MAX];
@@ -203,14 +217,18 @@ static int align_newton(const nsed_model *m, nsed_data *d, const dir_set *s, nse
   for (int it = 0; it < DIR_NEWTON; it++) {
     int rc = nsedi_eval(m, d, d->t, d->x, NULL, err);
     if (rc) return rc;
-    double worst = misalignment(m, d, s, r);
+    double worst = misalignment(m, d, s, smooth, r);
+    if (smooth) {
+      worst = 0;
+      for (int i = 0; i < k; i++) worst = fmax(worst, fabs(r[i]));
+    }
     if (worst < 1e-3 * NSEDI_LINE_ALIGNED || !isfinite(worst)) return NSED_OK;
     for (int j = 0; j < k; j++) th[j] = angle_of(d, s->c[j]);
     for (int j = 0; j < k; j++) {
       set_angle(d, s->c[j], th[j] + h);
       rc = nsedi_eval(m, d, d->t, d->x, NULL, err);
       if (rc) return rc;
-      misalignment(m, d, s, rh);
+      misalignment(m, d, s, smooth, rh);
       for (int i = 0; i < k; i++) J[(size_t)j * k + i] = (rh[i] - r[i]) / h;
       set_angle(d, s->c[j], th[j]);
     }
@@ -259,10 +277,17 @@ static int align(const nsed_model *m, nsed_data *d, const dir_set *s, int *why, 
     }
     if (moved < NSEDI_LINE_SWEEP_MOVE) break;
   }
-  int rc = s->n > 1 ? align_newton(m, d, s, err) : nsedi_eval(m, d, d->t, d->x, NULL, err);
+  int rc = s->n > 1 ? align_newton(m, d, s, 0, err) : nsedi_eval(m, d, d->t, d->x, NULL, err);
   if (rc) return rc;
   double r[DIR_MAX];
-  int ok = misalignment(m, d, s, r) < NSEDI_LINE_ALIGNED;
+  int ok = misalignment(m, d, s, 0, r) < NSEDI_LINE_ALIGNED;
+  if (!ok && s->n > 1) {
+    /* again on the smooth residual, from the sweeps' directions */
+    rc = align_newton(m, d, s, 1, err);
+    if (rc == NSED_OK) rc = nsedi_eval(m, d, d->t, d->x, NULL, err);
+    if (rc) return rc;
+    ok = misalignment(m, d, s, 0, r) < NSEDI_LINE_ALIGNED;
+  }
   *why = ok ? DIR_OK : DIR_NONE;
   if (ok && (rc = stable(m, d, s, &ok, err))) return rc;
   if (*why == DIR_OK && !ok) *why = DIR_UNSTABLE;

@@ -56,6 +56,13 @@ static inline int run_model(const nsed_model *m, nsed_data **dout, recorder *r) 
   return rc;
 }
 
+/* Every law monitor check of the run stayed within its tolerance. */
+static inline int monitor_clean(const nsed_stats *s) {
+  for (int k = 0; k < NSED_LAW_NCHECK; k++)
+    if (s->law[k].count > 0 && s->law[k].worst < -s->law[k].tolerance) return 0;
+  return 1;
+}
+
 /* World z component of a body's angular velocity, from its state
  * (quaternion s[3..6], body-axis angular velocity s[10..12]). */
 static inline double world_spin_z(const double s[13]) {

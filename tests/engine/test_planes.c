@@ -103,12 +103,6 @@ static void finish(nsed_model *m, double t_end, nsed_friction_model form, const 
   must(nsed_model_finalize(m, &err), &err);
 }
 
-static int monitor_clean(const nsed_stats *s) {
-  for (int k = 0; k < NSED_LAW_NCHECK; k++)
-    if (s->law[k].count > 0 && s->law[k].worst < -s->law[k].tolerance) return 0;
-  return 1;
-}
-
 static recorder rec;
 
 /* The box slides down the incline plane on its face and stops. */
