@@ -8,9 +8,9 @@
  * Gauss-Seidel sweeps and then Newton for coupled ones (two wheels of a
  * vehicle saturating together), and if that fails, Newton again on s x a_t
  * itself, smooth where the angle is not (onsets whose accelerations all
- * start at zero together: a face sliding off at mu0 = mu). A root is stable when s x a_t falls
- * through zero as s turns counterclockwise (a velocity a little off s
- * turns back to it); the nearest stable root wins. A slip starting from
+ * start at zero together: a face sliding off at mu0 = mu). A root is
+ * stable when s x a_t falls through zero as s turns counterclockwise (a
+ * velocity a little off s turns back to it); the nearest stable root wins. A slip starting from
  * rest (an onset) must also accelerate along s; at mu0 = mu its
  * acceleration starts at zero (the kinetic friction equals the saturated
  * stick force) and grows, which is consistent too. A slip slowing to
