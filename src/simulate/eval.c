@@ -183,6 +183,16 @@ static int share_by_load(const nsed_model *m, nsed_data *d, int nr) {
     if (nsedi_exact_torsion(m, c) && d->ph.spin[c] == NSED_MODE_STICK) i++;
   }
   if (!any || !(nref > 0)) return NSED_OK;
+  /* The first answer already at the load shares (weighted distance within
+   * NSEDI_LOAD_SHARE_KEEP of the largest normal force; weights >= 1): the
+   * weighted solve could move no row by more than twice that, so it is
+   * not run (a set resting still, its loads those of the anchor). */
+  double dist2 = 0, keep = NSEDI_LOAD_SHARE_KEEP * nref;
+  for (int i = 0; i < nr; i++) {
+    double e = w->lam[i] - w->load_anchor[i];
+    dist2 += w->weight[i] * e * e;
+  }
+  if (dist2 <= keep * keep) return NSED_OK;
   int deficient = 0;
   nsedi_dyn_ws_weights(w->ws, w->weight);
   int rc = nsedi_solve_constrained(m, w->ws, nr, w->rows, w->cols, w->target, d->cache.f,
