@@ -16,7 +16,8 @@
  * then turns into a drifting gap; a slow slip's tangential velocity too,
  * since a nudge could push it across its stop unseen. Dependent rows are
  * settled by least squares. The impulses' kinetic energy change is booked
- * as contact work. */
+ * as contact work, and the fast held slips they turned take their new
+ * velocities' directions. */
 #include <math.h>
 #include <string.h>
 
@@ -124,6 +125,25 @@ static int settle_dependent(nsedi_event_ws *ev, int ns) {
   return worst <= NSEDI_SETTLE_CONSISTENT * want;
 }
 
+/* A fast slip's friction opposes its velocity; held, its direction is
+ * that velocity's at the phase start, and its turn indicator is measured
+ * from it. The impulses above reach the slips through the bodies they
+ * share with the settled rows, so every fast held slip takes its
+ * velocity's direction after them (docs/engine.md, "Slips the settling
+ * impulse reaches"). Slow slips keep theirs: below slip_stop_speed the
+ * velocity's direction is not the law's. */
+static void realign_fast_slips(const nsed_model *m, nsed_data *d) {
+  for (int c = 0; c < m->ncontact; c++) {
+    if (d->ph.mode[c] != NSED_MODE_SLIP || !d->ph.held[c] || d->ph.slow[c] || !nsedi_coulomb_friction(m, c))
+      continue;
+    const nsedi_contact_geom *g = &d->cache.geom[c];
+    double sp = nsedi_slip_speed(g);
+    if (!(sp > 0)) continue;
+    d->ph.dir[2 * c] = g->row[1].vel / sp;
+    d->ph.dir[2 * c + 1] = g->row[2].vel / sp;
+  }
+}
+
 int nsedi_event_settle(const nsed_model *m, nsed_data *d, nsed_error *err) {
   (void)err;
   nsedi_event_ws *ev = &d->ev;
@@ -147,5 +167,6 @@ int nsedi_event_settle(const nsed_model *m, nsed_data *d, nsed_error *err) {
   nsedi_add_velocity(m, d->x, ev->du_imp);
   d->x[m->nstate + 1] += nsedi_state_kinetic(m, d) - T0;
   nsedi_refresh_geometry(m, d);
+  realign_fast_slips(m, d);
   return NSED_OK;
 }

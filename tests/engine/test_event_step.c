@@ -9,7 +9,9 @@
  *   a free slip slowing into the slow hold;
  *   a roller handing its contact over (from the testbench problem);
  *   onsets on dependent rows: a table's four welded feet pushed into
- *   sliding from a residual creep (tests/reliability/problems/table.yaml).
+ *   sliding from a residual creep (tests/reliability/problems/table.yaml);
+ *   the held slips of the other feet following their velocities after
+ *   that onset's settling impulse.
  * argv[1] is the source root. */
 #include <math.h>
 #include <string.h>
@@ -346,6 +348,71 @@ static void dependent_onset(const char *root) {
   nsed_model_free(&m);
 }
 
+/* The same table turning slowly about foot 0, which creeps at a residual
+ * velocity while the other three feet slip (held, 3.6e-5 to 6.4e-5 m/s):
+ * foot 0 starts slipping under the push and the settling impulse that
+ * removes its creep reaches the other feet through the top, turning their
+ * velocities by 6e-6 rad. A fast slip's friction opposes its velocity, so
+ * each held direction must follow its velocity after the impulse
+ * (docs/engine.md, "Slips the settling impulse reaches"). */
+static void settled_slips_realigned(const char *root) {
+  char path[4096];
+  snprintf(path, sizeof path, "%s/tests/reliability/problems/table.yaml", root);
+  const char *push[] = {"forces=[{name: push, type: force, body: top, direction: [1, 0, 0], magnitude: 20}]"};
+  nsed_model *m = NULL;
+  nsed_data *d = NULL;
+  nsed_error err;
+  must(nsed_problem_load(path, push, 1, &m, &err), &err);
+  must(nsed_data_create(m, &d, &err), &err);
+  const double w = 1e-4, creep[2] = {-4e-10, 3e-10}; /* turning about foot 0, at (0.45, 0.25) */
+  for (int b = 0; b < nsed_model_nbody(m); b++) {
+    double *x = d->x + 13 * b;
+    double rx = x[0] - 0.45, ry = x[1] - 0.25;
+    x[7] = -w * ry + creep[0];
+    x[8] = w * rx + creep[1];
+    x[9] = x[10] = x[11] = 0.0;
+    x[12] = w;
+  }
+  nsedi_refresh_geometry(m, d);
+  double before[8] = {0};
+  d->ph.mode[0] = NSED_MODE_STICK;
+  for (int c = 1; c < nsed_model_ncontact(m); c++) {
+    const nsedi_contact_geom *g = &d->cache.geom[c];
+    double sp = hypot(g->row[1].vel, g->row[2].vel);
+    d->ph.mode[c] = NSED_MODE_SLIP;
+    d->ph.held[c] = 1;
+    d->ph.slow[c] = 0;
+    d->ph.hold_mu[c] = m->contact[c].def.mu;
+    d->ph.dir[2 * c] = before[2 * c] = g->row[1].vel / sp;
+    d->ph.dir[2 * c + 1] = before[2 * c + 1] = g->row[2].vel / sp;
+  }
+  events ev = {0};
+  nsed_observer obs = {.ctx = &ev, .event = keep_event};
+  int rc = nsedi_resolve(m, d, NULL, &obs, &err);
+  CHECK_MSG(rc == NSED_OK, "settled slips: %s", err.message);
+  CHECK_MSG(d->ph.mode[0] == NSED_MODE_SLIP, "foot 0: mode %d", d->ph.mode[0]);
+  const nsedi_contact_geom *g0 = &d->cache.geom[0];
+  double creep_left = hypot(g0->row[1].vel, g0->row[2].vel), worst = 0, turned = 0;
+  for (int c = 1; c < nsed_model_ncontact(m); c++) {
+    const nsedi_contact_geom *g = &d->cache.geom[c];
+    double v1 = g->row[1].vel, v2 = g->row[2].vel, sp = hypot(v1, v2);
+    CHECK_MSG(d->ph.mode[c] == NSED_MODE_SLIP && d->ph.held[c] && !d->ph.slow[c], "foot %d: mode %d held %d slow %d", c,
+              d->ph.mode[c], d->ph.held[c], d->ph.slow[c]);
+    double s1 = d->ph.dir[2 * c], s2 = d->ph.dir[2 * c + 1];
+    worst = fmax(worst, fabs(v1 * s2 - v2 * s1) / sp);
+    turned = fmax(turned, fabs(v1 * before[2 * c + 1] - v2 * before[2 * c]) / sp);
+  }
+  CHECK_MSG(creep_left < 1e-15, "foot 0 keeps %.3g m/s of its creep", creep_left);
+  CHECK_MSG(turned > 1e-6, "the impulse turned the slips by only %.3g rad: the case tests nothing", turned);
+  CHECK_MSG(worst < 1e-12, "a held slip is %.3g rad off its velocity after the settling impulse", worst);
+  CHECK_MSG(nsedi_monitor_check(m, d, &err) == NSED_OK, "law monitor: %s", err.message);
+  printf("settled slips: foot 0 slips from its creep (%.3g m/s left), the others turned %.3g rad and "
+         "held %.3g rad off their velocities\n",
+         creep_left, turned, worst);
+  nsed_data_free(&d);
+  nsed_model_free(&m);
+}
+
 /* Repeated roots without a transition reach the observer as samples
  * (before and after each event); a run that makes no progress is stopped. */
 typedef struct {
@@ -401,6 +468,7 @@ int main(int argc, char **argv) {
   slowing();
   handover(root);
   dependent_onset(root);
+  settled_slips_realigned(root);
   outgoing_roller_quiet(root, "2e-8");
   outgoing_roller_quiet(root, "1e-8");
   outgoing_roller_quiet(root, "5e-9");
