@@ -305,6 +305,17 @@ static void handover(const char *root) {
   nsed_model_free(&m);
 }
 
+/* The table of tests/reliability/problems/table.yaml pushed along +x by
+ * 20 N, more than mu m g. */
+static void pushed_table(const char *root, nsed_model **m, nsed_data **d) {
+  char path[4096];
+  snprintf(path, sizeof path, "%s/tests/reliability/problems/table.yaml", root);
+  const char *push[] = {"forces=[{name: push, type: force, body: top, direction: [1, 0, 0], magnitude: 20}]"};
+  nsed_error err;
+  must(nsed_problem_load(path, push, 1, m, &err), &err);
+  must(nsed_data_create(*m, d, &err), &err);
+}
+
 /* A table on four welded feet (a rigid body on four points: its eight
  * tangential rows have rank 3) creeping at a residual velocity below
  * slip_tol, pushed by more than mu m g: every foot starts slipping from
@@ -315,14 +326,10 @@ static void handover(const char *root) {
  * runs the slip backwards without a stop root (found on the omni vehicle
  * spinning in place, docs/engine-history.md). */
 static void dependent_onset(const char *root) {
-  char path[4096];
-  snprintf(path, sizeof path, "%s/tests/reliability/problems/table.yaml", root);
-  const char *push[] = {"forces=[{name: push, type: force, body: top, direction: [1, 0, 0], magnitude: 20}]"};
   nsed_model *m = NULL;
   nsed_data *d = NULL;
   nsed_error err;
-  must(nsed_problem_load(path, push, 1, &m, &err), &err);
-  must(nsed_data_create(m, &d, &err), &err);
+  pushed_table(root, &m, &d);
   const double creep[2] = {-4e-10, 3e-10}; /* against the push, 5e-10 m/s < slip_tol */
   for (int b = 0; b < nsed_model_nbody(m); b++)
     for (int k = 0; k < 3; k++) {
@@ -356,14 +363,10 @@ static void dependent_onset(const char *root) {
  * each held direction must follow its velocity after the impulse
  * (docs/engine.md, "Slips the settling impulse reaches"). */
 static void settled_slips_realigned(const char *root) {
-  char path[4096];
-  snprintf(path, sizeof path, "%s/tests/reliability/problems/table.yaml", root);
-  const char *push[] = {"forces=[{name: push, type: force, body: top, direction: [1, 0, 0], magnitude: 20}]"};
   nsed_model *m = NULL;
   nsed_data *d = NULL;
   nsed_error err;
-  must(nsed_problem_load(path, push, 1, &m, &err), &err);
-  must(nsed_data_create(m, &d, &err), &err);
+  pushed_table(root, &m, &d);
   const double w = 1e-4, creep[2] = {-4e-10, 3e-10}; /* turning about foot 0, at (0.45, 0.25) */
   for (int b = 0; b < nsed_model_nbody(m); b++) {
     double *x = d->x + 13 * b;
