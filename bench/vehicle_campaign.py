@@ -18,9 +18,10 @@ tracking and form, one run at a time. The full campaign takes hours on the
 project's 2-core machine; `--units 10 --si-seconds 1` takes about ten
 minutes. --set passes overrides to every run (after the campaign's own:
 solver.t_end, contact_tracking, output.dt and the friction form), for
-instance `--set solver.rtol=1e-12`. The table is Markdown on stdout; --csv also writes it as CSV.
-Exits 1 if a row does not complete with the law monitor clean, 2 on bad
-usage. tests/reliability/test_vehicle_campaign.py runs a sampled 10-unit
+instance `--set solver.rtol=1e-12`. The table is Markdown on stdout; --csv also writes it as CSV,
+rewritten as each row finishes. Interrupted (Ctrl-C), the campaign prints
+and writes the rows that ran and exits 130. Exits 1 if a row does not
+complete with the law monitor clean, 2 on bad usage. tests/reliability/test_vehicle_campaign.py runs a sampled 10-unit
 subset; the last table is in docs/omni-vehicle.md, "The campaign".
 
 How the columns are counted (docs/omni-vehicle.md, "The campaign"):
@@ -295,29 +296,54 @@ def main(argv):
               file=sys.stderr)
         return 2
     configs = [(n, tr, fo) for n in names for tr in a.tracking for fo in a.forms]
+    done, interrupted = {}, False
+
+    def record(i, row):
+        """A finished row: reported at once, and the CSV rewritten with every
+        row so far, so that an interrupted campaign keeps what it ran."""
+        done[i] = row
+        print(f"  {row['problem']} {row['tracking']} {row['form']}: {row['status']} at "
+              f"{row['t_reached']} ({row['wall_s']:.1f} s)", file=sys.stderr, flush=True)
+        if a.csv:
+            write_csv([done[k] for k in sorted(done)], a.csv)
+
     with tempfile.TemporaryDirectory() as work:
         base = a.keep or work
         def one(cfg):
             n, tr, fo = cfg
             return run_one(nsed, n, tr, fo, a.si_seconds if known[n] else a.units,
                            os.path.join(base, f"{n}.{tr}.{fo}"), a.set)
-        if a.jobs > 1:
-            from concurrent.futures import ThreadPoolExecutor
-            with ThreadPoolExecutor(a.jobs) as ex:
-                rows = list(ex.map(one, configs))
-        else:
-            rows = []
-            for cfg in configs:
-                rows.append(one(cfg))
-                r = rows[-1]
-                print(f"  {cfg[0]} {cfg[1]} {cfg[2]}: {r['status']} at {r['t_reached']} "
-                      f"({r['wall_s']:.1f} s)", file=sys.stderr, flush=True)
+        pool, futures = None, {}
+        try:
+            if a.jobs > 1:
+                from concurrent.futures import ThreadPoolExecutor, as_completed
+                pool = ThreadPoolExecutor(a.jobs)
+                futures = {pool.submit(one, cfg): i for i, cfg in enumerate(configs)}
+                for f in as_completed(futures):
+                    record(futures[f], f.result())
+            else:
+                for i, cfg in enumerate(configs):
+                    record(i, one(cfg))
+        except KeyboardInterrupt:
+            interrupted = True
+        finally:
+            if pool is not None:
+                # the runs under way finish (a terminal's Ctrl-C stops them too)
+                pool.shutdown(wait=True, cancel_futures=True)
+                for f, i in futures.items():
+                    if i not in done and f.done() and not f.cancelled() and f.exception() is None:
+                        record(i, f.result())
+    rows = [done[k] for k in sorted(done)]
+    if interrupted:
+        print(f"vehicle_campaign.py: interrupted after {len(rows)} of {len(configs)} rows; the "
+              f"table below has them{' and so has ' + a.csv if a.csv else ''}", file=sys.stderr)
     print_table(rows)
     if a.csv:
         write_csv(rows, a.csv)
+    if interrupted:
+        return 130
     bad = [r for r in rows if r["status"] != "ok"]
     return 1 if bad else 0
-
 
 if __name__ == "__main__":
     sys.exit(main(sys.argv[1:]))

@@ -3,7 +3,8 @@
 counts handovers, lift-offs and landings, on event lists made by hand; then
 a subset of its configurations (10 units; 1 s for the SI vehicle) run
 through the script, each row checked against what a clean run must show, and its handover count against
-the wheels' own rotation, an independent count.
+the wheels' own rotation, an independent count; and a campaign interrupted
+after its first row keeps that row.
 
     test_vehicle_campaign.py SOURCE_ROOT BUILD_DIR
 
@@ -22,9 +23,11 @@ import importlib.util
 import json
 import math
 import os
+import signal
 import subprocess
 import sys
 import tempfile
+import time
 
 SPIN = "omni_vehicle.velocity=[0, 0]"
 
@@ -232,6 +235,37 @@ def handover_check(vc, r, name):
           f"({total} and {r['handovers']})")
 
 
+def interrupted_campaign(root, build):
+    """Ctrl-C after the first of two rows: the campaign exits 130, prints the
+    row that ran, and its CSV (rewritten as each row finishes) keeps it."""
+    with tempfile.TemporaryDirectory() as work:
+        table = os.path.join(work, "table.csv")
+        cmd = ["/usr/bin/python3", os.path.join(root, "bench", "vehicle_campaign.py"),
+               "--build", build, "--units", "40", "--problems", "omni_vehicle_drive",
+               "--tracking", "explicit", "implicit", "--forms", "face", "--csv", table]
+        proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        deadline = time.monotonic() + 600
+        rows = []
+        while time.monotonic() < deadline and proc.poll() is None:
+            if os.path.exists(table):
+                with open(table, newline="") as f:
+                    rows = list(csv.DictReader(f))
+                if rows:
+                    break
+            time.sleep(0.05)
+        proc.send_signal(signal.SIGINT)
+        out, err = proc.communicate(timeout=120)
+        check(len(rows) == 1 and rows[0]["tracking"] == "explicit",
+              f"the CSV holds the first row as soon as it ran ({len(rows)} rows)")
+        check(proc.returncode == 130, f"interrupted campaign exits 130 (got {proc.returncode}: "
+              f"{err.strip()[-300:]})")
+        check("interrupted after 1 of 2 rows" in err, "it says how many rows ran")
+        check("| omni_vehicle_drive | explicit | face | ok |" in out, "its table has the row that ran")
+        with open(table, newline="") as f:
+            final = list(csv.DictReader(f))
+        check(len(final) == 1, f"the CSV keeps the row that ran ({len(final)} rows)")
+
+
 def main(argv):
     if len(argv) != 3:
         sys.exit("usage: test_vehicle_campaign.py SOURCE_ROOT BUILD_DIR")
@@ -239,6 +273,7 @@ def main(argv):
     vc = load_campaign(root)
     counting_rules(vc)
     sampled_runs(vc, root, build)
+    interrupted_campaign(root, build)
     if failures:
         print(f"{len(failures)} failure(s)")
         return 1
