@@ -78,6 +78,26 @@ static int fc3d_create(nsedi_fc3d **out, double tol) {
   return NSED_OK;
 }
 
+/* NSGS solves each contact's local problem with a Newton loop that stops
+ * at 0.5 |F|^2 / (1 + |R|) < its tolerance (F the local Alart-Curnier
+ * function, R the contact's force): a squared measure, so Siconos' default
+ * 1e-14 accepts |F| up to 1.4e-7 sqrt(1 + |R|), and NSGS can stall at a
+ * fixed point of such inexact local answers, far from cone_tol
+ * (docs/complementarity.md, "Exact cone"). The local tolerance is set so that |F| reaches cone_tol
+ * times the problem's force scale S = max|q| / max W_ii (the force that
+ * balances the free acceleration). */
+static void set_local_tolerance(SolverOptions *opt, double cone_tol, int n3, const double *W,
+                                const double *q) {
+  if (opt->numberOfInternalSolvers < 1 || !opt->internalSolvers[0]) return;
+  double qs = 0.0, wd = 0.0;
+  for (int r = 0; r < n3; r++) {
+    qs = fmax(qs, fabs(q[r]));
+    wd = fmax(wd, fabs(W[(size_t)r * (size_t)n3 + (size_t)r]));
+  }
+  double scale = wd > 0.0 ? qs / wd : 0.0, f = cone_tol * (scale > 0.0 ? scale : 1.0);
+  opt->internalSolvers[0]->dparam[SICONOS_DPARAM_TOL] = 0.5 * f * f / (1.0 + scale);
+}
+
 /* Projection of (rn, rt1, rt2) onto the cone ||r_T|| <= mu r_n, in place. */
 static void proj_cone(double mu, double *r) {
   if (mu == 0.0) { /* the half-line r_T = 0, r_n >= 0 */
@@ -168,6 +188,7 @@ int nsedi_cone_solve(nsed_contact_solver *s, const nsedi_cp *p, double *lambda,
   FrictionContactProblem fc = {.dimension = 3, .numberOfContacts = nc, .M = &nm, .q = q, .mu = mu};
   memset(lambda, 0, sizeof(double) * ng);
   s->fc->opt->dparam[SICONOS_DPARAM_TOL] = s->set.cone_tol;
+  set_local_tolerance(s->fc->opt, s->set.cone_tol, n3, W, q);
   volatile int info = -1;
   if (SN_SETJMP_EXTERNAL_START == 0) {
     info = fc3d_driver(&fc, lambda, u, s->fc->opt);

@@ -385,7 +385,9 @@
  * (tests/data/cone/spin_in_place_3c.txt; 20000 stopped it at a residual of
  * 1.2e-9). The limit only bounds a run that does not converge, at
  * well under 1 us per contact and sweep (the problem above: under 0.1 s);
- * converging problems stop at cone_tol. */
+ * converging problems stop at cone_tol. NSGS's local (one-contact)
+ * solver's tolerance is no constant: friction_cone.c derives it from
+ * cone_tol and the problem's force scale, its measure being squared. */
 #define NSEDI_CONE_NSGS_SWEEPS 1000000
 
 /* LCP verification (lcp_verify.c): row i's scale is at least this
