@@ -1,5 +1,6 @@
 #include "tree_solve.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -388,6 +389,34 @@ static void column_backward_to(nsedi_tree_ws *t, int k, int x) {
   }
 }
 
+/* The M^-1-norm of a row, sqrt(J M^-1 J^T): what a row's diagonal in the
+ * Schur complement would be before the other rows' share is taken off. */
+static double row_mnorm(const nsedi_tree_ws *t, const nsedi_row *r) {
+  double s = 0;
+  for (int k = 0; k < NODE; k++) {
+    if (r->a >= 0) s += r->ja[k] * r->ja[k] * t->minv[NODE * r->a + k];
+    if (r->b >= 0) s += r->jb[k] * r->jb[k] * t->minv[NODE * r->b + k];
+  }
+  return sqrt(s);
+}
+
+/* S's pivots judged against the rows' own scale, not only against each
+ * other: a secondary row that depends on the tree's rows leaves S's pivot
+ * at the round-off of its M^-1-norm (J_k M^-1 C_k^T bounds the diagonal
+ * before elimination), and when every secondary row does (S of one row, a
+ * repeated group) the pivots' ratio among themselves would say nothing. */
+static int secondary_regular(const nsedi_tree_ws *t) {
+  int ns = t->nsec;
+  double umin = INFINITY, umax = 0, scale = 0;
+  for (int k = 0; k < ns; k++) {
+    double u = fabs(t->S[k * ns + k]);
+    umin = fmin(umin, u);
+    umax = fmax(umax, u);
+    scale = fmax(scale, row_mnorm(t, &t->rows[t->sec[k]]) * row_mnorm(t, &t->cols[t->sec[k]]));
+  }
+  return umin > NSEDI_SCHUR_PIVOT * fmax(umax, scale);
+}
+
 /* S = J_sec H^-1 B, the secondary multipliers' system, column by column:
  * H^-1 B_k is needed only at the secondary rows' bodies, so each column
  * costs paths to the roots, not the whole forest. */
@@ -403,7 +432,7 @@ static int factor_secondary(nsedi_tree_ws *t) {
       t->S[k * ns + s] = row_on(r, t->w);
     }
   }
-  return nsedi_small_lu_factor(ns, t->S, t->spiv, t->snz) > NSEDI_SCHUR_PIVOT;
+  return nsedi_small_lu_factor(ns, t->S, t->spiv, t->snz) > NSEDI_SCHUR_PIVOT && secondary_regular(t);
 }
 
 int nsedi_tree_factor(nsedi_tree_ws *t, const double *minv, int nr, const nsedi_row *rows,

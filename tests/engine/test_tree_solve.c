@@ -126,7 +126,7 @@ enum { MAXR = 400 };
 typedef struct {
   int loops;      /* extra groups between joined bodies */
   int grounds;    /* groups to the ground */
-  int dependent;  /* repeat a group */
+  int dependent;  /* repeat a group (2: scaled by 0.7, so its rows differ by rounding) */
   int many_loops; /* more loop rows than the tree path takes */
 } shape;
 
@@ -149,11 +149,18 @@ static int one_system(int nb, shape s, double *worst_res, double *worst_dense_re
   if (s.dependent) { /* the first group again, with symmetric columns */
     for (int r = 0; r < first; r++) cols[r] = rows[r];
     for (int r = 0; r < first; r++) rows[nr + r] = rows[r], cols[nr + r] = rows[r];
+    if (s.dependent == 2)
+      for (int r = nr; r < nr + first; r++)
+        for (int k = 0; k < 6; k++) {
+          rows[r].ja[k] *= 0.7, rows[r].jb[k] *= 0.7;
+          cols[r] = rows[r];
+        }
     nr += first;
   }
   double f[6 * 64], target[MAXR], du[6 * 64], lam[MAXR], du2[6 * 64], lam2[MAXR];
   for (int q = 0; q < m->nv; q++) f[q] = 10 * srand1();
-  for (int r = 0; r < nr; r++) target[r] = r < dup ? srand1() : target[r - dup]; /* consistent */
+  for (int r = 0; r < nr; r++) /* consistent */
+    target[r] = r < dup ? srand1() : (s.dependent == 2 ? 0.7 : 1.0) * target[r - dup];
   nsedi_dyn_ws *tree = nsedi_dyn_ws_create(m, nr), *dense = nsedi_dyn_ws_create(m, nr);
   nsedi_dyn_ws_dense_only(dense, 1);
   nsedi_dyn_ws_tree_min_rows(tree, 0); /* small systems too */
@@ -184,6 +191,7 @@ int main(void) {
       {"tree held by the ground", {0, 1, 0, 0}, 1},
       {"loops and grounds", {2, 3, 0, 0}, 1},
       {"dependent rows", {0, 1, 1, 0}, 0},
+      {"dependent rows, scaled", {0, 1, 2, 0}, 0},
       {"too many loop rows", {0, 0, 0, NSEDI_TREE_MAX_SECONDARY + 2}, 0},
   };
   for (size_t k = 0; k < sizeof kinds / sizeof kinds[0]; k++) {
