@@ -23,7 +23,6 @@ double nsedi_small_lu_factor(int n, double *A, int *piv, int *nz) {
     umax = fmax(umax, fabs(d));
     umin = fmin(umin, fabs(d));
     if (d == 0) continue; /* singular: the ratio says so; leave the column */
-    A[k * n + k] = 1.0 / d; /* the solves multiply: one division per pivot, not per solve */
     int m = 0;
     for (int i = k + 1; i < n; i++)
       if (A[k * n + i] != 0) {
@@ -56,7 +55,7 @@ double nsedi_small_lu_factor(int n, double *A, int *piv, int *nz) {
   for (int k = 0; k < (n); k++)                                               \
     for (int i = k + 1; i < (n); i++) b[i] -= LU[k * (n) + i] * b[k];         \
   for (int k = (n) - 1; k >= 0; k--) {                                        \
-    b[k] *= LU[k * (n) + k];                                                  \
+    b[k] /= LU[k * (n) + k];                                                  \
     for (int i = 0; i < k; i++) b[i] -= LU[k * (n) + i] * b[k];               \
   }
 

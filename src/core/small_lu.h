@@ -7,9 +7,7 @@
  * workspace) and return the ratio min|u_ii| / max|u_ii| of the pivots: 0
  * for an exactly singular matrix, tiny for a (numerically) rank-deficient
  * one. Structural zeros are skipped: a block-sparse A (the Schur complement
- * of a multibody tree, rows ordered leaves first) costs far less than n^3/3.
- * The factored A holds L's multipliers below its diagonal and U above it;
- * its diagonal holds 1 / u_kk (0 where u_kk = 0), which the solves multiply by. */
+ * of a multibody tree, rows ordered leaves first) costs far less than n^3/3. */
 double nsedi_small_lu_factor(int n, double *A, int *piv, int *nz);
 
 /* Solve with the factors for nrhs right-hand sides B (n x nrhs, column-major). */
