@@ -23,7 +23,7 @@ if ! CC=clang meson setup "$build" "$root" -Dfuzz=true -Db_sanitize=address,unde
   echo "fuzz/ci.sh: meson setup failed (is libclang-rt-14-dev installed?)" >&2
   exit 2
 fi
-if ! ninja -C "$build" fuzz/fuzz_problem fuzz/fuzz_lcp_file >"$tmp/build.log" 2>&1; then
+if ! ninja -C "$build" fuzz/fuzz_problem fuzz/fuzz_lcp_file fuzz/fuzz_cp_file >"$tmp/build.log" 2>&1; then
   tail -40 "$tmp/build.log" >&2
   echo "fuzz/ci.sh: building the fuzz targets failed" >&2
   exit 2

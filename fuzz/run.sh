@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
 # Run every libFuzzer target for a fixed budget each.
-#   fuzz/run.sh [SECONDS] [BUILD_DIR] [TARGET...]   defaults: 300 s, build-fuzz, problem lcp_file
+#   fuzz/run.sh [SECONDS] [BUILD_DIR] [TARGET...]   defaults: 300 s, build-fuzz, problem lcp_file cp_file
 # BUILD_DIR must be configured with -Dfuzz=true (docs/reliability.md):
 #   CC=clang meson setup build-fuzz -Dfuzz=true -Db_sanitize=address,undefined -Db_lundef=false
 # Seeds: problems/, tests/io (good and bad files), tests/data/lcp (good, bad,
-# infeasible) and fuzz/seeds/. The growing corpus lives in
+# infeasible), tests/data/cone (contact-problem files) and fuzz/seeds/. The growing corpus lives in
 # BUILD_DIR/fuzz-corpus/TARGET (kept between runs, never in the source tree);
 # crashes are written to BUILD_DIR/fuzz-artifacts/TARGET/. Prints one line a
 # target (executions, executions/s, corpus, crash or not); exits 1 if any
@@ -15,7 +15,7 @@ secs="${1:-300}"
 build="${2:-$root/build-fuzz}"
 shift 2 2>/dev/null || shift $#
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(problem lcp_file)
+[ ${#targets[@]} -gt 0 ] || targets=(problem lcp_file cp_file)
 case "$build" in /*) ;; *) build="$PWD/$build" ;; esac
 [ -x "$build/fuzz/fuzz_problem" ] || { echo "fuzz/run.sh: no fuzz targets in $build (configure it with -Dfuzz=true, then ninja -C $build)" >&2; exit 2; }
 
@@ -29,6 +29,7 @@ seeds_for() { # target -> seed directories
   case "$1" in
     problem) echo "$root/problems $root/tests/io/good $root/tests/io/bad $root/fuzz/seeds/problem" ;;
     lcp_file) echo "$root/tests/data/lcp $root/fuzz/seeds/lcp_file" ;;  # recursive: bad/ and infeasible/ too
+    cp_file) echo "$root/tests/data/cone" ;;
   esac
 }
 

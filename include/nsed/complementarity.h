@@ -162,6 +162,32 @@ NSED_API int nsed_lcp_read_file(const char *path, int *n, double **M, double **q
 NSED_API int nsed_lcp_write_file(const char *path, int n, const double *M, const double *q,
                                  nsed_error *err);
 
+/* One event problem as read from a contact-problem file: the problem (its
+ * arrays point into the storage below, owned by this struct) and its level. */
+typedef struct {
+  nsed_contact_problem problem;
+  int impact;                /* 1: impact (velocity-level) problem, 0: acceleration level */
+  double *G, *b;             /* storage of problem.G, problem.b */
+  nsed_cp_contact *contacts; /* storage of problem.contacts */
+  nsed_cp_spin *spins;       /* storage of problem.spins (NULL when nw = 0) */
+} nsed_contact_problem_file;
+
+/* Read a contact-problem file (docs/complementarity.md, "Contact-problem
+ * files") into *out (free with nsed_contact_problem_file_free). NSED_OK,
+ * NSED_ERR_IO (unreadable) or NSED_ERR_INPUT (malformed: err names file and
+ * line). */
+NSED_API int nsed_contact_problem_read(const char *path, nsed_contact_problem_file *out,
+                                       nsed_error *err);
+
+/* Free what nsed_contact_problem_read allocated; *f is zeroed. */
+NSED_API void nsed_contact_problem_file_free(nsed_contact_problem_file *f);
+
+/* Write p (impact: its level) to path, every double exact, comment (may be
+ * NULL, may hold newlines) as '#' lines at the top; atomically (a temporary
+ * sibling renamed into place). NSED_OK, NSED_ERR_IO or NSED_ERR_INPUT. */
+NSED_API int nsed_contact_problem_write(const char *path, const nsed_contact_problem *p, int impact,
+                                        const char *comment, nsed_error *err);
+
 #ifdef __cplusplus
 }
 #endif

@@ -28,6 +28,10 @@ extern "C" {
 /* Largest problem file accepted (bytes): anything bigger is a mistake, not a scene. */
 #define NSED_PROBLEM_MAX_BYTES (16L * 1024 * 1024)
 
+/* The file of a result directory that holds the event problem a failed run
+ * could not solve (a contact-problem file, docs/complementarity.md). */
+#define NSED_FAILED_PROBLEM_FILE "failed_event_problem.txt"
+
 /* Read the problem file at path, apply the overrides ("bodies.ball.mass=2",
  * values parsed as YAML flow), validate and build a finalized model into
  * *out (free it with nsed_model_free). On error returns NSED_ERR_INPUT (or
@@ -84,6 +88,8 @@ typedef struct {
   long events;         /* events handled */
   double wall_seconds; /* wall time of the simulation */
   int written;         /* 1 if outdir now holds the complete result files */
+  int failed_problem;  /* 1 if outdir holds failed_event_problem.txt: the event problem the
+                          run could not solve (nsed_contact_problem_read reads it) */
 } nsed_run_result;
 
 /* Simulate m from its initial state to t_end and write the result files into
@@ -132,6 +138,8 @@ typedef struct {
   int noverrides;
   int status;                   /* the status nsed_simulate returned: "status", "status_code" */
   const char *message;          /* its error message: "message" unless status is NSED_OK */
+  const char *failed_problem;   /* "failed_event_problem": the file holding the event problem
+                                   the run could not solve (NULL: null) */
 } nsed_summary_info;
 
 /* The exact text of summary.json for a run of m whose data d is at the end

@@ -196,6 +196,21 @@ NSED_API double nsed_data_energy(const nsed_model *m, const nsed_data *d);
 /* Statistics so far. */
 NSED_API const nsed_stats *nsed_data_stats(const nsed_data *d);
 
+/* The event problem the run could not solve (its last one, when a run ended
+ * with NSED_ERR_LCP or NSED_LCP_INFEASIBLE on it): returns 1 and fills *p,
+ * whose arrays point into d and stay valid until d runs on or is freed, and
+ * *impact (1: impact level); 0 when the last event problem was solved. */
+NSED_API int nsed_data_failed_problem(const nsed_data *d, nsed_contact_problem *p, int *impact);
+
+/* Write that problem to path as a contact-problem file
+ * (nsed_contact_problem_write; comment as '#' lines). NSED_ERR_INPUT if
+ * there is none. */
+NSED_API int nsed_data_failed_problem_write(const nsed_data *d, const char *path, const char *comment,
+                                            nsed_error *err);
+
+/* The model's contact behind row block i of that problem (-1 if none). */
+NSED_API int nsed_data_failed_problem_contact(const nsed_data *d, int i);
+
 /* Names as written to the output files ("stick", "impact", ...). */
 NSED_API const char *nsed_mode_name(nsed_mode mode);
 NSED_API const char *nsed_event_kind_name(nsed_event_kind kind);

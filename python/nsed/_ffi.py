@@ -199,6 +199,7 @@ typedef struct {
 
 typedef struct {
   int status; double t_reached; long events; double wall_seconds; int written;
+  int failed_problem;
 } nsed_run_result;
 
 int nsed_problem_load(const char *path, const char *const *overrides, int noverrides,
@@ -273,6 +274,7 @@ typedef struct {
   const char *problem_path; const char *problem_sha256;
   const char *const *overrides; int noverrides;
   int status; const char *message;
+  const char *failed_problem;
 } nsed_summary_info;
 int nsed_summary_json(const nsed_model *m, const nsed_data *d, const nsed_summary_info *info,
                       char **text, nsed_error *err);

@@ -203,6 +203,9 @@ int nsedi_cmd_run(int argc, char **argv) {
               res.t_reached, err.message);
     fprintf(stderr, "nsed run: results up to t = %.17g s are in %s (summary.json status \"%s\")\n",
             res.t_reached, outdir, rc == NSED_ERR_INTERRUPTED ? "interrupted" : "failed");
+    if (res.failed_problem)
+      fprintf(stderr, "nsed run: the event problem it could not solve is %s/%s (nsed cp solves it again)\n",
+              outdir, NSED_FAILED_PROBLEM_FILE);
     /* The figures of a failed run show where it went wrong; the exit status
      * stays that of the run. */
     if (a.plot) nsedi_plot_results(outdir, NULL, NULL, NULL, a.quiet);

@@ -11,6 +11,9 @@ int nsedi_exit_status(int status);
 /* nsed lcp FILE...: solve LCPs in Siconos' text format and report each. */
 int nsedi_cmd_lcp(int argc, char **argv);
 
+/* nsed cp FILE...: solve event problems in contact-problem files and report each. */
+int nsedi_cmd_cp(int argc, char **argv);
+
 /* nsed run PROBLEM.yaml [-o OUTDIR] [--set key=value ...] [--quiet]. */
 int nsedi_cmd_run(int argc, char **argv);
 

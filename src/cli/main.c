@@ -19,6 +19,7 @@ static const nsed_command commands[] = {
     {"run", nsedi_cmd_run, "simulate a problem file, write trajectory, contacts, events, summary"},
     {"validate", nsedi_cmd_validate, "check a problem file and print the expanded model"},
     {"lcp", nsedi_cmd_lcp, "solve LCP files (Siconos text format) and report each solve"},
+    {"cp", nsedi_cmd_cp, "solve event problems in contact-problem files (a failed run's)"},
     {"sweep", nsedi_cmd_sweep, "run a grid or list of overrides of a problem, tabulate metrics"},
     {"plot", nsedi_cmd_plot, "draw the figures of a result directory (python3, matplotlib)"},
     {"view", nsedi_cmd_view, "write a 3D page that animates a result directory (three.js)"},

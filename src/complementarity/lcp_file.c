@@ -12,109 +12,36 @@
  * line instead of Siconos' fscanf on garbage; a file without the "size0 size1"
  * line is accepted when the count of numbers says so. */
 #include "cp_internal.h"
-#include "files.h"
+#include "text_file.h"
 
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #define LCP_FILE_MAX_N 4096
-
-typedef struct {
-  const char *path;
-  char *buf;
-  size_t pos, len;
-  int line;
-} reader;
-
-/* Next whitespace-separated token: 1 and its text in tok, 0 at the end. */
-static int next_token(reader *r, char *tok, size_t cap, int *line) {
-  while (r->pos < r->len && (r->buf[r->pos] == ' ' || r->buf[r->pos] == '\t' ||
-                             r->buf[r->pos] == '\n' || r->buf[r->pos] == '\r')) {
-    if (r->buf[r->pos] == '\n') r->line++;
-    r->pos++;
-  }
-  if (r->pos >= r->len) return 0;
-  size_t k = 0;
-  *line = r->line;
-  while (r->pos < r->len && !strchr(" \t\r\n", r->buf[r->pos])) {
-    if (k + 1 < cap) tok[k++] = r->buf[r->pos];
-    r->pos++;
-  }
-  tok[k] = '\0';
-  return 1;
-}
-
-/* 1 if tok is a whole number token (finite or not). */
-static int parse_number(const char *tok, double *v) {
-  char *end = NULL;
-  errno = 0;
-  *v = strtod(tok, &end);
-  return end != tok && *end == '\0';
-}
-
-static int read_int(reader *r, const char *what, long *out, nsed_error *err) {
-  char tok[64];
-  int line = r->line;
-  if (!next_token(r, tok, sizeof tok, &line))
-    return nsed_error_set(err, NSED_ERR_INPUT, "%s: ended before the %s", r->path, what);
-  char *end = NULL;
-  errno = 0;
-  long v = strtol(tok, &end, 10);
-  if (end == tok || *end != '\0' || errno)
-    return nsed_error_set(err, NSED_ERR_INPUT, "%s:%d: expected the %s (an integer), found '%s'",
-                          r->path, line, what, tok);
-  *out = v;
-  return NSED_OK;
-}
 
 int nsed_lcp_read_file(const char *path, int *n_out, double **M_out, double **q_out, nsed_error *err) {
   *n_out = 0;
   *M_out = *q_out = NULL;
-  FILE *f = fopen(path, "rb");
-  if (!f) return nsed_error_set(err, NSED_ERR_IO, "%s: cannot open: %s", path, strerror(errno));
-  reader r = {.path = path, .line = 1};
-  size_t cap = 0;
-  for (;;) {
-    if (r.len + 4096 + 1 > cap) {
-      size_t nc = cap ? 2 * cap : 65536;
-      char *nb = realloc(r.buf, nc);
-      if (!nb) {
-        free(r.buf);
-        fclose(f);
-        return nsed_error_set(err, NSED_ERR_NOMEM, "%s: out of memory reading the file", path);
-      }
-      r.buf = nb;
-      cap = nc;
-    }
-    size_t got = fread(r.buf + r.len, 1, cap - r.len - 1, f);
-    r.len += got;
-    if (got == 0) break;
-  }
-  int rerr = ferror(f);
-  fclose(f);
-  if (rerr) {
-    free(r.buf);
-    return nsed_error_set(err, NSED_ERR_IO, "%s: read error", path);
-  }
-  int rc = NSED_OK;
+  nsedi_text r;
+  int rc = nsedi_text_load(path, 0, &r, err);
+  if (rc) return rc;
   long n = 0, st = 0, s0 = 0, s1 = 0;
   double *M = NULL, *q = NULL;
-  if ((rc = read_int(&r, "LCP size", &n, err)) != NSED_OK) goto fail;
+  if ((rc = nsedi_text_int(&r, "LCP size", &n, err)) != NSED_OK) goto fail;
   if (n < 1 || n > LCP_FILE_MAX_N) {
     rc = nsed_error_set(err, NSED_ERR_INPUT, "%s: LCP size %ld out of range [1, %d]", path, n, LCP_FILE_MAX_N);
     goto fail;
   }
-  if ((rc = read_int(&r, "matrix storage type", &st, err)) != NSED_OK) goto fail;
+  if ((rc = nsedi_text_int(&r, "matrix storage type", &st, err)) != NSED_OK) goto fail;
   if (st != 0) {
     rc = nsed_error_set(err, NSED_ERR_INPUT, "%s: matrix storage type %ld not supported (only 0, dense)", path, st);
     goto fail;
   }
-  if ((rc = read_int(&r, "matrix row count", &s0, err)) != NSED_OK) goto fail;
-  if ((rc = read_int(&r, "matrix column count", &s1, err)) != NSED_OK) goto fail;
+  if ((rc = nsedi_text_int(&r, "matrix row count", &s0, err)) != NSED_OK) goto fail;
+  if ((rc = nsedi_text_int(&r, "matrix column count", &s1, err)) != NSED_OK) goto fail;
   if (s0 != n || s1 != n) {
     rc = nsed_error_set(err, NSED_ERR_INPUT, "%s: mismatched sizes: LCP size %ld but matrix %ld x %ld",
                         path, n, s0, s1);
@@ -134,9 +61,9 @@ int nsed_lcp_read_file(const char *path, int *n_out, double **M_out, double **q_
   char tok[128];
   int line = 0, bad_line = 0;
   char bad[128] = "";
-  while (cnt < need + 2 && next_token(&r, tok, sizeof tok, &line)) {
+  while (cnt < need + 2 && nsedi_text_next(&r, tok, sizeof tok, &line)) {
     double v;
-    if (!parse_number(tok, &v)) {
+    if (!nsedi_text_number(tok, &v)) {
       bad_line = line;
       snprintf(bad, sizeof bad, "%s", tok);
       break;
@@ -152,7 +79,7 @@ int nsed_lcp_read_file(const char *path, int *n_out, double **M_out, double **q_
     char t2[128];
     int l2 = 0;
     double v;
-    ok = !(next_token(&r, t2, sizeof t2, &l2) && parse_number(t2, &v)); /* no extra number */
+    ok = !(nsedi_text_next(&r, t2, sizeof t2, &l2) && nsedi_text_number(t2, &v)); /* no extra number */
     if (!ok) cnt++;
   } else if (cnt == need) {
     ok = 1;
@@ -196,7 +123,7 @@ int nsed_lcp_read_file(const char *path, int *n_out, double **M_out, double **q_
   memcpy(q, vals + off + nn, sizeof(double) * (size_t)n);
   free(vals);
   free(lines);
-  free(r.buf);
+  nsedi_text_free(&r);
   *n_out = (int)n;
   *M_out = M;
   *q_out = q;
@@ -204,7 +131,7 @@ int nsed_lcp_read_file(const char *path, int *n_out, double **M_out, double **q_
 fail:
   free(M);
   free(q);
-  free(r.buf);
+  nsedi_text_free(&r);
   return rc;
 }
 
@@ -212,17 +139,9 @@ fail:
  * either the old file or the whole new one. */
 int nsed_lcp_write_file(const char *path, int n, const double *M, const double *q, nsed_error *err) {
   char *tmp = NULL;
-  int fd = nsedi_make_unique_file(path, "tmp", &tmp);
-  FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
-  if (!f) {
-    int rc = nsed_error_set(err, NSED_ERR_IO, "%s: cannot create: %s", path, strerror(errno));
-    if (fd >= 0) {
-      close(fd);
-      unlink(tmp);
-    }
-    free(tmp);
-    return rc;
-  }
+  FILE *f = NULL;
+  int rc = nsedi_text_create(path, &f, &tmp, err);
+  if (rc) return rc;
   int bad = fprintf(f, "%d\n0\n%d\n%d\n%d %d\n", n, n, n, n, n) < 0;
   for (int j = 0; j < n && !bad; j++) {
     for (int i = 0; i < n && !bad; i++) bad = fprintf(f, "%.17g ", M[(size_t)j * n + i]) < 0;
@@ -230,17 +149,5 @@ int nsed_lcp_write_file(const char *path, int n, const double *M, const double *
   }
   for (int i = 0; i < n && !bad; i++) bad = fprintf(f, "%.17g ", q[i]) < 0;
   bad = bad || fputc('\n', f) == EOF;
-  int saved = errno;
-  if (fclose(f) != 0 && !bad) {
-    bad = 1;
-    saved = errno;
-  }
-  if (bad || rename(tmp, path) != 0) {
-    if (!bad) saved = errno;
-    unlink(tmp);
-    free(tmp);
-    return nsed_error_set(err, NSED_ERR_IO, "%s: write error: %s", path, strerror(saved));
-  }
-  free(tmp);
-  return NSED_OK;
+  return nsedi_text_commit(f, tmp, path, bad, err);
 }

@@ -48,6 +48,62 @@ static void on_progress(void *ctx, double t, double t_end, long events, double w
   if (o->progress) o->progress(o->progress_ctx, t, t_end, events, wall);
 }
 
+/* x in the fewest digits that read back as x (out: 32 bytes). */
+static void shortest(double x, char *out) {
+  for (int digits = 1; digits <= 17; digits++) {
+    snprintf(out, 32, "%.*g", digits, x);
+    if (strtod(out, NULL) == x) return;
+  }
+}
+
+/* The event problem the run could not solve, into dir's
+ * NSED_FAILED_PROBLEM_FILE with what names it (time, problem file, the
+ * contacts of its row blocks, the message) as comments; *written 1 if a
+ * file was written. */
+static int write_failed_problem(const nsed_model *m, const nsed_data *d, const char *dir,
+                                const nsed_run_options *opt, const char *message, int *written,
+                                nsed_error *err) {
+  nsed_contact_problem p;
+  int impact = 0;
+  *written = 0;
+  if (!nsed_data_failed_problem(d, &p, &impact)) return NSED_OK;
+  size_t cap = 4096 + 80 * (size_t)p.nc, used = 0;
+  char *comment = malloc(cap), *path = malloc(strlen(dir) + sizeof NSED_FAILED_PROBLEM_FILE + 2);
+  if (!comment || !path) {
+    free(comment);
+    free(path);
+    return nsed_error_set(err, NSED_ERR_NOMEM, "out of memory for the failed event problem");
+  }
+  used += (size_t)snprintf(comment + used, cap - used,
+                           "The %s problem nsed could not solve at t = %.17g\nproblem: %s\n%s\n"
+                           "contacts (row blocks in order):",
+                           impact ? "impact" : "acceleration-level event", nsed_data_time(d),
+                           opt && opt->problem_path ? opt->problem_path : "(in memory)",
+                           message ? message : "");
+  for (int i = 0; i < p.nc && used + 80 < cap; i++) {
+    int c = nsed_data_failed_problem_contact(d, i);
+    used += (size_t)snprintf(comment + used, cap - used, "%s %s", i ? "," : "",
+                             c >= 0 ? nsed_model_contact_name(m, c) : "?");
+  }
+  const nsed_complementarity_settings *fs = &nsed_model_options(m)->friction;
+  char tol[32], cone_tol[32];
+  shortest(fs->tol, tol);
+  shortest(fs->cone_tol, cone_tol);
+  static const char *const models[] = {"face", "vertex", "cone"};
+  static const char *const paths[] = {"auto", "siconos", "nsed", "enum"};
+  snprintf(comment + used, cap - used,
+           "\nsolve it again with the run's settings (docs/complementarity.md):\n"
+           "nsed cp --model %s --sides %d --path %s --tol %s --max-pivots %d --cone-tol %s FILE",
+           models[fs->model >= 0 && fs->model <= 2 ? fs->model : 0], fs->sides,
+           paths[fs->path >= 0 && fs->path <= 3 ? fs->path : 0], tol, fs->max_pivots, cone_tol);
+  sprintf(path, "%s/%s", dir, NSED_FAILED_PROBLEM_FILE);
+  int rc = nsed_data_failed_problem_write(d, path, comment, err);
+  free(comment);
+  free(path);
+  *written = rc == NSED_OK;
+  return rc;
+}
+
 int nsed_run_problem(const nsed_model *m, const char *outdir, const nsed_run_options *opt,
                      nsed_run_result *result, nsed_error *err) {
   nsed_run_result scratch;
@@ -115,8 +171,12 @@ int nsed_run_problem(const nsed_model *m, const char *outdir, const nsed_run_opt
   char *read_text;
   size_t read_len;
   hash_problem(opt, hex, &have_hash, &read_text, &read_len);
+  int failed_problem = 0, io_rc = NSED_OK;
+  if (sim_rc != NSED_OK && sim_rc != NSED_ERR_INTERRUPTED)
+    io_rc = write_failed_problem(m, d, tmp, opt, sim_err.message, &failed_problem, &io_err);
   nsed_summary_info info;
   memset(&info, 0, sizeof info);
+  info.failed_problem = failed_problem ? NSED_FAILED_PROBLEM_FILE : NULL;
   info.problem_path = opt->problem_path;
   info.problem_sha256 = have_hash ? hex : NULL;
   info.overrides = opt->overrides;
@@ -124,7 +184,7 @@ int nsed_run_problem(const nsed_model *m, const char *outdir, const nsed_run_opt
   info.status = sim_rc;
   info.message = sim_err.message;
   char *summary_text = NULL;
-  int io_rc = nsed_summary_json(m, d, &info, &summary_text, &io_err);
+  if (io_rc == NSED_OK) io_rc = nsed_summary_json(m, d, &info, &summary_text, &io_err);
   nsed_data_free(&d);
   if (io_rc == NSED_OK) io_rc = nsedi_summary_write(tmp, summary_text, &io_err);
   nsedi_meta meta;
@@ -157,6 +217,7 @@ int nsed_run_problem(const nsed_model *m, const char *outdir, const nsed_run_opt
   nsedi_outdir_release(lock);
   free(tmp);
   result->written = 1;
+  result->failed_problem = failed_problem;
   if (sim_rc != NSED_OK) return nsed_error_set(err, sim_rc, "%s", sim_err.message);
   nsed_error_clear(err);
   return NSED_OK;

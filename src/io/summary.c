@@ -26,7 +26,7 @@ static const char *status_word(int status) {
 }
 
 const char *const nsedi_summary_keys[] = {
-    "problem", "problem_sha256", "overrides", "status", "status_code", "message", "t_end",
+    "problem", "problem_sha256", "overrides", "status", "status_code", "message", "failed_event_problem", "t_end",
     "t_reached", "bodies", "body_names", "joints", "contacts", "forces", "states", "integrator",
     "friction_model", "friction_sides", "contact_laws", "geometry", "events", "events_by_kind", "lcp_solves",
     "rhs_evaluations", "steps", "wall_seconds", "max_constraint_violation", "max_lcp_residual",
@@ -74,6 +74,9 @@ int nsed_summary_json(const nsed_model *m, const nsed_data *d, const nsed_summar
   nsedi_json_string(f, nsed_status_name(info->status));
   key(f, "message");
   nsedi_json_string(f, info->status == NSED_OK || !info->message ? "" : info->message);
+  key(f, "failed_event_problem");
+  if (info->failed_problem) nsedi_json_string(f, info->failed_problem);
+  else fputs("null", f);
   key(f, "t_end");
   nsedi_json_number(f, o->t_end);
   key(f, "t_reached");

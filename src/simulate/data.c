@@ -155,6 +155,7 @@ int nsed_data_create(const nsed_model *m, nsed_data **out, nsed_error *err) {
   d->t = 0.0;
   d->t_next_breakpoint = INFINITY;
   d->failure_contact = -1;
+  d->failed_problem = d->failed_nc = 0;
   /* The contact snapshot is meaningful before the first step. */
   nsedi_refresh_geometry(m, d);
   nsedi_monitor_init(m, d);
@@ -220,6 +221,29 @@ double nsed_data_energy(const nsed_model *m, const nsed_data *d) {
 }
 
 const nsed_stats *nsed_data_stats(const nsed_data *d) { return &d->stats; }
+
+int nsed_data_failed_problem(const nsed_data *d, nsed_contact_problem *p, int *impact) {
+  if (!d || !d->failed_problem) return 0;
+  const nsedi_event_ws *ev = &d->ev;
+  *p = (nsed_contact_problem){.nc = d->failed_nc, .G = ev->G, .b = ev->b, .contacts = ev->cpc,
+                              .nw = ev->nw, .spins = ev->cps};
+  if (impact) *impact = d->failed_problem == 2;
+  return 1;
+}
+
+int nsed_data_failed_problem_write(const nsed_data *d, const char *path, const char *comment,
+                                   nsed_error *err) {
+  nsed_contact_problem p;
+  int impact = 0;
+  if (!nsed_data_failed_problem(d, &p, &impact))
+    return nsed_error_set(err, NSED_ERR_INPUT, "%s: the last event problem was solved: nothing to write", path);
+  return nsed_contact_problem_write(path, &p, impact, comment, err);
+}
+
+int nsed_data_failed_problem_contact(const nsed_data *d, int i) {
+  if (!d || !d->failed_problem || i < 0 || i >= d->failed_nc) return -1;
+  return d->ev.cand[i];
+}
 
 double nsedi_state_kinetic(const nsed_model *m, nsed_data *d) {
   nsedi_kin_eval(m, d->x, d->cache.kin);

@@ -235,6 +235,9 @@ struct nsed_data {
                                 carry: reported by the loop */
   nsedi_event_ws ev;         /* one event step's stages */
   int failure_contact;       /* the contact a failure concerns (-1: none, or several) */
+  int failed_problem;        /* the last event problem was not solved: 1 acceleration level,
+                                2 impact, 0 solved (ev keeps it until the next one) */
+  int failed_nc;             /* its contacts: ev.cand[0, failed_nc) */
 };
 
 #endif

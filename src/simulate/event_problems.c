@@ -63,6 +63,8 @@ int nsedi_event_solve(const nsed_model *m, nsed_data *d, int n, int impact_level
   int rc = impact_level ? nsed_contact_solve_impact(d->cs, &prob, &sol, st, &lerr)
                         : nsed_contact_solve_accel(d->cs, &prob, &sol, st, &lerr);
   d->stats.lcp_solves++;
+  d->failed_problem = rc ? 1 + (impact_level != 0) : 0;
+  d->failed_nc = n;
   if (rc) {
     char buf[512];
     describe(m, d, n, buf, sizeof buf);

@@ -17,54 +17,32 @@
 #include "cp_test_util.h"
 #include "nsed_test.h"
 
-enum { NCMAX = 8 };
-
-static int read_problem(const char *path, int *nc, double *G, double *b, nsed_cp_contact *c) {
-  FILE *f = fopen(path, "r");
-  if (!f) return -1;
-  char line[256];
-  long pos = 0;
-  while (fgets(line, sizeof line, f) && line[0] == '#') pos = ftell(f);
-  fseek(f, pos, SEEK_SET);
-  int ok = fscanf(f, "%d", nc) == 1 && *nc > 0 && *nc <= NCMAX;
-  int n3 = 3 * *nc;
-  for (int k = 0; ok && k < n3 * n3; k++) ok = fscanf(f, "%la", &G[k]) == 1;
-  for (int k = 0; ok && k < n3; k++) ok = fscanf(f, "%la", &b[k]) == 1;
-  for (int i = 0; ok && i < *nc; i++) {
-    int kind;
-    ok = fscanf(f, "%d %la %la %la %la", &kind, &c[i].mu, &c[i].mu0, &c[i].slip_dir[0],
-                &c[i].slip_dir[1]) == 5;
-    c[i].kind = (nsed_cp_kind)kind;
-    c[i].restitution = 0;
-  }
-  fclose(f);
-  return ok ? 0 : -1;
-}
-
 int main(int argc, char **argv) {
   if (argc < 2) {
     fprintf(stderr, "usage: %s PROBLEM\n", argv[0]);
     return 2;
   }
-  int nc = 0;
-  static double G[9 * NCMAX * NCMAX], b[3 * NCMAX];
-  nsed_cp_contact c[NCMAX];
-  if (read_problem(argv[1], &nc, G, b, c) != 0) {
-    fprintf(stderr, "cannot read %s\n", argv[1]);
+  nsed_contact_problem_file file;
+  nsed_error err;
+  if (nsed_contact_problem_read(argv[1], &file, &err) != NSED_OK) {
+    fprintf(stderr, "%s\n", err.message);
     return 2;
   }
+  int nc = file.problem.nc;
+  const double *b = file.b;
+  const nsed_cp_contact *c = file.contacts;
   nsed_complementarity_settings s;
   nsed_complementarity_default_settings(&s);
   s.model = NSED_FRICTION_EXACT_CONE;
   nsed_contact_solver *cs = NULL;
-  nsed_error err;
   CHECK_MSG(nsed_contact_solver_create(&s, nc, &cs, &err) == NSED_OK, "%s", err.message);
-  double lambda[3 * NCMAX], a[3 * NCMAX], dir[2 * NCMAX];
-  nsed_cp_mode mode[NCMAX];
+  double *lambda = calloc(3 * (size_t)nc, sizeof(double)), *a = calloc(3 * (size_t)nc, sizeof(double));
+  double *dir = calloc(2 * (size_t)nc, sizeof(double));
+  nsed_cp_mode *mode = calloc((size_t)nc, sizeof *mode);
+  CHECK(lambda && a && dir && mode);
   nsed_contact_solution sol = {.lambda = lambda, .a = a, .mode = mode, .slip_dir = dir};
-  nsed_contact_problem p = {.nc = nc, .G = G, .b = b, .contacts = c};
   nsed_lcp_stats st;
-  int rc = nsed_contact_solve_accel(cs, &p, &sol, &st, &err);
+  int rc = nsed_contact_solve_accel(cs, &file.problem, &sol, &st, &err);
   CHECK_MSG(rc == NSED_OK, "the cone path failed: %s", err.message);
   if (rc == NSED_OK) {
     /* Coulomb's law, independently, relative to the problem's scales */
@@ -95,5 +73,7 @@ int main(int argc, char **argv) {
     CHECK_NEAR(worst, 0, 1e-8, 0);
   }
   nsed_contact_solver_free(&cs);
+  free(lambda), free(a), free(dir), free(mode);
+  nsed_contact_problem_file_free(&file);
   return TEST_DONE();
 }

@@ -205,6 +205,7 @@ int main(void) {
   FIELD(nsed_run_result, events);
   FIELD(nsed_run_result, wall_seconds);
   FIELD(nsed_run_result, written);
+  FIELD(nsed_run_result, failed_problem);
   SIZE(nsed_summary_info);
   FIELD(nsed_summary_info, problem_path);
   FIELD(nsed_summary_info, problem_sha256);
@@ -212,6 +213,7 @@ int main(void) {
   FIELD(nsed_summary_info, noverrides);
   FIELD(nsed_summary_info, status);
   FIELD(nsed_summary_info, message);
+  FIELD(nsed_summary_info, failed_problem);
   /* Constants and enumerators: "NAME VALUE" lines. */
 #define CONST(c) printf(#c " %d\n", (int)(c))
   CONST(NSED_EVENT_NKIND);
