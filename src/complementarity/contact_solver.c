@@ -406,10 +406,12 @@ static int solve_contacts(nsed_contact_solver *s, const nsed_contact_problem *pp
       break;
     }
     rc = polygon_checked(s, &p, 0, sol->lambda, stats, err);
-    if (rc == NSED_ERR_SINGULAR || rc == NSED_ERR_LCP) {
-      /* G_TT not invertible (redundant contacts), the face LCP unsolved or its
-       * answer failing the laws: the same circumscribed polygon in vertex
-       * form keeps lambda_T as unknowns and inverts nothing. */
+    if (rc == NSED_ERR_SINGULAR || rc == NSED_ERR_LCP || rc == NSED_LCP_INFEASIBLE) {
+      /* G_TT not invertible (redundant contacts), the face LCP unsolved, its
+       * answer failing the laws, or Lemke's ray on it (no proof of
+       * infeasibility: the face form's M is not copositive-plus): the same
+       * circumscribed polygon in vertex form keeps lambda_T as unknowns and
+       * inverts nothing. */
       int sic_failed = stats->siconos_failed;
       rc = polygon_checked(s, &p, 1, sol->lambda, stats, err);
       stats->siconos_failed |= sic_failed;
