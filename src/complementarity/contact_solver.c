@@ -19,6 +19,7 @@
 #include "cp_internal.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -325,6 +326,7 @@ static int polygon_checked(nsed_contact_solver *s, const nsedi_cp *p, int form, 
   const double off = form == 2 ? M_PI / m : 0.0, rad = form == 2 ? cos(M_PI / m) : 1.0;
   const nsed_lcp_path saved = s->set.path;
   int rc = NSED_OK;
+  char first[160] = ""; /* the first attempt's law failure, kept for the final message */
   for (int attempt = 0; attempt < 2; attempt++) {
     if (form == 0)
       rc = nsedi_face_solve(s, p, lambda, stats, err);
@@ -333,13 +335,22 @@ static int polygon_checked(nsed_contact_solver *s, const nsedi_cp *p, int form, 
                               stats, err);
     else
       rc = nsedi_vertex_solve(s, p, 1.0, 0.0, NSEDI_FORM_VERTEX, lambda, stats, err);
-    if (rc != NSED_OK) break;
+    if (rc != NSED_OK) {
+      if (first[0] && err) {
+        char again[sizeof err->message];
+        snprintf(again, sizeof again, "%s", err->message);
+        nsed_error_set(err, rc, "%s; nsed's Lemke alone then: %s", first, again);
+      }
+      break;
+    }
     apply_G(ng, p->G, p->b, lambda, s->ws.acc);
     if (laws_hold(p, lambda, s->ws.acc, m, off, rad)) break;
     rc = nsed_error_set(err, NSED_ERR_LCP,
                         "%d contacts: the LCP answer (%s, residual %.3g) violates the contact laws",
                         p->nc, stats->path, stats->residual);
     if (s->set.path == NSED_LCP_PATH_NSED_LEMKE) break;
+    snprintf(first, sizeof first, "the answer of %s (residual %.3g) violates the contact laws",
+             stats->path, stats->residual);
     s->set.path = NSED_LCP_PATH_NSED_LEMKE;
   }
   s->set.path = saved;
@@ -413,8 +424,19 @@ static int solve_contacts(nsed_contact_solver *s, const nsed_contact_problem *pp
        * circumscribed polygon in vertex form keeps lambda_T as unknowns and
        * inverts nothing. */
       int sic_failed = stats->siconos_failed;
+      char face[sizeof err->message / 2] = "";
+      if (err && rc != NSED_ERR_SINGULAR) { /* cut to half the message: room for the vertex form's */
+        size_t len = strnlen(err->message, sizeof face - 1);
+        memcpy(face, err->message, len);
+        face[len] = '\0';
+      }
       rc = polygon_checked(s, &p, 1, sol->lambda, stats, err);
       stats->siconos_failed |= sic_failed;
+      if (rc != NSED_OK && face[0] && err) {
+        char vertex[sizeof err->message];
+        snprintf(vertex, sizeof vertex, "%s", err->message);
+        nsed_error_set(err, rc, "face form: %s; the same polygon in vertex form: %s", face, vertex);
+      }
     }
     break;
   case NSED_FRICTION_POLYGON_VERTEX:
