@@ -5,7 +5,8 @@ on stderr); `nsed cp` with the options the file's header gives fails on it
 the same way, and with the default path solves it to the physics. Forced
 here: the box sliding on the 20-degree incline (problems/box_incline.yaml)
 with Lemke limited to one pivot on nsed's path, so its first event problem
-(four slipping vertices) is not solved at t = 0.
+(four slipping vertices) is not solved at t = 0. And a failure's message
+names what each attempt found.
 
 Usage: test_failed_problem.py NSED SOURCE_ROOT
 """
@@ -79,6 +80,15 @@ def main():
         check(not os.path.exists(path), "the clean rerun leaves no failed_event_problem.txt")
         with open(os.path.join(out, "summary.json")) as f:
             check(json.load(f)["failed_event_problem"] is None, "an ok run's summary says null")
+    # a message keeps what every attempt found: on Siconos' path alone the
+    # mecanum car's impact problem fails in the face form (its answer breaks
+    # the laws, nsed's Lemke then ends on a ray) and in the vertex form
+    car = os.path.join(root, "tests", "data", "cp", "mecanum_sideways_impact_5c.txt")
+    p = run([nsed, "cp", "--path", "siconos", car])
+    check(p.returncode == 1 and all(w in p.stderr for w in (
+        "face form: the answer of face/siconos-lemke", "violates the contact laws",
+        "nsed's Lemke alone then:", "the same polygon in vertex form:")),
+        f"the failure names each attempt: exit {p.returncode}, {p.stderr!r}")
     if failures:
         sys.exit(1)
     print("failed event problem: written, named, reproduced and solved again")
