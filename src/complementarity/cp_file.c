@@ -160,7 +160,7 @@ int nsed_contact_problem_read(const char *path, nsed_contact_problem_file *out, 
   if (rc) return rc;
   long nc = 0, nw = 0;
   rc = read_header(&t, &out->impact, &nc, &nw, err);
-  size_t n = (size_t)(3 * nc + nw);
+  size_t n = rc ? 0 : (size_t)(3 * nc + nw); /* nc and nw in range only when read */
   /* every entry of G takes two bytes at least: refuse a short file before
    * allocating what its header claims */
   if (!rc && 2 * n * n > t.len)
