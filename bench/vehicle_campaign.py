@@ -10,7 +10,7 @@ vertex, exact cone), each run for a long horizon, one row per configuration:
 
     bench/vehicle_campaign.py [--build DIR] [--units T] [--si-seconds T]
         [--problems NAME ...] [--tracking NAME ...] [--forms NAME ...]
-        [--set KEY=VALUE ...] [--jobs N] [--csv FILE] [--keep DIR]
+        [--set KEY=VALUE ...] [--jobs N] [--csv FILE] [--keep DIR] [--failed DIR]
 
 Defaults: 1000 time units for the problems in Kosenko's units (g = 1), 100 s
 for the SI problems (g = 9.81, Gerasimov and Zobova's set), every problem,
@@ -20,7 +20,10 @@ minutes. --set passes overrides to every run (after the campaign's own:
 solver.t_end, contact_tracking, output.dt and the friction form), for
 instance `--set solver.rtol=1e-12`. The table is Markdown on stdout; --csv also writes it as CSV,
 rewritten as each row finishes. Interrupted (Ctrl-C), the campaign prints
-and writes the rows that ran and exits 130. Exits 1 if a row does not
+and writes the rows that ran and exits 130. A row that stops on an event
+problem it cannot solve names it in the CSV's failed_problem column; --failed
+DIR keeps each such problem as DIR/PROBLEM.TRACKING.FORM.txt (solve it again
+with `nsed cp`). Exits 1 if a row does not
 complete with the law monitor clean, 2 on bad usage. tests/reliability/test_vehicle_campaign.py runs a sampled 10-unit
 subset; the last table is in docs/omni-vehicle.md, "The campaign".
 
@@ -48,6 +51,7 @@ import csv
 import json
 import math
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -66,7 +70,8 @@ CHECKS = ("normal_force", "stick_friction", "slip_friction", "slip_direction",
           "open_gap", "closed_gap", "joint_drift")
 COLUMNS = ("problem", "tracking", "form", "status", "t_end", "t_reached", "events",
            "handovers", "liftoffs", "landings", "impacts", "penetration",
-           "law_margin", "law_check", "energy_balance_rel", "track_residual", "wall_s", "message")
+           "law_margin", "law_check", "energy_balance_rel", "track_residual", "wall_s", "message",
+           "failed_problem")
 
 
 def vehicle_problems():
@@ -209,7 +214,9 @@ def run_one(nsed, problem, tracking, form, t_end, out, extra=()):
                law_check=check,
                energy_balance_rel=abs(s.get("energy_balance_error", math.nan)) / flow if flow > 0 else "",
                track_residual=s.get("max_track_residual", "") if tracking == "differential" else "",
-               message=row["message"] or s.get("message", ""))
+               message=row["message"] or s.get("message", ""),
+               failed_problem=os.path.join(out, s["failed_event_problem"])
+               if s.get("failed_event_problem") else "")
     return row
 
 
@@ -268,6 +275,7 @@ def parse(argv):
     p.add_argument("--jobs", type=int, default=1, help="runs at a time (default 1)")
     p.add_argument("--csv", help="also write the table as CSV to this file")
     p.add_argument("--keep", help="keep each run's result directory under this directory")
+    p.add_argument("--failed", help="keep each failed row's unsolved event problem in this directory")
     a = p.parse_args(argv)
     if not (a.units > 0 and a.si_seconds > 0) or a.jobs < 1:
         p.error("--units and --si-seconds must be > 0, --jobs >= 1")
@@ -298,12 +306,28 @@ def main(argv):
     configs = [(n, tr, fo) for n in names for tr in a.tracking for fo in a.forms]
     done, interrupted = {}, False
 
+    def keep_failed_problem(row):
+        """The run's failed_event_problem.txt copied to --failed DIR; the
+        column names the copy, or the kept run's file (--keep), else nothing
+        (the run's directory is temporary)."""
+        src = row["failed_problem"]
+        if src and a.failed:
+            os.makedirs(a.failed, exist_ok=True)
+            dst = os.path.join(a.failed, f"{row['problem']}.{row['tracking']}.{row['form']}.txt")
+            shutil.copyfile(src, dst)
+            row["failed_problem"] = dst
+        elif src and not a.keep:
+            row["failed_problem"] = ""
+
     def record(i, row):
         """A finished row: reported at once, and the CSV rewritten with every
         row so far, so that an interrupted campaign keeps what it ran."""
+        keep_failed_problem(row)
         done[i] = row
         print(f"  {row['problem']} {row['tracking']} {row['form']}: {row['status']} at "
-              f"{row['t_reached']} ({row['wall_s']:.1f} s)", file=sys.stderr, flush=True)
+              f"{row['t_reached']} ({row['wall_s']:.1f} s)"
+              f"{'; unsolved event problem: ' + row['failed_problem'] if row['failed_problem'] else ''}",
+              file=sys.stderr, flush=True)
         if a.csv:
             write_csv([done[k] for k in sorted(done)], a.csv)
 

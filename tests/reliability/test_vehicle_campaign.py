@@ -266,6 +266,31 @@ def interrupted_campaign(root, build):
         check(len(final) == 1, f"the CSV keeps the row that ran ({len(final)} rows)")
 
 
+def failed_problem_kept(root, build):
+    """A row that stops on an event problem it cannot solve (forced: Lemke
+    limited to one pivot on nsed's path) keeps that problem with --failed,
+    names it in the CSV, and `nsed cp` solves it on the default path."""
+    with tempfile.TemporaryDirectory() as work:
+        table, kept = os.path.join(work, "table.csv"), os.path.join(work, "failed")
+        cmd = ["/usr/bin/python3", os.path.join(root, "bench", "vehicle_campaign.py"),
+               "--build", build, "--units", "1", "--problems", "omni_vehicle_drive",
+               "--tracking", "explicit", "--forms", "face", "--csv", table, "--failed", kept,
+               "--set", "friction.max_pivots=1", "--set", "friction.path=nsed"]
+        p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        path = os.path.join(kept, "omni_vehicle_drive.explicit.face.txt")
+        check(p.returncode == 1 and os.path.isfile(path),
+              f"the failed row exits 1 and keeps its event problem (exit {p.returncode})")
+        with open(table, newline="") as f:
+            rows = list(csv.DictReader(f))
+        check(len(rows) == 1 and rows[0]["failed_problem"] == path,
+              f"the CSV names the kept problem ({[r.get('failed_problem') for r in rows]})")
+        if os.path.isfile(path):
+            nsed = os.path.join(build, "src", "cli", "nsed")
+            s = subprocess.run([nsed, "cp", path], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+            check(s.returncode == 0 and "solved 1 of 1" in s.stdout,
+                  f"nsed cp solves the kept problem (exit {s.returncode})")
+
+
 def main(argv):
     if len(argv) != 3:
         sys.exit("usage: test_vehicle_campaign.py SOURCE_ROOT BUILD_DIR")
@@ -274,6 +299,7 @@ def main(argv):
     counting_rules(vc)
     sampled_runs(vc, root, build)
     interrupted_campaign(root, build)
+    failed_problem_kept(root, build)
     if failures:
         print(f"{len(failures)} failure(s)")
         return 1
