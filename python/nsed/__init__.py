@@ -25,6 +25,8 @@ from .results import (BODY_FIELDS, CONTACT_COLUMNS, EVENT_COLUMNS, Result, Resul
 _CORE = ("run", "load", "load_string", "from_dict", "dict_text", "assemble", "ASSEMBLIES",
          "override_strings", "Model", "NsedError", "InputError", "NsedIOError",
          "SimulationError", "LIBRARY_PATH")
+# Loaded from .contact_problem (which loads libnsed) on first use.
+_CP = ("ContactProblem", "read_contact_problem", "write_contact_problem", "solve_contact_problem")
 # Loaded from .builder (which loads libnsed) on first use.
 _BUILDER = ("ModelBuilder", "quat_from_axis_angle", "Shape", "Sphere", "Disk", "Cylinder",
             "Box", "Point", "Roller", "Capsule", "Ellipsoid", "Superellipsoid", "Law", "Constant", "Sine", "Piecewise", "Drive",
@@ -38,11 +40,14 @@ def __getattr__(name):
     if name in _BUILDER:
         from . import builder
         return getattr(builder, name)
+    if name in _CP:
+        from . import contact_problem
+        return getattr(contact_problem, name)
     raise AttributeError(f"module 'nsed' has no attribute {name!r}")
 
 
 def __dir__():
-    return sorted(set(globals()) | set(_CORE) | set(_BUILDER))
+    return sorted(set(globals()) | set(_CORE) | set(_BUILDER) | set(_CP))
 
 
 def version():
@@ -54,4 +59,4 @@ __all__ = ["run", "load", "load_string", "from_dict", "dict_text", "assemble", "
            "version", "read_result", "override_strings", "Model", "Result",
            "NsedError", "InputError", "NsedIOError", "SimulationError", "ResultError",
            "BODY_FIELDS", "CONTACT_COLUMNS", "EVENT_COLUMNS", "LIBRARY_PATH", "__version__",
-           *_BUILDER]
+           *_BUILDER, *_CP]

@@ -280,6 +280,44 @@ int nsed_summary_json(const nsed_model *m, const nsed_data *d, const nsed_summar
                       char **text, nsed_error *err);
 void nsed_free(void *p);
 
+/* include/nsed/complementarity.h: event problems, their files and solver */
+typedef enum {
+  NSED_CP_STICK_CANDIDATE = 0, NSED_CP_SLIPPING = 1, NSED_CP_FRICTIONLESS = 2
+} nsed_cp_kind;
+typedef struct {
+  nsed_cp_kind kind; double mu; double mu0; double slip_dir[2]; double restitution;
+} nsed_cp_contact;
+typedef struct { int contact; nsed_cp_kind kind; double mu; double sign; } nsed_cp_spin;
+typedef struct {
+  int nc; const double *G; const double *b; const nsed_cp_contact *contacts;
+  int nw; const nsed_cp_spin *spins;
+} nsed_contact_problem;
+typedef enum { NSED_CP_OPEN = 0, NSED_CP_STICK = 1, NSED_CP_SLIP = 2 } nsed_cp_mode;
+typedef struct {
+  double *lambda; double *a; nsed_cp_mode *mode; double *slip_dir;
+  nsed_cp_mode *spin_mode; double *spin_sign;
+} nsed_contact_solution;
+typedef struct {
+  int lcp_size; int pivots; double residual; const char *path; int siconos_failed;
+} nsed_lcp_stats;
+typedef struct nsed_contact_solver nsed_contact_solver;
+typedef struct {
+  nsed_contact_problem problem; int impact; double *G; double *b;
+  nsed_cp_contact *contacts; nsed_cp_spin *spins;
+} nsed_contact_problem_file;
+void nsed_complementarity_default_settings(nsed_complementarity_settings *s);
+int nsed_contact_solver_create(const nsed_complementarity_settings *s, int max_contacts,
+                               nsed_contact_solver **out, nsed_error *err);
+void nsed_contact_solver_free(nsed_contact_solver **s);
+int nsed_contact_solve_accel(nsed_contact_solver *s, const nsed_contact_problem *p,
+                             nsed_contact_solution *sol, nsed_lcp_stats *stats, nsed_error *err);
+int nsed_contact_solve_impact(nsed_contact_solver *s, const nsed_contact_problem *p,
+                              nsed_contact_solution *sol, nsed_lcp_stats *stats, nsed_error *err);
+int nsed_contact_problem_read(const char *path, nsed_contact_problem_file *out, nsed_error *err);
+void nsed_contact_problem_file_free(nsed_contact_problem_file *f);
+int nsed_contact_problem_write(const char *path, const nsed_contact_problem *p, int impact,
+                               const char *comment, nsed_error *err);
+
 typedef struct nsed_recorder nsed_recorder;
 int nsed_recorder_create(const nsed_model *m, nsed_recorder **out, nsed_error *err);
 void nsed_recorder_free(nsed_recorder **r);

@@ -1,0 +1,130 @@
+#!/usr/bin/python3
+"""Event problems from Python (python/nsed/contact_problem.py): the binding
+reads, writes and solves contact-problem files through libnsed.
+
+Usage: test_contact_problem.py SOURCE_ROOT LIBNSED_SO NSED [B_SANITIZE]
+
+- closed forms: a 2 kg point on the floor (G = I / m, b = (-g, 0, 0))
+  sticks with lambda = (m g, 0, 0); pushed along t1 by a free acceleration
+  of 0.5 g with mu0 = 0.3 it slides (lambda_t = -mu0 m g along the push,
+  a_t = (0.5 - 0.3) g) in every friction model; the same point hitting the
+  floor at 3 m/s with restitution 0.4 takes the impulse m (1 + e) v and
+  leaves at e v;
+- the stored exact-cone problem (tests/data/cone/coast_slip_3c.txt) solved
+  under the cone: the same forces, modes and path as `nsed cp --model cone`
+  prints (17 digits), and Coulomb's law checked here on them;
+- a written problem reads back bit for bit (numbers, kinds, spins, level);
+- a malformed file raises InputError naming file and line; a problem the
+  solver refuses (mu < 0) raises InputError; an unsolved one is an answer
+  (solved False, the status and nsed's message), as the face form with one
+  Lemke pivot gives on the mecanum car's impact problem.
+"""
+import os
+import subprocess
+import sys
+import tempfile
+
+sys.dont_write_bytecode = True
+from harness import Checks, binding_args  # noqa: E402
+
+root, libnsed, nsed_exe = binding_args(3)
+import numpy as np  # noqa: E402
+
+import nsed  # noqa: E402
+
+check = Checks()
+m, g = 2.0, 9.81
+
+
+def point(b, mu0=0.3, impact=False, restitution=0.0):
+    return nsed.ContactProblem(np.eye(3) / m, b, [{"kind": "stick_candidate", "mu": mu0, "mu0": mu0,
+                                                  "restitution": restitution}], impact=impact)
+
+
+def closed_forms():
+    r = nsed.solve_contact_problem(point([-g, 0, 0]))
+    check(r["solved"] and r["modes"] == ["stick"] and np.allclose(r["lambda"], [m * g, 0, 0], rtol=1e-14),
+          f"resting point: {r}")
+    for model in ("face", "vertex", "cone"):
+        r = nsed.solve_contact_problem(point([-g, 0.5 * g, 0]), model=model)
+        ok = r["solved"] and r["modes"] == ["slip"]
+        lam, a = r.get("lambda", np.zeros(3)), r.get("a", np.zeros(3))
+        # the polygons' friction along a face normal or vertex is mu0 lambda_n here (t1 is one)
+        check(ok and abs(lam[0] - m * g) < 1e-12 * m * g and abs(lam[1] + 0.3 * m * g) < 1e-9 * m * g
+              and abs(lam[2]) < 1e-9 * m * g and abs(a[1] - 0.2 * g) < 1e-9 * g,
+              f"pushed point, {model}: lambda {lam}, a {a}, {r['path']}")
+    r = nsed.solve_contact_problem(point([-3.0, 0, 0], impact=True, restitution=0.4))
+    check(r["solved"] and abs(r["lambda"][0] - m * 1.4 * 3.0) < 1e-12 and abs(r["a"][0] - 1.2) < 1e-12,
+          f"impact: impulse {r.get('lambda')}, velocity after {r.get('a')}")
+
+
+def stored_cone_problem():
+    path = os.path.join(root, "tests", "data", "cone", "coast_slip_3c.txt")
+    p = nsed.read_contact_problem(path)
+    r = nsed.solve_contact_problem(p, model="cone")
+    cli = subprocess.run([nsed_exe, "cp", "--model", "cone", path], stdout=subprocess.PIPE, text=True)
+    rows = [l.split() for l in cli.stdout.splitlines() if l.startswith("  contact ")]
+    same = r["solved"] and len(rows) == 3 and all(
+        [float(x) for x in row[4:7]] == list(r["lambda"][3 * i:3 * i + 3]) and row[2] == r["modes"][i]
+        for i, row in enumerate(rows))
+    check(same and "path=" + r["path"] in cli.stdout, f"Python and nsed cp agree: {r['path']}, {rows}")
+    lam, a = r["lambda"].reshape(3, 3), r["a"].reshape(3, 3)
+    scale = np.abs(lam).max()
+    law = 0.0
+    for i, c in enumerate(p.contacts):
+        law = max(law, -lam[i, 0] / scale, min(lam[i, 0] / scale, a[i, 0] / np.abs(p.b).max()))
+        if c["kind"] == "slipping":
+            law = max(law, np.hypot(*(lam[i, 1:] + c["mu"] * lam[i, 0] * np.array(c["slip_dir"]))) / scale)
+        else:
+            law = max(law, (np.hypot(*lam[i, 1:]) - c["mu0"] * lam[i, 0]) / scale)
+    check(law < 1e-9, f"Coulomb's law on the stored problem's answer: off by {law:.2e}")
+
+
+def round_trip():
+    p = nsed.ContactProblem(np.arange(64.0).reshape(8, 8) / 7.0, np.linspace(-1, 1, 8) / 3.0,
+                            [{"kind": "slipping", "mu": 0.4, "mu0": 0.6, "slip_dir": (0.6, -0.8)},
+                             {"kind": "frictionless"}],
+                            [{"contact": 0, "kind": "slipping", "mu": 1e-3, "sign": -1.0},
+                             {"contact": 1, "kind": "stick_candidate", "mu": 2e-3}], impact=True)
+    with tempfile.TemporaryDirectory() as work:
+        f = os.path.join(work, "p.txt")
+        nsed.write_contact_problem(f, p, comment="a comment\nof two lines")
+        q = nsed.read_contact_problem(f)
+        text = open(f).read()
+    check(np.array_equal(q.G, p.G) and np.array_equal(q.b, p.b) and q.impact, "G, b and level read back")
+    check(q.contacts[0] == {"kind": "slipping", "mu": 0.4, "mu0": 0.6, "slip_dir": (0.6, -0.8),
+                            "restitution": 0.0} and q.contacts[1]["kind"] == "frictionless"
+          and q.spins[0] == {"contact": 0, "kind": "slipping", "mu": 1e-3, "sign": -1.0}
+          and q.spins[1]["kind"] == "stick_candidate", f"contacts and spins read back: {q.contacts} {q.spins}")
+    check(text.startswith("# a comment\n# of two lines\nnsed-contact-problem 1\n"), "the comment heads the file")
+
+
+def errors():
+    bad = os.path.join(root, "tests", "data", "lcp", "bad", "short.dat")
+    try:
+        nsed.read_contact_problem(bad)
+        check(False, "a malformed file raises")
+    except nsed.InputError as e:
+        check(bad + ":1: expected 'nsed-contact-problem'" in e.message, f"located: {e.message}")
+    try:
+        nsed.solve_contact_problem(point([-g, 0, 0], mu0=-0.1))
+        check(False, "mu < 0 raises")
+    except nsed.InputError as e:
+        check("friction coefficients" in e.message, f"the solver's check: {e.message}")
+    car = os.path.join(root, "tests", "data", "cp", "mecanum_sideways_impact_5c.txt")
+    r = nsed.solve_contact_problem(car, path="nsed", max_pivots=1)
+    check(not r["solved"] and r["status"] == "NSED_ERR_LCP" and "pivot limit" in r["message"]
+          and "lambda" not in r, f"an unsolved problem is an answer: {r['status']}, {r['message'][:80]}")
+    check(nsed.solve_contact_problem(car)["solved"], "and solved on the default path")
+    try:
+        nsed.ContactProblem(np.eye(2), [0, 0], [{}])
+        check(False, "G of the wrong size raises")
+    except ValueError as e:
+        check("need G of 3 x 3" in str(e), f"G of the wrong size: {e}")
+
+
+closed_forms()
+stored_cone_problem()
+round_trip()
+errors()
+sys.exit(check.summary())
