@@ -83,9 +83,9 @@ static int fc3d_create(nsedi_fc3d **out, double tol) {
  * function, R the contact's force): a squared measure, so Siconos' default
  * 1e-14 accepts |F| up to 1.4e-7 sqrt(1 + |R|), and NSGS can stall at a
  * fixed point of such inexact local answers, far from cone_tol
- * (docs/complementarity.md, "Exact cone"). The local tolerance is set so that |F| reaches cone_tol
- * times the problem's force scale S = max|q| / max W_ii (the force that
- * balances the free acceleration). */
+ * (docs/complementarity.md, "Exact cone"). The local tolerance is set so
+ * that |F| reaches cone_tol times the problem's force scale
+ * S = max|q| / max W_ii (the force that balances the free acceleration). */
 static void set_local_tolerance(SolverOptions *opt, double cone_tol, int n3, const double *W,
                                 const double *q) {
   if (opt->numberOfInternalSolvers < 1 || !opt->internalSolvers[0]) return;
