@@ -417,12 +417,13 @@ static int solve_contacts(nsed_contact_solver *s, const nsed_contact_problem *pp
       break;
     }
     rc = polygon_checked(s, &p, 0, sol->lambda, stats, err);
-    if (rc == NSED_ERR_SINGULAR || rc == NSED_ERR_LCP || rc == NSED_LCP_INFEASIBLE) {
+    if (rc == NSED_ERR_SINGULAR || rc == NSED_ERR_LCP ||
+        (rc == NSED_LCP_INFEASIBLE && !s->ws.infeasible_proven)) {
       /* G_TT not invertible (redundant contacts), the face LCP unsolved, its
-       * answer failing the laws, or Lemke's ray on it (no proof of
-       * infeasibility: the face form's M is not copositive-plus): the same
-       * circumscribed polygon in vertex form keeps lambda_T as unknowns and
-       * inverts nothing. */
+       * answer failing the laws, or only Lemke's ray on it (no proof of
+       * infeasibility: the face form's M is not copositive-plus; the
+       * enumeration's is): the same circumscribed polygon in vertex form
+       * keeps lambda_T as unknowns and inverts nothing. */
       int sic_failed = stats->siconos_failed;
       char face[sizeof err->message / 2] = "";
       if (err && rc != NSED_ERR_SINGULAR) { /* cut to half the message: room for the vertex form's */

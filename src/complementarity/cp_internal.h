@@ -64,6 +64,8 @@ typedef struct {
   double *mu_eff;          /* nc: friction coefficient each contact uses */
   int *wkind;              /* nw: effective nsed_cp_kind of each torsional row */
   int *wstick;             /* nw: indices of the torsional stick candidates */
+  int infeasible_proven;   /* the last LCP's NSED_LCP_INFEASIBLE rests on the enumeration's
+                              proof, not only on a Lemke ray */
 } nsedi_workspace;
 
 struct nsed_contact_solver {

@@ -144,6 +144,7 @@ int nsedi_lcp_run(nsed_contact_solver *s, int n, const double *M, const double *
   memset(z, 0, sizeof(double) * (size_t)n);
   (void)nsedi_lcp_residual(n, M, q, z, w, ws->cn);
   stats->pivots = piv;
+  ws->infeasible_proven = st_enum == NSEDI_LCP_RAY;
   int infeasible = st_enum == NSEDI_LCP_RAY ||
                    (st_enum != NSEDI_LCP_SOLVED && st_nsed == NSEDI_LCP_RAY &&
                     (st_reg == -1 || st_reg == NSEDI_LCP_RAY));
