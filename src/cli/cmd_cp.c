@@ -54,6 +54,19 @@ static const char *option_value(int argc, char **argv, int *i, const char *name)
   return NULL;
 }
 
+/* A tolerance option's value, a number in (0, 1): 1, or 0 after saying why. */
+static int fraction(const char *name, const char *v, double *out) {
+  char *end = NULL;
+  errno = 0;
+  double x = strtod(v, &end);
+  if (end == v || *end || errno || !(x > 0 && x < 1)) {
+    fprintf(stderr, "nsed cp: %s '%s' (a number in (0, 1))\n", name, v);
+    return 0;
+  }
+  *out = x;
+  return 1;
+}
+
 static int parse_options(int argc, char **argv, nsed_complementarity_settings *set, int *first) {
   int i = 1;
   while (i < argc && strncmp(argv[i], "-", 1) == 0) {
@@ -79,17 +92,10 @@ static int parse_options(int argc, char **argv, nsed_complementarity_settings *s
         return fprintf(stderr, "nsed cp: --sides '%s' (a multiple of 4, from 4 to 4096)\n", v), 2;
       set->sides = (int)s;
     } else if ((v = option_value(argc, argv, &i, "--path"))) {
-      if (!strcmp(v, "auto")) set->path = NSED_LCP_PATH_AUTO;
-      else if (!strcmp(v, "siconos")) set->path = NSED_LCP_PATH_SICONOS_LEMKE;
-      else if (!strcmp(v, "nsed")) set->path = NSED_LCP_PATH_NSED_LEMKE;
-      else if (!strcmp(v, "enum")) set->path = NSED_LCP_PATH_ENUM;
-      else return fprintf(stderr, "nsed cp: --path '%s' (auto, siconos, nsed or enum)\n", v), 2;
+      if (!nsedi_lcp_path_named(v, &set->path))
+        return fprintf(stderr, "nsed cp: --path '%s' (auto, siconos, nsed or enum)\n", v), 2;
     } else if ((v = option_value(argc, argv, &i, "--tol"))) {
-      errno = 0;
-      double x = strtod(v, &end);
-      if (end == v || *end || errno || !(x > 0 && x < 1))
-        return fprintf(stderr, "nsed cp: --tol '%s' (a number in (0, 1))\n", v), 2;
-      set->tol = x;
+      if (!fraction("--tol", v, &set->tol)) return 2;
     } else if ((v = option_value(argc, argv, &i, "--max-pivots"))) {
       errno = 0;
       long k = strtol(v, &end, 10);
@@ -97,11 +103,7 @@ static int parse_options(int argc, char **argv, nsed_complementarity_settings *s
         return fprintf(stderr, "nsed cp: --max-pivots '%s' (an integer >= 1)\n", v), 2;
       set->max_pivots = (int)k;
     } else if ((v = option_value(argc, argv, &i, "--cone-tol"))) {
-      errno = 0;
-      double x = strtod(v, &end);
-      if (end == v || *end || errno || !(x > 0 && x < 1))
-        return fprintf(stderr, "nsed cp: --cone-tol '%s' (a number in (0, 1))\n", v), 2;
-      set->cone_tol = x;
+      if (!fraction("--cone-tol", v, &set->cone_tol)) return 2;
     } else {
       fprintf(stderr, "nsed cp: unknown option or missing value '%s'\n", a);
       usage(stderr);

@@ -33,6 +33,18 @@ static void usage(FILE *f) {
              "usage or an unreadable or malformed file.\n");
 }
 
+int nsedi_lcp_path_named(const char *name, nsed_lcp_path *path) {
+  static const char *const names[] = {"auto", "siconos", "nsed", "enum"};
+  static const nsed_lcp_path paths[] = {NSED_LCP_PATH_AUTO, NSED_LCP_PATH_SICONOS_LEMKE,
+                                        NSED_LCP_PATH_NSED_LEMKE, NSED_LCP_PATH_ENUM};
+  for (int k = 0; k < 4; k++)
+    if (strcmp(name, names[k]) == 0) {
+      *path = paths[k];
+      return 1;
+    }
+  return 0;
+}
+
 static double now_us(void) {
   struct timespec t;
   clock_gettime(CLOCK_MONOTONIC, &t);
@@ -65,11 +77,7 @@ int nsedi_cmd_lcp(int argc, char **argv) {
       usage(stderr);
       return 2;
     }
-    if (strcmp(v, "auto") == 0) set.path = NSED_LCP_PATH_AUTO;
-    else if (strcmp(v, "siconos") == 0) set.path = NSED_LCP_PATH_SICONOS_LEMKE;
-    else if (strcmp(v, "nsed") == 0) set.path = NSED_LCP_PATH_NSED_LEMKE;
-    else if (strcmp(v, "enum") == 0) set.path = NSED_LCP_PATH_ENUM;
-    else {
+    if (!nsedi_lcp_path_named(v, &set.path)) {
       fprintf(stderr, "nsed lcp: unknown path '%s' (auto, siconos, nsed or enum)\n", v);
       return 2;
     }

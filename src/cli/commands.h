@@ -4,12 +4,18 @@
 #ifndef NSED_CLI_COMMANDS_H
 #define NSED_CLI_COMMANDS_H
 
+#include "nsed/complementarity.h"
+
 /* The exit status for a library status code that ends a command:
  * NSED_ERR_INPUT 2, NSED_ERR_IO 3, any other failure 1, NSED_OK 0. */
 int nsedi_exit_status(int status);
 
 /* nsed lcp FILE...: solve LCPs in Siconos' text format and report each. */
 int nsedi_cmd_lcp(int argc, char **argv);
+
+/* The LCP path named auto, siconos, nsed or enum (the --path of nsed lcp
+ * and nsed cp) into *path: 1, or 0 for another name. */
+int nsedi_lcp_path_named(const char *name, nsed_lcp_path *path);
 
 /* nsed cp FILE...: solve event problems in contact-problem files and report each. */
 int nsedi_cmd_cp(int argc, char **argv);

@@ -131,7 +131,7 @@ static int read_header(nsedi_text *t, int *impact, long *nc, long *nw, nsed_erro
     rc = nsed_error_set(err, NSED_ERR_INPUT, "%s:%d: level '%s' (accel or impact)", t->path, line, tok);
   if (rc) return rc;
   *impact = strcmp(tok, "impact") == 0;
-  if (!rc) rc = expect_word(t, "contacts", err);
+  rc = expect_word(t, "contacts", err);
   if (!rc) rc = nsedi_text_int(t, "number of contacts", nc, err);
   if (!rc && (*nc < 1 || *nc > CP_FILE_MAX_CONTACTS))
     rc = nsed_error_set(err, NSED_ERR_INPUT, "%s: %ld contacts, out of range [1, %d]", t->path, *nc,
