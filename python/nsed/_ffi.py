@@ -54,6 +54,7 @@ typedef struct {
   double wall_monitor;
   long onsets_off_circle;
   double max_track_residual;
+  long rhs_reused;
 } nsed_stats;
 
 typedef struct {

@@ -34,6 +34,16 @@ static int alloc_cache(nsedi_cache *c, const nsed_model *m) {
          ALLOC(c->f, m->nv) && ALLOC(c->du, m->nv);
 }
 
+static int alloc_memo(nsedi_rhs_memo *r, int n) {
+  return ALLOC(r->x_last, n) && ALLOC(r->xdot_last, n) && ALLOC(r->x_start, n) &&
+         ALLOC(r->xdot_start, n) && ALLOC(r->xdot_check, n);
+}
+
+static void free_memo(nsedi_rhs_memo *r) {
+  void *a[] = {r->x_last, r->xdot_last, r->x_start, r->xdot_start, r->xdot_check};
+  for (size_t i = 0; i < sizeof a / sizeof a[0]; i++) free(a[i]);
+}
+
 static void free_cache(nsedi_cache *c) {
   void *a[] = {c->x_key, c->kin, c->geom, c->geom_ok, c->lambda_c, c->tau, c->lambda_j, c->f, c->du};
   for (size_t i = 0; i < sizeof a / sizeof a[0]; i++) free(a[i]);
@@ -123,7 +133,7 @@ int nsed_data_create(const nsed_model *m, nsed_data **out, nsed_error *err) {
   d->m = m;
   int nc = m->ncontact, nb = m->nbody, ze = m->opt.zeno_events;
   int ok = ALLOC(d->x, m->nstate + NSEDI_NWORK) && alloc_phase(&d->ph, nc, m->nkink) &&
-           alloc_cache(&d->cache, m) && alloc_smooth(&d->sw, m) && alloc_event(&d->ev, m) &&
+           alloc_cache(&d->cache, m) && alloc_memo(&d->memo, m->nstate + NSEDI_NWORK) && alloc_smooth(&d->sw, m) && alloc_event(&d->ev, m) &&
            ALLOC(d->zeno.plastic, nc) && ALLOC(d->zeno.t, nc * ze) && ALLOC(d->zeno.n, nc);
   if (!ok) {
     nsed_data_free(&d);
@@ -170,6 +180,7 @@ void nsed_data_free(nsed_data **pd) {
   nsed_contact_solver_free(&d->cs);
   free_phase(&d->ph);
   free_cache(&d->cache);
+  free_memo(&d->memo);
   free_smooth(&d->sw);
   free_event(&d->ev);
   free(d->x);

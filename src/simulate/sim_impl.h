@@ -8,6 +8,8 @@
 
 /* ---- the smooth phase (eval.c, indicators.c) ---- */
 
+/* Forgets the right-hand side's memo (data.h, nsedi_rhs_memo). */
+void nsedi_rhs_memo_clear(nsed_data *d);
 /* Evaluate everything at (t, x) for the current phase: kinematics, contact
  * geometry, accelerations (into xdot if not NULL) and multipliers. */
 int nsedi_eval(const nsed_model *m, nsed_data *d, double t, const double *x, double *xdot,

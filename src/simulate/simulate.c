@@ -16,8 +16,81 @@ static double wall_now(void) {
   return ts.tv_sec + 1e-9 * ts.tv_nsec;
 }
 
+static int memo_holds(int valid, double tk, const double *xk, double t, const double *y, size_t bytes) {
+  return valid && t == tk && !memcmp(y, xk, bytes);
+}
+
+/* Clears the right-hand side's memo: a restart, or anything but the
+ * integrator's own right-hand sides about to run. */
+void nsedi_rhs_memo_clear(nsed_data *d) { d->memo.last_valid = d->memo.start_valid = 0; }
+
+/* A right-hand side at the point of the last one or of the step's start
+ * (nsedi_rhs_memo): the same function of the same (t, x) in the same
+ * phase, so its answer is copied, bit for bit what evaluating gives. */
+static int rhs_from_memo(nsed_data *d, double t, const double *y, double *ydot) {
+  nsedi_rhs_memo *r = &d->memo;
+  size_t bytes = sizeof(double) * (size_t)(d->m->nstate + NSEDI_NWORK);
+  if (r->off) return 0;
+  if (memo_holds(r->last_valid, r->t_last, r->x_last, t, y, bytes)) {
+    /* the last stage of the step just accepted: the next one's start */
+    memcpy(ydot, r->xdot_last, bytes);
+    memcpy(r->x_start, y, bytes);
+    memcpy(r->xdot_start, ydot, bytes);
+    r->t_start = t;
+    r->start_valid = 1;
+  } else if (memo_holds(r->start_valid, r->t_start, r->x_start, t, y, bytes)) {
+    memcpy(ydot, r->xdot_start, bytes); /* a step retried from its start */
+  } else {
+    return 0;
+  }
+  d->stats.rhs_reused++;
+  return 1;
+}
+
+static void rhs_memo_keep(nsed_data *d, double t, const double *y, const double *ydot) {
+  nsedi_rhs_memo *r = &d->memo;
+  size_t bytes = sizeof(double) * (size_t)(d->m->nstate + NSEDI_NWORK);
+  memcpy(r->x_last, y, bytes);
+  memcpy(r->xdot_last, ydot, bytes);
+  r->t_last = t;
+  r->last_valid = 1;
+  if (!r->start_valid) { /* the first since a restart or a sample: at a step's start */
+    memcpy(r->x_start, y, bytes);
+    memcpy(r->xdot_start, ydot, bytes);
+    r->t_start = t;
+    r->start_valid = 1;
+  }
+}
+
+static int rhs_evaluate(nsed_data *d, double t, const double *y, double *ydot);
+
+#ifdef NSEDI_CHECK_RHS_MEMO
+/* -Dcheck_rhs_memo: the memo's answer against evaluating; a difference
+ * means a phase changed without clearing it, and the run stops there. */
+static void rhs_memo_check(nsed_data *d, double t, const double *y, const double *ydot) {
+  size_t bytes = sizeof(double) * (size_t)(d->m->nstate + NSEDI_NWORK);
+  if (rhs_evaluate(d, t, y, d->memo.xdot_check) == 0 && memcmp(ydot, d->memo.xdot_check, bytes)) {
+    fprintf(stderr, "nsed: the right-hand side's memo at t = %.17g differs from evaluating\n", t);
+    abort();
+  }
+}
+#endif
+
 static int rhs_cb(double t, const double *y, double *ydot, void *ud) {
   nsed_data *d = ud;
+  if (rhs_from_memo(d, t, y, ydot)) {
+#ifdef NSEDI_CHECK_RHS_MEMO
+    rhs_memo_check(d, t, y, ydot);
+#endif
+    if (d->rhs_err.status != NSED_OK) nsed_error_clear(&d->rhs_err);
+    return 0;
+  }
+  return rhs_evaluate(d, t, y, ydot);
+}
+
+/* One evaluation for the integrator: kept for the indicators at a step's
+ * end and in the memo. */
+static int rhs_evaluate(nsed_data *d, double t, const double *y, double *ydot) {
   nsed_error err;
   double w0 = wall_now();
   int rc = nsedi_eval(d->m, d, t, y, ydot, &err);
@@ -40,6 +113,7 @@ static int rhs_cb(double t, const double *y, double *ydot, void *ud) {
   memcpy(d->cache.x_key, y, sizeof(double) * (size_t)d->m->nstate);
   d->cache.t_key = t;
   d->cache.key_valid = 1;
+  rhs_memo_keep(d, t, y, ydot);
   return 0;
 }
 
@@ -89,8 +163,9 @@ static int sample(const nsed_model *m, nsed_data *d, const nsed_observer *obs,
 }
 
 static void update_counts(nsed_data *d) {
-  if (d->integ)
-    nsedi_integrator_counts(d->integ, &d->stats.steps, &d->stats.rhs_evals, &d->stats.root_evals);
+  if (!d->integ) return;
+  nsedi_integrator_counts(d->integ, &d->stats.steps, &d->stats.rhs_evals, &d->stats.root_evals);
+  d->stats.rhs_evals -= d->stats.rhs_reused; /* the integrator counts its calls */
 }
 
 static const char *const state_names[13] = {"x", "y", "z", "q0", "q1", "q2", "q3",
@@ -184,6 +259,7 @@ int nsed_simulate(const nsed_model *m, nsed_data *d, const nsed_observer *obs, n
   nsed_error_clear(err);
   nsed_error_clear(&d->rhs_err);
   int rc = NSED_OK;
+  nsedi_rhs_memo_clear(d); /* the caller may have changed the data since */
   int nroot = nsedi_nroot(m);
   int *fired = calloc((size_t)nroot, sizeof *fired);
   if (!fired) return nsed_error_set(err, NSED_ERR_NOMEM, "out of memory");
@@ -243,6 +319,7 @@ int nsed_simulate(const nsed_model *m, nsed_data *d, const nsed_observer *obs, n
       nsedi_track_reanchor(m, d);
       rc = sample(m, d, obs, NSED_SAMPLE_EVENT, err);
       if (rc) goto done;
+      nsedi_rhs_memo_clear(d);
       rc = nsedi_integrator_reinit(d->integ, d->t, d->x, err);
       if (rc) goto done;
       /* A breakpoint on an output instant (a piecewise law's knot at

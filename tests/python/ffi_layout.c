@@ -60,6 +60,7 @@ int main(void) {
   FIELD(nsed_stats, wall_monitor);
   FIELD(nsed_stats, onsets_off_circle);
   FIELD(nsed_stats, max_track_residual);
+  FIELD(nsed_stats, rhs_reused);
   SIZE(nsed_observer);
   FIELD(nsed_observer, ctx);
   FIELD(nsed_observer, sample);
