@@ -230,21 +230,30 @@ static void order_forest(nsedi_tree_ws *t) {
   for (int idx = 0; idx < count; idx++) t->pos[t->order[idx]] = idx;
 }
 
-/* out -= H[p, i] z, for node i and its parent p (a body and a group). */
-static void sub_coupling(const nsedi_tree_ws *t, int p, int i, const double *z, double *out) {
+/* out -= H[p, i] z, for node i and its parent p (a body and a group); out
+ * is another node's (never z). The body's six sums are kept in registers
+ * (the same additions in the same order as into out). */
+static void sub_coupling(const nsedi_tree_ws *t, int p, int i, const double *restrict z,
+                         double *restrict out) {
   int nb = t->nb;
   if (p >= nb) { /* H[g, b] = J_gb */
-    int g = p - nb;
-    for (int c = 0; c < t->gsize[g]; c++) {
-      const double *j = side(&t->rows[t->gstart[g] + c], i);
+    int g = p - nb, n = t->gsize[g];
+    const nsedi_row *r = t->rows + t->gstart[g];
+    for (int c = 0; c < n; c++) {
+      const double *j = side(&r[c], i);
       out[c] -= j[0] * z[0] + j[1] * z[1] + j[2] * z[2] + j[3] * z[3] + j[4] * z[4] + j[5] * z[5];
     }
   } else { /* H[b, g] = -C_gb^T */
-    int g = i - nb;
-    for (int c = 0; c < t->gsize[g]; c++) {
-      const double *col = side(&t->cols[t->gstart[g] + c], p);
-      for (int k = 0; k < NODE; k++) out[k] += col[k] * z[c];
+    int g = i - nb, n = t->gsize[g];
+    const nsedi_row *r = t->cols + t->gstart[g];
+    double acc[NODE];
+    for (int k = 0; k < NODE; k++) acc[k] = out[k];
+    for (int c = 0; c < n; c++) {
+      const double *col = side(&r[c], p);
+      double zc = z[c];
+      for (int k = 0; k < NODE; k++) acc[k] += col[k] * zc;
     }
+    for (int k = 0; k < NODE; k++) out[k] = acc[k];
   }
 }
 
@@ -310,6 +319,28 @@ static void apply_pivot(const nsedi_tree_ws *t, int i, double *z) {
     nsedi_small_lu_solve(dim(t, i), t->D + (size_t)BLOCK * i, t->piv + (size_t)NODE * i, 1, z);
 }
 
+/* x_i -= U_i x_parent (d x dp): each sum in the order of q. With the sizes
+ * compile-time constants below (a group of 3 or 5 rows under a body, a
+ * body under one) the compiler unrolls it; the operations are the same. */
+#define SUB_PARENT_BODY(d, dp)                                                                     \
+  for (int q = 0; q < (dp); q++)                                                                   \
+    for (int c = 0; c < (d); c++) xi[c] -= Ui[q * (d) + c] * xp[q];
+
+static void sub_parent_n(int d, int dp, const double *restrict Ui, const double *restrict xp,
+                         double *restrict xi) { SUB_PARENT_BODY(d, dp) }
+static void sub_parent_56(const double *restrict Ui, const double *restrict xp, double *restrict xi) { SUB_PARENT_BODY(5, 6) }
+static void sub_parent_65(const double *restrict Ui, const double *restrict xp, double *restrict xi) { SUB_PARENT_BODY(6, 5) }
+static void sub_parent_36(const double *restrict Ui, const double *restrict xp, double *restrict xi) { SUB_PARENT_BODY(3, 6) }
+static void sub_parent_63(const double *restrict Ui, const double *restrict xp, double *restrict xi) { SUB_PARENT_BODY(6, 3) }
+
+static void sub_parent(int d, int dp, const double *Ui, const double *xp, double *xi) {
+  if (d == 5 && dp == 6) sub_parent_56(Ui, xp, xi);
+  else if (d == 6 && dp == 5) sub_parent_65(Ui, xp, xi);
+  else if (d == 3 && dp == 6) sub_parent_36(Ui, xp, xi);
+  else if (d == 6 && dp == 3) sub_parent_63(Ui, xp, xi);
+  else sub_parent_n(d, dp, Ui, xp, xi);
+}
+
 /* v <- H^-1 v on the forest (node layout, NODE entries per node). */
 static void sweep(const nsedi_tree_ws *t, double *v) {
   for (int idx = t->norder - 1; idx >= 0; idx--) {
@@ -321,11 +352,8 @@ static void sweep(const nsedi_tree_ws *t, double *v) {
   for (int idx = 0; idx < t->norder; idx++) {
     int i = t->order[idx], p = t->parent[i];
     if (p < 0) continue;
-    int d = dim(t, i), dp = dim(t, p);
-    const double *Ui = t->U + (size_t)BLOCK * i, *vp = v + (size_t)NODE * p;
-    double *vi = v + (size_t)NODE * i;
-    for (int q = 0; q < dp; q++)
-      for (int c = 0; c < d; c++) vi[c] -= Ui[q * d + c] * vp[q];
+    sub_parent(dim(t, i), dim(t, p), t->U + (size_t)BLOCK * i, v + (size_t)NODE * p,
+               v + (size_t)NODE * i);
   }
 }
 
@@ -383,9 +411,7 @@ static void column_backward_to(nsedi_tree_ws *t, int k, int x) {
     if (t->zmark[i] != k) memset(wi, 0, sizeof(double) * NODE);
     t->xmark[i] = k;
     if (p < 0) continue;
-    const double *Ui = t->U + (size_t)BLOCK * i, *wp = t->w + (size_t)NODE * p;
-    for (int q = 0; q < dim(t, p); q++)
-      for (int c = 0; c < d; c++) wi[c] -= Ui[q * d + c] * wp[q];
+    sub_parent(d, dim(t, p), t->U + (size_t)BLOCK * i, t->w + (size_t)NODE * p, wi);
   }
 }
 
