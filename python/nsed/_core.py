@@ -587,10 +587,13 @@ def _run_in_memory(model, progress, check, joints=False):
             _raise(err.status, _str(err.message))
         trajectory, contacts, events = _recorded(model, rec)
         summary = _summary(model, dp[0], rc, message)
+        from .contact_problem import failed_problem_of  # it imports this module
+        failed = failed_problem_of(dp[0]) if rc != NSED_OK else None
     finally:
         lib.nsed_data_free(dp)
     result = Result(trajectory, contacts, events, summary,
                     joints=rows.array(model, trajectory) if rows is not None else None)
+    result.failed_event_problem = failed
     if relay.interrupted:
         relay.raise_interrupt(message.decode("utf-8", "replace"), result)
     if rc != NSED_OK and check:
@@ -622,6 +625,10 @@ def _run_to_dir(model, outdir, progress, check):
     if rc != NSED_OK and not res.written:
         _raise(rc, _str(err.message))
     result = read_result(outdir)
+    name = result.summary.get("failed_event_problem")
+    if name:
+        from .contact_problem import read_contact_problem  # it imports this module
+        result.failed_event_problem = read_contact_problem(os.path.join(outdir, name))
     if relay.interrupted:
         relay.raise_interrupt(_str(err.message), result)
     if rc != NSED_OK and check:

@@ -318,6 +318,7 @@ int nsed_contact_problem_read(const char *path, nsed_contact_problem_file *out, 
 void nsed_contact_problem_file_free(nsed_contact_problem_file *f);
 int nsed_contact_problem_write(const char *path, const nsed_contact_problem *p, int impact,
                                const char *comment, nsed_error *err);
+int nsed_data_failed_problem(const nsed_data *d, nsed_contact_problem *p, int *impact);
 
 typedef struct nsed_recorder nsed_recorder;
 int nsed_recorder_create(const nsed_model *m, nsed_recorder **out, nsed_error *err);

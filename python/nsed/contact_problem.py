@@ -63,6 +63,20 @@ class ContactProblem:
         return p, (G, b, cs, ws)
 
 
+def _copied(p, impact):
+    """A ContactProblem holding copies of a C nsed_contact_problem's arrays."""
+    nc, nw = p.nc, p.nw
+    n = 3 * nc + nw
+    G = np.frombuffer(ffi.buffer(p.G, 8 * n * n), dtype=float).reshape(n, n).T.copy()
+    b = np.frombuffer(ffi.buffer(p.b, 8 * n), dtype=float).copy()
+    contacts = [{"kind": KINDS[p.contacts[i].kind], "mu": p.contacts[i].mu,
+                 "mu0": p.contacts[i].mu0, "slip_dir": tuple(p.contacts[i].slip_dir),
+                 "restitution": p.contacts[i].restitution} for i in range(nc)]
+    spins = [{"contact": p.spins[k].contact, "kind": KINDS[p.spins[k].kind],
+              "mu": p.spins[k].mu, "sign": p.spins[k].sign} for k in range(nw)]
+    return ContactProblem(G, b, contacts, spins, impact=bool(impact))
+
+
 def read_contact_problem(path):
     """The contact-problem file at path as a ContactProblem. InputError
     (naming file and line) for a malformed file, NsedIOError if unreadable."""
@@ -72,19 +86,19 @@ def read_contact_problem(path):
     if rc != NSED_OK:
         _raise(rc, _str(err.message))
     try:
-        p = f.problem
-        nc, nw = p.nc, p.nw
-        n = 3 * nc + nw
-        G = np.frombuffer(ffi.buffer(f.G, 8 * n * n), dtype=float).reshape(n, n).T.copy()
-        b = np.frombuffer(ffi.buffer(f.b, 8 * n), dtype=float).copy()
-        contacts = [{"kind": KINDS[f.contacts[i].kind], "mu": f.contacts[i].mu,
-                     "mu0": f.contacts[i].mu0, "slip_dir": tuple(f.contacts[i].slip_dir),
-                     "restitution": f.contacts[i].restitution} for i in range(nc)]
-        spins = [{"contact": f.spins[k].contact, "kind": KINDS[f.spins[k].kind],
-                  "mu": f.spins[k].mu, "sign": f.spins[k].sign} for k in range(nw)]
-        return ContactProblem(G, b, contacts, spins, impact=bool(f.impact))
+        return _copied(f.problem, f.impact)
     finally:
         lib.nsed_contact_problem_file_free(f)
+
+
+def failed_problem_of(d):
+    """The event problem a run on the C data d could not solve
+    (nsed_data_failed_problem), copied, or None."""
+    p = ffi.new("nsed_contact_problem *")
+    impact = ffi.new("int *")
+    if not lib.nsed_data_failed_problem(d, p, impact):
+        return None
+    return _copied(p, impact[0])
 
 
 def write_contact_problem(path, problem, comment=None):

@@ -66,6 +66,9 @@ class Result:
         "JOINT.rate", "JOINT.axial", "JOINT.axial_rate" per joint
         (nsed_data_joint_coordinates), one row per trajectory row; only an
         in-memory run with joints=True records it, else None.
+    failed_event_problem: the event problem the run stopped on, unsolved
+        (a ContactProblem: in memory, or read from the result directory's
+        failed_event_problem.txt), else None.
     """
 
     def __init__(self, trajectory, contacts, events, summary, outdir=None, files=None,
@@ -77,6 +80,7 @@ class Result:
         self.outdir = outdir
         self.files = files or {k: None for k in ("trajectory", "contacts", "events", "summary")}
         self.joints = joints
+        self.failed_event_problem = None
 
     @property
     def body_names(self):

@@ -123,8 +123,43 @@ def errors():
         check("need G of 3 x 3" in str(e), f"G of the wrong size: {e}")
 
 
+def failed_run():
+    """A run stopped on an event problem hands it over: in memory and read
+    from its result directory, the same numbers; solved on the default path
+    it is the box sliding down the 20-degree incline (normal forces m g cos
+    20, each friction mu lambda_n)."""
+    box = os.path.join(root, "problems", "box_incline.yaml")
+    forced = ["friction.max_pivots=1", "friction.path=nsed"]
+    mem = nsed.run(box, forced, check=False)
+    p = mem.failed_event_problem
+    check(mem.summary["status"] == "failed" and isinstance(p, nsed.ContactProblem),
+          f"an in-memory failed run holds its problem: {mem.summary['status']}, {p!r}")
+    with tempfile.TemporaryDirectory() as work:
+        disk = nsed.run(box, forced, outdir=os.path.join(work, "box"), check=False)
+        q = disk.failed_event_problem
+        check(isinstance(q, nsed.ContactProblem), f"a run with outdir reads its file: {q!r}")
+        if p is not None and q is not None:
+            check(np.array_equal(p.G, q.G) and np.array_equal(p.b, q.b) and p.contacts == q.contacts
+                  and p.impact == q.impact, "in memory and from the file: the same problem, bit for bit")
+    ok = nsed.run(box, ["solver.t_end=0.05"])
+    check(ok.failed_event_problem is None, "an ok run has none")
+    if p is None:
+        return
+    check(len(p.contacts) == 4 and not p.impact, f"four vertices, acceleration level: {p!r}")
+    r = nsed.solve_contact_problem(p)
+    check(r["solved"], f"solved on the default path: {r['message']}")
+    if r["solved"]:
+        lam = r["lambda"].reshape(4, 3)
+        weight_n = 2 * g * np.cos(np.radians(20))
+        check(abs(lam[:, 0].sum() - weight_n) < 1e-9 * weight_n,
+              f"normal forces sum to m g cos 20: {lam[:, 0].sum()} vs {weight_n}")
+        worst = np.max(np.abs(np.hypot(lam[:, 1], lam[:, 2]) - 0.5 * lam[:, 0]))
+        check(worst < 1e-9 * weight_n, f"every slip's friction is mu lambda_n: off by {worst}")
+
+
 closed_forms()
 stored_cone_problem()
 round_trip()
 errors()
+failed_run()
 sys.exit(check.summary())
