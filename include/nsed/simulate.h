@@ -120,8 +120,8 @@ typedef struct {
                                 algebraic surface's closest-point equations (docs/engine.md);
                                 0 without */
   long rhs_reused; /* right-hand sides the integrator asked for again at the point of the
-                      last one or of its step's start, copied from that evaluation (not in
-                      rhs_evals; docs/engine.md, "Right-hand sides asked for twice") */
+                      last one, copied from that evaluation (not in rhs_evals; docs/engine.md,
+                      "Right-hand sides asked for twice") */
 } nsed_stats;
 
 /* Name of a law check as written to summary.json ("stick_friction"). */

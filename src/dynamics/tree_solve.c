@@ -328,10 +328,14 @@ static void apply_pivot(const nsedi_tree_ws *t, int i, double *z) {
 
 static void sub_parent_n(int d, int dp, const double *restrict Ui, const double *restrict xp,
                          double *restrict xi) { SUB_PARENT_BODY(d, dp) }
-static void sub_parent_56(const double *restrict Ui, const double *restrict xp, double *restrict xi) { SUB_PARENT_BODY(5, 6) }
-static void sub_parent_65(const double *restrict Ui, const double *restrict xp, double *restrict xi) { SUB_PARENT_BODY(6, 5) }
-static void sub_parent_36(const double *restrict Ui, const double *restrict xp, double *restrict xi) { SUB_PARENT_BODY(3, 6) }
-static void sub_parent_63(const double *restrict Ui, const double *restrict xp, double *restrict xi) { SUB_PARENT_BODY(6, 3) }
+static void sub_parent_56(const double *restrict Ui, const double *restrict xp,
+                          double *restrict xi) { SUB_PARENT_BODY(5, 6) }
+static void sub_parent_65(const double *restrict Ui, const double *restrict xp,
+                          double *restrict xi) { SUB_PARENT_BODY(6, 5) }
+static void sub_parent_36(const double *restrict Ui, const double *restrict xp,
+                          double *restrict xi) { SUB_PARENT_BODY(3, 6) }
+static void sub_parent_63(const double *restrict Ui, const double *restrict xp,
+                          double *restrict xi) { SUB_PARENT_BODY(6, 3) }
 
 static void sub_parent(int d, int dp, const double *Ui, const double *xp, double *xi) {
   if (d == 5 && dp == 6) sub_parent_56(Ui, xp, xi);

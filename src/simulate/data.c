@@ -35,12 +35,11 @@ static int alloc_cache(nsedi_cache *c, const nsed_model *m) {
 }
 
 static int alloc_memo(nsedi_rhs_memo *r, int n) {
-  return ALLOC(r->x_last, n) && ALLOC(r->xdot_last, n) && ALLOC(r->x_start, n) &&
-         ALLOC(r->xdot_start, n) && ALLOC(r->xdot_check, n);
+  return ALLOC(r->x, n) && ALLOC(r->xdot, n) && ALLOC(r->xdot_check, n);
 }
 
 static void free_memo(nsedi_rhs_memo *r) {
-  void *a[] = {r->x_last, r->xdot_last, r->x_start, r->xdot_start, r->xdot_check};
+  void *a[] = {r->x, r->xdot, r->xdot_check};
   for (size_t i = 0; i < sizeof a / sizeof a[0]; i++) free(a[i]);
 }
 
@@ -133,7 +132,8 @@ int nsed_data_create(const nsed_model *m, nsed_data **out, nsed_error *err) {
   d->m = m;
   int nc = m->ncontact, nb = m->nbody, ze = m->opt.zeno_events;
   int ok = ALLOC(d->x, m->nstate + NSEDI_NWORK) && alloc_phase(&d->ph, nc, m->nkink) &&
-           alloc_cache(&d->cache, m) && alloc_memo(&d->memo, m->nstate + NSEDI_NWORK) && alloc_smooth(&d->sw, m) && alloc_event(&d->ev, m) &&
+           alloc_cache(&d->cache, m) && alloc_memo(&d->memo, m->nstate + NSEDI_NWORK) &&
+           alloc_smooth(&d->sw, m) && alloc_event(&d->ev, m) &&
            ALLOC(d->zeno.plastic, nc) && ALLOC(d->zeno.t, nc * ze) && ALLOC(d->zeno.n, nc);
   if (!ok) {
     nsed_data_free(&d);

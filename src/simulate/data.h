@@ -198,20 +198,18 @@ typedef struct {
                                      that would pull there (onset.c, for the message) */
 } nsedi_event_ws;
 
-/* The right-hand side's answers the integrator asks for again: ARKODE 6.4
- * evaluates each step's first stage afresh, though Dormand-Prince's last
- * stage was at that very point (first same as last), and again when a
- * step is retried after a failed error test. Valid only while nothing but
- * the integrator's own right-hand sides has run: any other evaluation (a
- * sample, an event stage, a root search) and every restart clear it, so a
- * phase change can never be answered from it. */
+/* The last right-hand side, for the integrator asking for it again: the
+ * ERKStep of SUNDIALS 6.4 evaluates each step's first stage afresh, though
+ * Dormand-Prince's last stage was at that very point (first same as last).
+ * Valid only while nothing but the integrator's own right-hand sides has
+ * run: any other evaluation (a sample, an event stage, a root search) and
+ * every restart clear it, so a phase change can never be answered from it. */
 typedef struct {
-  double *x_last, *xdot_last;   /* nstate + NSEDI_NWORK: the last right-hand side */
-  double *x_start, *xdot_start; /* and the current step's first one (its start) */
-  double *xdot_check;           /* a fresh evaluation to compare (-Dcheck_rhs_memo) */
-  double t_last, t_start;       /* their times (s) */
-  int last_valid, start_valid;
-  int off;                      /* every right-hand side evaluated (tests compare both) */
+  double *x, *xdot;  /* nstate + NSEDI_NWORK: its state and derivative */
+  double *xdot_check; /* a fresh evaluation to compare (-Dcheck_rhs_memo) */
+  double t;           /* its time (s) */
+  int valid;
+  int off;            /* every right-hand side evaluated (tests compare both ways) */
 } nsedi_rhs_memo;
 
 /* The Zeno guard's memory (event_record.c): per contact, its impacts made

@@ -16,33 +16,18 @@ static double wall_now(void) {
   return ts.tv_sec + 1e-9 * ts.tv_nsec;
 }
 
-static int memo_holds(int valid, double tk, const double *xk, double t, const double *y, size_t bytes) {
-  return valid && t == tk && !memcmp(y, xk, bytes);
-}
-
 /* Clears the right-hand side's memo: a restart, or anything but the
  * integrator's own right-hand sides about to run. */
-void nsedi_rhs_memo_clear(nsed_data *d) { d->memo.last_valid = d->memo.start_valid = 0; }
+void nsedi_rhs_memo_clear(nsed_data *d) { d->memo.valid = 0; }
 
-/* A right-hand side at the point of the last one or of the step's start
- * (nsedi_rhs_memo): the same function of the same (t, x) in the same
- * phase, so its answer is copied, bit for bit what evaluating gives. */
+/* A right-hand side at the point of the last one (nsedi_rhs_memo): the
+ * same function of the same (t, x) in the same phase, so its answer is
+ * copied, bit for bit what evaluating gives. */
 static int rhs_from_memo(nsed_data *d, double t, const double *y, double *ydot) {
   nsedi_rhs_memo *r = &d->memo;
   size_t bytes = sizeof(double) * (size_t)(d->m->nstate + NSEDI_NWORK);
-  if (r->off) return 0;
-  if (memo_holds(r->last_valid, r->t_last, r->x_last, t, y, bytes)) {
-    /* the last stage of the step just accepted: the next one's start */
-    memcpy(ydot, r->xdot_last, bytes);
-    memcpy(r->x_start, y, bytes);
-    memcpy(r->xdot_start, ydot, bytes);
-    r->t_start = t;
-    r->start_valid = 1;
-  } else if (memo_holds(r->start_valid, r->t_start, r->x_start, t, y, bytes)) {
-    memcpy(ydot, r->xdot_start, bytes); /* a step retried from its start */
-  } else {
-    return 0;
-  }
+  if (r->off || !r->valid || t != r->t || memcmp(y, r->x, bytes)) return 0;
+  memcpy(ydot, r->xdot, bytes);
   d->stats.rhs_reused++;
   return 1;
 }
@@ -50,16 +35,10 @@ static int rhs_from_memo(nsed_data *d, double t, const double *y, double *ydot) 
 static void rhs_memo_keep(nsed_data *d, double t, const double *y, const double *ydot) {
   nsedi_rhs_memo *r = &d->memo;
   size_t bytes = sizeof(double) * (size_t)(d->m->nstate + NSEDI_NWORK);
-  memcpy(r->x_last, y, bytes);
-  memcpy(r->xdot_last, ydot, bytes);
-  r->t_last = t;
-  r->last_valid = 1;
-  if (!r->start_valid) { /* the first since a restart or a sample: at a step's start */
-    memcpy(r->x_start, y, bytes);
-    memcpy(r->xdot_start, ydot, bytes);
-    r->t_start = t;
-    r->start_valid = 1;
-  }
+  memcpy(r->x, y, bytes);
+  memcpy(r->xdot, ydot, bytes);
+  r->t = t;
+  r->valid = 1;
 }
 
 static int rhs_evaluate(nsed_data *d, double t, const double *y, double *ydot);
