@@ -8,8 +8,10 @@
 
 /* ---- the smooth phase (eval.c, indicators.c) ---- */
 
-/* Forgets the right-hand side's memo (data.h, nsedi_rhs_memo). */
-void nsedi_rhs_memo_clear(nsed_data *d);
+/* Forgets the right-hand side's memo (data.h, nsedi_rhs_memo): a restart,
+ * or anything but the integrator's own right-hand sides about to run.
+ * Inline: eval.c and simulate.c both clear it, and simulate.c calls eval.c. */
+static inline void nsedi_rhs_memo_clear(nsed_data *d) { d->memo.valid = 0; }
 /* Evaluate everything at (t, x) for the current phase: kinematics, contact
  * geometry, accelerations (into xdot if not NULL) and multipliers. */
 int nsedi_eval(const nsed_model *m, nsed_data *d, double t, const double *x, double *xdot,

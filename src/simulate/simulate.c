@@ -16,10 +16,6 @@ static double wall_now(void) {
   return ts.tv_sec + 1e-9 * ts.tv_nsec;
 }
 
-/* Clears the right-hand side's memo: a restart, or anything but the
- * integrator's own right-hand sides about to run. */
-void nsedi_rhs_memo_clear(nsed_data *d) { d->memo.valid = 0; }
-
 /* A right-hand side at the point of the last one (nsedi_rhs_memo): the
  * same function of the same (t, x) in the same phase, so its answer is
  * copied, bit for bit what evaluating gives. */
