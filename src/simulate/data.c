@@ -35,11 +35,11 @@ static int alloc_cache(nsedi_cache *c, const nsed_model *m) {
 }
 
 static int alloc_memo(nsedi_rhs_memo *r, int n) {
-  return ALLOC(r->x, n) && ALLOC(r->xdot, n) && ALLOC(r->xdot_check, n);
+  return ALLOC(r->xdot, n) && ALLOC(r->xdot_check, n);
 }
 
 static void free_memo(nsedi_rhs_memo *r) {
-  void *a[] = {r->x, r->xdot, r->xdot_check};
+  void *a[] = {r->xdot, r->xdot_check};
   for (size_t i = 0; i < sizeof a / sizeof a[0]; i++) free(a[i]);
 }
 

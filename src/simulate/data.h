@@ -82,7 +82,8 @@ typedef struct {
   int key_valid;             /* the caches hold that right-hand side's evaluation: no other
                                 evaluation (an event stage's, a sample's) has run since, so
                                 indicators at exactly (t_key, x_key) reuse it (the step end of
-                                an explicit method with a last stage there, FSAL) */
+                                an explicit method with a last stage there, FSAL), and so does
+                                the integrator asking again (nsedi_rhs_memo) */
   nsedi_kin *kin;            /* nbody: positions, rotations, velocities */
   nsedi_contact_geom *geom;  /* nc: gap, frame, rows, region */
   int *geom_ok;              /* nc: geometry defined (not a disk lying flat) */
@@ -198,17 +199,17 @@ typedef struct {
                                      that would pull there (onset.c, for the message) */
 } nsedi_event_ws;
 
-/* The last right-hand side, for the integrator asking for it again: the
- * ERKStep of SUNDIALS 6.4 evaluates each step's first stage afresh, though
- * Dormand-Prince's last stage was at that very point (first same as last).
- * Valid only while nothing but the integrator's own right-hand sides has
- * run: any other evaluation (a sample, an event stage, a root search) and
- * every restart clear it, so a phase change can never be answered from it. */
+/* The last right-hand side's derivative, for the integrator asking for it
+ * again: the ERKStep of SUNDIALS 6.4 evaluates each step's first stage
+ * afresh, though Dormand-Prince's last stage was at that very point (first
+ * same as last). Its point and validity are the caches' key
+ * (nsedi_cache.x_key, t_key, key_valid): any other evaluation (a sample,
+ * an event stage, a root search) invalidates it, and every event's
+ * resolution evaluates before the restart, so a phase change can never be
+ * answered from it. */
 typedef struct {
-  double *x, *xdot;  /* nstate + NSEDI_NWORK: its state and derivative */
+  double *xdot;       /* nstate + NSEDI_NWORK: at (t_key, x_key) while key_valid */
   double *xdot_check; /* a fresh evaluation to compare (-Dcheck_rhs_memo) */
-  double t;           /* its time (s) */
-  int valid;
   int off;            /* every right-hand side evaluated (tests compare both ways) */
 } nsedi_rhs_memo;
 

@@ -322,7 +322,6 @@ int nsedi_eval(const nsed_model *m, nsed_data *d, double t, const double *x, dou
                nsed_error *err) {
   nsedi_cache *ca = &d->cache;
   ca->key_valid = 0;
-  if (!xdot) nsedi_rhs_memo_clear(d); /* not the integrator's: the phase may change next */
   int rc = check_state(m, t, x, err);
   if (rc) return rc;
   nsedi_kin_eval(m, x, ca->kin);

@@ -118,15 +118,8 @@ void nsedi_contact_indicators(const nsed_model *m, const nsed_data *d, int c,
   }
 }
 
-/* The caches hold the evaluation at exactly (t, x) for this phase. */
-static int cached_at(const nsed_model *m, const nsed_data *d, double t, const double *x) {
-  const nsedi_cache *ca = &d->cache;
-  return ca->key_valid && t == ca->t_key &&
-         !memcmp(x, ca->x_key, sizeof(double) * (size_t)m->nstate);
-}
-
 int nsedi_indicators(const nsed_model *m, nsed_data *d, double t, const double *x, double *g) {
-  if (!cached_at(m, d, t, x)) {
+  if (!nsedi_cached_at(m, d, t, x)) {
     nsed_error err;
     int rc = nsedi_eval(m, d, t, x, NULL, &err);
     if (rc) {

@@ -5,13 +5,19 @@
 #include "data.h"
 
 #include <math.h>
+#include <string.h>
 
 /* ---- the smooth phase (eval.c, indicators.c) ---- */
 
-/* Forgets the right-hand side's memo (data.h, nsedi_rhs_memo): a restart,
- * or anything but the integrator's own right-hand sides about to run.
- * Inline: eval.c and simulate.c both clear it, and simulate.c calls eval.c. */
-static inline void nsedi_rhs_memo_clear(nsed_data *d) { d->memo.valid = 0; }
+/* The caches (and the right-hand side's memo) hold the integrator's
+ * evaluation at exactly (t, x) for this phase: the right-hand side depends
+ * on x's first nstate entries and t alone (not on the work integrals). */
+static inline int nsedi_cached_at(const nsed_model *m, const nsed_data *d, double t,
+                                  const double *x) {
+  const nsedi_cache *ca = &d->cache;
+  return ca->key_valid && t == ca->t_key &&
+         !memcmp(x, ca->x_key, sizeof(double) * (size_t)m->nstate);
+}
 /* Evaluate everything at (t, x) for the current phase: kinematics, contact
  * geometry, accelerations (into xdot if not NULL) and multipliers. */
 int nsedi_eval(const nsed_model *m, nsed_data *d, double t, const double *x, double *xdot,

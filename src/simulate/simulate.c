@@ -16,25 +16,14 @@ static double wall_now(void) {
   return ts.tv_sec + 1e-9 * ts.tv_nsec;
 }
 
-/* A right-hand side at the point of the last one (nsedi_rhs_memo): the
- * same function of the same (t, x) in the same phase, so its answer is
- * copied, bit for bit what evaluating gives. */
+/* A right-hand side at the point of the last one (nsedi_rhs_memo, keyed
+ * by the caches' key): the same function of the same (t, x) in the same
+ * phase, so its answer is copied, bit for bit what evaluating gives. */
 static int rhs_from_memo(nsed_data *d, double t, const double *y, double *ydot) {
-  nsedi_rhs_memo *r = &d->memo;
-  size_t bytes = sizeof(double) * (size_t)(d->m->nstate + NSEDI_NWORK);
-  if (r->off || !r->valid || t != r->t || memcmp(y, r->x, bytes)) return 0;
-  memcpy(ydot, r->xdot, bytes);
+  if (d->memo.off || !nsedi_cached_at(d->m, d, t, y)) return 0;
+  memcpy(ydot, d->memo.xdot, sizeof(double) * (size_t)(d->m->nstate + NSEDI_NWORK));
   d->stats.rhs_reused++;
   return 1;
-}
-
-static void rhs_memo_keep(nsed_data *d, double t, const double *y, const double *ydot) {
-  nsedi_rhs_memo *r = &d->memo;
-  size_t bytes = sizeof(double) * (size_t)(d->m->nstate + NSEDI_NWORK);
-  memcpy(r->x, y, bytes);
-  memcpy(r->xdot, ydot, bytes);
-  r->t = t;
-  r->valid = 1;
 }
 
 static int rhs_evaluate(nsed_data *d, double t, const double *y, double *ydot);
@@ -84,11 +73,12 @@ static int rhs_evaluate(nsed_data *d, double t, const double *y, double *ydot) {
   }
   /* a recoverable failure that a smaller step cured is no reason to keep */
   if (d->rhs_err.status != NSED_OK) nsed_error_clear(&d->rhs_err);
-  /* Kept for the indicators at a step's end (nsedi_indicators). */
+  /* Kept for the indicators at a step's end (nsedi_indicators) and for
+   * the integrator asking again (rhs_from_memo). */
   memcpy(d->cache.x_key, y, sizeof(double) * (size_t)d->m->nstate);
   d->cache.t_key = t;
   d->cache.key_valid = 1;
-  rhs_memo_keep(d, t, y, ydot);
+  memcpy(d->memo.xdot, ydot, sizeof(double) * (size_t)(d->m->nstate + NSEDI_NWORK));
   return 0;
 }
 
@@ -234,7 +224,7 @@ int nsed_simulate(const nsed_model *m, nsed_data *d, const nsed_observer *obs, n
   nsed_error_clear(err);
   nsed_error_clear(&d->rhs_err);
   int rc = NSED_OK;
-  nsedi_rhs_memo_clear(d); /* the caller may have changed the data since */
+  d->cache.key_valid = 0; /* no evaluation of an earlier call is reused */
   int nroot = nsedi_nroot(m);
   int *fired = calloc((size_t)nroot, sizeof *fired);
   if (!fired) return nsed_error_set(err, NSED_ERR_NOMEM, "out of memory");
@@ -294,7 +284,6 @@ int nsed_simulate(const nsed_model *m, nsed_data *d, const nsed_observer *obs, n
       nsedi_track_reanchor(m, d);
       rc = sample(m, d, obs, NSED_SAMPLE_EVENT, err);
       if (rc) goto done;
-      nsedi_rhs_memo_clear(d);
       rc = nsedi_integrator_reinit(d->integ, d->t, d->x, err);
       if (rc) goto done;
       /* A breakpoint on an output instant (a piecewise law's knot at
