@@ -122,6 +122,12 @@ typedef struct {
   long rhs_reused; /* right-hand sides the integrator asked for again at the point of the
                       last one, copied from that evaluation (not in rhs_evals; docs/engine.md,
                       "Right-hand sides asked for twice") */
+  long landings;      /* events located again on the method's own steps (docs/engine.md,
+                         "Landing on events") */
+  long landings_interpolated; /* events left at the integrator's interpolated root: its
+                                 steps did not bracket it, or a shorter step's stage could
+                                 not be evaluated */
+  long landing_steps; /* steps taken again for them (their right-hand sides are in rhs_evals) */
 } nsed_stats;
 
 /* Name of a law check as written to summary.json ("stick_friction"). */

@@ -55,6 +55,7 @@ typedef struct {
   long onsets_off_circle;
   double max_track_residual;
   long rhs_reused;
+  long landings, landings_interpolated, landing_steps;
 } nsed_stats;
 
 typedef struct {

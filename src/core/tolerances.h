@@ -472,4 +472,28 @@
  * their normal force, where the weighted solve costs half their run. */
 #define NSEDI_LOAD_SHARE_KEEP (NSEDI_LIFTOFF_FORCE / 10)
 
+/* ---- landing on an event (src/simulate/event_land.c) ---- */
+
+/* An event's time is located on the method's own steps to this many
+ * roundoffs of (|t| + |h|): SUNDIALS' own root tolerance (100 uround of
+ * the same sum), below which the indicator's sign is round-off. */
+#define NSEDI_LAND_TIME_RES (100 * 2.220446049250313e-16)
+
+/* Where the interpolant stands in for the method's steps, as a fraction
+ * of the local error tolerance (rtol |x| + atol): the method's state at
+ * the interpolant's root within this fraction of it in every state leaves
+ * that root standing (no search: the interpolant's error is negligible
+ * against the step's own); and within this fraction of the step from a
+ * step taken again, a trial is the interpolant plus the difference found
+ * there, which changes over |t - t_c| by about that fraction of itself
+ * (the difference is itself of the order of the local error). */
+#define NSEDI_LAND_AGREE 1e-3
+
+/* Trials of the search per landing before it reports failure: from the
+ * interpolant's root it ends in 1 to 3 (measured on the vehicles); it
+ * bisects whenever two trials did not halve the bracket, so a step of any
+ * size is resolved to 1e-16 of it within 3 x 55 trials. More means the
+ * indicators are not a function of the state (a bug). */
+#define NSEDI_LAND_MAX_TRIALS 200
+
 #endif

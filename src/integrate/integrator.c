@@ -53,6 +53,12 @@ struct nsedi_integrator {
   int rhs_recoverable; /* the last right-hand side failed recoverably (> 0) */
   N_Vector y_ok;       /* ERKStep: the last accepted step's state, at t_ok */
   double t_ok;
+  N_Vector y_start;    /* ERKStep: the state the last accepted step started from, at t_start */
+  double t_start;
+  ARKodeButcherTable B; /* ERKStep: the method's table (SUNDIALS' own, read only) */
+  double *k;            /* B->stages x n: the stages of a step taken again (nsedi_integrator_restep) */
+  double *y_stage;      /* n: a stage's state */
+  int k1_valid;         /* k[0] is f(t_start, y_start) of the current last step */
 };
 
 static int rhs_tramp(realtype t, N_Vector y, N_Vector yd, void *p) {
@@ -62,11 +68,17 @@ static int rhs_tramp(realtype t, N_Vector y, N_Vector yd, void *p) {
   return rc;
 }
 
-/* ERKStep, after each accepted step: where a retry restarts. */
+/* ERKStep, after each accepted step: where a retry restarts, and where a
+ * step taken again starts (the step before's end). */
 static int step_accepted(realtype t, N_Vector y, void *p) {
   nsedi_integrator *it = p;
+  N_Vector start = it->y_start; /* the previous step's end is this one's start */
+  it->y_start = it->y_ok;
+  it->t_start = it->t_ok;
+  it->y_ok = start;
   it->t_ok = t;
   N_VScale(1.0, y, it->y_ok);
+  it->k1_valid = 0;
   return 0;
 }
 
@@ -77,6 +89,10 @@ static int root_tramp(realtype t, N_Vector y, realtype *g, void *p) {
 
 static int is_cvode(const nsedi_integrator *it) {
   return it->kind == NSEDI_ODE_ADAMS || it->kind == NSEDI_ODE_BDF;
+}
+
+static ARKODE_ERKTableID erk_table(nsedi_ode_method kind) {
+  return kind == NSEDI_ODE_VERNER ? ARKODE_VERNER_8_5_6 : ARKODE_DORMAND_PRINCE_7_4_5;
 }
 
 /* The solver's own counters since its last (re)initialisation. */
@@ -180,13 +196,15 @@ int nsedi_integrator_create(const nsedi_integrator_settings *o, int n, int n_qua
   it->y = N_VNew_Serial(n, it->ctx);
   it->yd = N_VNew_Serial(n, it->ctx);
   it->y_ok = N_VNew_Serial(n, it->ctx);
-  if (!it->y || !it->yd || !it->y_ok) {
+  it->y_start = N_VNew_Serial(n, it->ctx);
+  if (!it->y || !it->yd || !it->y_ok || !it->y_start) {
     nsed_error_set(err, NSED_ERR_NOMEM, "out of memory (N_Vector of %d states)", n);
     goto fail;
   }
   memcpy(NV_DATA_S(it->y), y0, sizeof(double) * (size_t)n);
   memcpy(NV_DATA_S(it->y_ok), y0, sizeof(double) * (size_t)n);
-  it->t_ok = t0;
+  memcpy(NV_DATA_S(it->y_start), y0, sizeof(double) * (size_t)n);
+  it->t_ok = it->t_start = t0;
   dir = malloc(sizeof(int) * (size_t)(nroot > 0 ? nroot : 1));
   if (!dir) {
     nsed_error_set(err, NSED_ERR_NOMEM, "out of memory (root directions)");
@@ -242,10 +260,14 @@ int nsedi_integrator_create(const nsedi_integrator_settings *o, int n, int n_qua
     SUN_TRY(ERKStepSetUserData(it->mem, it), "ERKStepSetUserData");
     SUN_TRY(ERKStepSetPostprocessStepFn(it->mem, step_accepted), "ERKStepSetPostprocessStepFn");
     SUN_TRY(ERKStepSetErrFile(it->mem, NULL), "ERKStepSetErrFile");
-    SUN_TRY(ERKStepSetTableNum(it->mem, it->kind == NSEDI_ODE_VERNER
-                                            ? ARKODE_VERNER_8_5_6
-                                            : ARKODE_DORMAND_PRINCE_7_4_5),
-            "ERKStepSetTableNum");
+    SUN_TRY(ERKStepSetTableNum(it->mem, erk_table(it->kind)), "ERKStepSetTableNum");
+    SUN_TRY(ERKStepGetCurrentButcherTable(it->mem, &it->B), "ERKStepGetCurrentButcherTable");
+    it->k = malloc(sizeof(double) * (size_t)n * (size_t)it->B->stages);
+    it->y_stage = malloc(sizeof(double) * (size_t)n);
+    if (!it->k || !it->y_stage) {
+      nsed_error_set(err, NSED_ERR_NOMEM, "out of memory (%d stages of %d states)", it->B->stages, n);
+      goto fail;
+    }
     SUN_TRY(ERKStepSVtolerances(it->mem, o->rtol, atol), "ERKStepSVtolerances");
     SUN_TRY(ERKStepSetMaxNumSteps(it->mem, MAX_STEPS), "ERKStepSetMaxNumSteps");
     SUN_TRY(ERKStepSetMaxErrTestFails(it->mem, MAX_ERR_TEST_FAILS), "ERKStepSetMaxErrTestFails");
@@ -282,6 +304,9 @@ void nsedi_integrator_free(nsedi_integrator **pit) {
   if (it->y) N_VDestroy(it->y);
   if (it->yd) N_VDestroy(it->yd);
   if (it->y_ok) N_VDestroy(it->y_ok);
+  if (it->y_start) N_VDestroy(it->y_start);
+  free(it->k);
+  free(it->y_stage);
   if (it->ctx) SUNContext_Free(&it->ctx);
   free(it);
   *pit = NULL;
@@ -291,7 +316,9 @@ int nsedi_integrator_reinit(nsedi_integrator *it, double t, const double *y, nse
   harvest(it);
   memcpy(NV_DATA_S(it->y), y, sizeof(double) * (size_t)it->n);
   memcpy(NV_DATA_S(it->y_ok), y, sizeof(double) * (size_t)it->n);
-  it->t_ok = t;
+  memcpy(NV_DATA_S(it->y_start), y, sizeof(double) * (size_t)it->n);
+  it->t_ok = it->t_start = t;
+  it->k1_valid = 0;
   int flag = is_cvode(it) ? CVodeReInit(it->mem, t, it->y) : ERKStepReInit(it->mem, rhs_tramp, t, it->y);
   if (flag >= 0 && !is_cvode(it)) flag = ERKStepSetInitStep(it->mem, 0.0); /* estimated afresh */
   it->t_stop_set = -1;
@@ -391,4 +418,43 @@ int nsedi_integrator_advance(nsedi_integrator *it, double tout, double t_stop, d
 
 int nsedi_integrator_roots(nsedi_integrator *it, int *rf) {
   return is_cvode(it) ? CVodeGetRootInfo(it->mem, rf) : ERKStepGetRootInfo(it->mem, rf);
+}
+
+int nsedi_integrator_can_restep(const nsedi_integrator *it) {
+  return !is_cvode(it) && it->t_ok > it->t_start;
+}
+
+/* One step of the method's table from the last step's start: the stages
+ * are those of the accepted step with tau in place of its size, so the
+ * result is the method's own solution at t, not an interpolant's. */
+int nsedi_integrator_restep(nsedi_integrator *it, double t, double *y) {
+  int n = it->n, s = it->B->stages;
+  const double *y0 = NV_DATA_S(it->y_start);
+  double tau = t - it->t_start;
+  if (!(tau >= 0 && t <= it->t_ok)) return NSED_ERR_INTEGRATOR;
+  if (tau == 0) {
+    memcpy(y, y0, sizeof(double) * (size_t)n);
+    return NSED_OK;
+  }
+  if (!it->k1_valid) {
+    if (it->f(it->t_start, y0, it->k, it->ud)) return NSED_ERR_INTEGRATOR;
+    it->rhs++;
+    it->k1_valid = 1;
+  }
+  for (int i = 1; i < s; i++) {
+    for (int q = 0; q < n; q++) {
+      double sum = 0;
+      for (int j = 0; j < i; j++) sum += it->B->A[i][j] * it->k[(size_t)j * n + q];
+      it->y_stage[q] = y0[q] + tau * sum;
+    }
+    if (it->f(it->t_start + it->B->c[i] * tau, it->y_stage, it->k + (size_t)i * n, it->ud))
+      return NSED_ERR_INTEGRATOR;
+    it->rhs++;
+  }
+  for (int q = 0; q < n; q++) {
+    double sum = 0;
+    for (int j = 0; j < s; j++) sum += it->B->b[j] * it->k[(size_t)j * n + q];
+    y[q] = y0[q] + tau * sum;
+  }
+  return NSED_OK;
 }

@@ -1,5 +1,5 @@
 /* The ODE stepper adapter: the only file that includes SUNDIALS. ARKODE's
- * explicit ERKStep (Dormand-Prince 5(4) or Verner 8(7)) or CVODE (Adams with
+ * explicit ERKStep (Dormand-Prince 5(4) or Verner 6(5)) or CVODE (Adams with
  * fixed-point iteration, or BDF with a dense Newton solver), with
  * root-finding on the engine's indicator functions; reinitialised (never
  * reallocated) after every event. */
@@ -66,6 +66,17 @@ void nsedi_integrator_last_step(const nsedi_integrator *it, double *t0, double *
  * (its interpolant, accurate to the local error). Returns NSED_OK, or
  * NSED_ERR_INTEGRATOR when t is outside the step. */
 int nsedi_integrator_dense(const nsedi_integrator *it, double t, double *y);
+
+/* Whether the last step can be taken again to a point inside it (ERKStep,
+ * after at least one step since the last (re)initialisation). */
+int nsedi_integrator_can_restep(const nsedi_integrator *it);
+
+/* The method's own state at t within the last step: one step of its table
+ * from the step's start, of size t - start (the stages of the first kept
+ * across calls within the step). Costs stages - 1 right-hand sides (one
+ * more at the first call). Returns NSED_OK, or NSED_ERR_INTEGRATOR when t
+ * is outside the step or a right-hand side fails. */
+int nsedi_integrator_restep(nsedi_integrator *it, double t, double *y);
 
 /* Cumulative counters (across reinitialisations). */
 void nsedi_integrator_counts(const nsedi_integrator *it, long *steps, long *rhs_evals,

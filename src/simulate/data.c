@@ -43,6 +43,17 @@ static void free_memo(nsedi_rhs_memo *r) {
   for (size_t i = 0; i < sizeof a / sizeof a[0]; i++) free(a[i]);
 }
 
+static int alloc_land(nsedi_land_ws *l, const nsed_model *m) {
+  int nroot = nsedi_nroot(m);
+  return ALLOC(l->g, 3 * nroot) && ALLOC(l->x, m->nstate + NSEDI_NWORK) &&
+         ALLOC(l->corr, m->nstate + NSEDI_NWORK) && ALLOC(l->set, nroot);
+}
+
+static void free_land(nsedi_land_ws *l) {
+  void *a[] = {l->g, l->x, l->corr, l->set};
+  for (size_t i = 0; i < sizeof a / sizeof a[0]; i++) free(a[i]);
+}
+
 static void free_cache(nsedi_cache *c) {
   void *a[] = {c->x_key, c->kin, c->geom, c->geom_ok, c->lambda_c, c->tau, c->lambda_j, c->f, c->du};
   for (size_t i = 0; i < sizeof a / sizeof a[0]; i++) free(a[i]);
@@ -132,7 +143,7 @@ int nsed_data_create(const nsed_model *m, nsed_data **out, nsed_error *err) {
   d->m = m;
   int nc = m->ncontact, nb = m->nbody, ze = m->opt.zeno_events;
   int ok = ALLOC(d->x, m->nstate + NSEDI_NWORK) && alloc_phase(&d->ph, nc, m->nkink) &&
-           alloc_cache(&d->cache, m) && alloc_memo(&d->memo, m->nstate + NSEDI_NWORK) &&
+           alloc_cache(&d->cache, m) && alloc_memo(&d->memo, m->nstate + NSEDI_NWORK) && alloc_land(&d->land, m) &&
            alloc_smooth(&d->sw, m) && alloc_event(&d->ev, m) &&
            ALLOC(d->zeno.plastic, nc) && ALLOC(d->zeno.t, nc * ze) && ALLOC(d->zeno.n, nc);
   if (!ok) {
@@ -181,6 +192,7 @@ void nsed_data_free(nsed_data **pd) {
   free_phase(&d->ph);
   free_cache(&d->cache);
   free_memo(&d->memo);
+  free_land(&d->land);
   free_smooth(&d->sw);
   free_event(&d->ev);
   free(d->x);
@@ -271,6 +283,7 @@ void nsedi_add_velocity(const nsed_model *m, double *x, const double *du) {
 
 void nsedi_refresh_geometry(const nsed_model *m, nsed_data *d) {
   nsedi_cache *ca = &d->cache;
+  ca->key_valid = 0; /* the caches no longer hold the keyed evaluation */
   nsedi_kin_eval(m, d->x, ca->kin);
   for (int c = 0; c < m->ncontact; c++)
     ca->geom_ok[c] =

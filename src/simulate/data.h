@@ -213,6 +213,16 @@ typedef struct {
   int off;            /* every right-hand side evaluated (tests compare both ways) */
 } nsedi_rhs_memo;
 
+/* Landing on an event (event_land.c): its workspace and counters. */
+typedef struct {
+  double *g;          /* 3 nroot: a trial's indicators, the last return's, the landing's */
+  double *x;          /* nstate + NSEDI_NWORK: the landing's state */
+  double *corr;       /* nstate + NSEDI_NWORK: the method's state less the interpolant's, at the
+                         last step taken again */
+  int *set;           /* nroot: the indicators whose first root is searched */
+  int off;            /* events taken at the interpolant's root (tests compare both ways) */
+} nsedi_land_ws;
+
 /* The Zeno guard's memory (event_record.c): per contact, its impacts made
  * plastic and a ring of its recent event times. */
 typedef struct {
@@ -242,6 +252,7 @@ struct nsed_data {
   /* ---- caches of the last evaluation at (t, x) ---- */
   nsedi_cache cache;
   nsedi_rhs_memo memo;
+  nsedi_land_ws land;
 
   /* ---- workspace ---- */
   nsedi_smooth_ws sw;        /* one smooth-phase evaluation (right-hand side, indicators) */

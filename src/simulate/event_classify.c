@@ -66,6 +66,26 @@ static void simultaneous_stops(const nsed_model *m, nsed_data *d) {
   }
 }
 
+/* Free slips at the slow regime's entry speed when another root fired:
+ * their slowing root sits within the slip velocity's noise of zero, the
+ * root finder reports the one that changed sign, and this event's
+ * impulses move slip velocities by up to that noise. One left free may
+ * start the next phase below the entry speed, where its root (detected
+ * only when decreasing through zero) never fires and its direction turns
+ * ever faster as it stops (the step size collapses). They enter the slow
+ * hold at this event, as the one that fired. */
+static void simultaneous_slowing(const nsed_model *m, nsed_data *d) {
+  nsedi_event_ws *ev = &d->ev;
+  double level = NSEDI_SLOW_ENTRY * m->opt.slip_stop_speed;
+  for (int c = 0; c < m->ncontact; c++) {
+    if (ev->prev_mode[c] != NSED_MODE_SLIP || ev->prev_held[c] || !d->cache.geom_ok[c] ||
+        !nsedi_coulomb_friction(m, c) || (ev->trigger[c] & NSEDI_TRIG_SLOWED))
+      continue;
+    if (nsedi_slip_speed(&d->cache.geom[c]) - level <= nsedi_slip_noise(m, d, c))
+      ev->trigger[c] |= NSEDI_TRIG_SLOWED;
+  }
+}
+
 /* Closed contacts that leave together with one whose lift-off root fired:
  * contacts between the same two bodies whose normal forces the phase
  * shares (a box's trailing edge as it tips over it) reach zero at the same
@@ -114,6 +134,7 @@ int nsedi_event_classify(const nsed_model *m, nsed_data *d, nsed_error *err) {
     }
   }
   if (ev->fired) simultaneous_stops(m, d);
+  if (ev->fired) simultaneous_slowing(m, d);
   if (ev->fired) simultaneous_liftoffs(m, d);
   ev->n = nsedi_roller_drop_handed_over(m, d, n);
   return NSED_OK;

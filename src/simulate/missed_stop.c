@@ -9,7 +9,7 @@
  * means the stop was missed earlier in the same step. It is then located
  * by bisection on the step's dense output, between the last return (an
  * output sample or event, already written) and the minimum, and the event
- * is moved back to it. */
+ * is moved back to it, its state the method's own step there. */
 #include <math.h>
 #include <string.h>
 
@@ -17,6 +17,7 @@
 
 /* The stop indicator of held slip c (minus its offset) at the state x. */
 static double stop_indicator(const nsed_model *m, nsed_data *d, int c, const double *x) {
+  d->cache.key_valid = 0; /* the caches no longer hold the keyed evaluation */
   nsedi_kin_eval(m, x, d->cache.kin);
   nsedi_contact_geom *g = &d->cache.geom[c];
   if (nsedi_contact_eval(m, c, d->cache.kin, nsedi_live_track(m, d, x, c), g) != NSED_OK) return NAN;
@@ -66,8 +67,14 @@ int nsedi_locate_missed_stops(const nsed_model *m, nsed_data *d, int *fired, dou
     nsedi_refresh_geometry(m, d); /* the caches are the state's again */
     return NSED_OK;
   }
-  if (nsedi_integrator_dense(d->integ, t_stop, d->x))
-    return nsed_error_set(err, NSED_ERR_INTEGRATOR, "t = %.17g: the dense output failed", t_stop);
+  /* the state there from the method's own step, as at a landed event
+   * (event_land.c); the interpolant's where that step cannot be taken */
+  if (!nsedi_integrator_can_restep(d->integ) || nsedi_integrator_restep(d->integ, t_stop, d->x)) {
+    if (nsedi_integrator_can_restep(d->integ)) d->stats.landings_interpolated++;
+    nsed_error_clear(&d->rhs_err);
+    if (nsedi_integrator_dense(d->integ, t_stop, d->x))
+      return nsed_error_set(err, NSED_ERR_INTEGRATOR, "t = %.17g: the dense output failed", t_stop);
+  }
   d->t = t_stop;
   memset(fired, 0, sizeof(int) * (size_t)nsedi_nroot(m));
   fired[nr * found + NSEDI_ROOT_FRICTION] = -1;

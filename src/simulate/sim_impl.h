@@ -174,6 +174,12 @@ int nsedi_event_emit(const nsed_model *m, nsed_data *d, const nsed_observer *obs
                      nsed_event_kind kind, int c, nsed_mode from, nsed_mode to,
                      const nsed_lcp_stats *st);
 
+/* Locate the root SUNDIALS returned (at d->t, on its interpolant) again
+ * on the method's own solution between t_from (the last return) and the
+ * step's end, and move the state, time and fired roots to it
+ * (event_land.c; docs/engine.md, "Landing on events"). */
+int nsedi_land_on_event(const nsed_model *m, nsed_data *d, int *fired, double t_from, nsed_error *err);
+
 /* A held slip whose speed dipped through zero and back within one step
  * (missed_stop.c): at a root of its speed minimum with the speed below
  * zero, the stop is located on the step's dense output between t_from

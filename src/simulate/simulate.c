@@ -272,6 +272,8 @@ int nsed_simulate(const nsed_model *m, nsed_data *d, const nsed_observer *obs, n
       double we = wall_now();
       if (!at_breakpoint) {
         nsedi_integrator_roots(d->integ, fired);
+        rc = nsedi_land_on_event(m, d, fired, t_from, err);
+        if (rc) goto done;
         rc = nsedi_locate_missed_stops(m, d, fired, t_from, err);
         if (rc) goto done;
       }

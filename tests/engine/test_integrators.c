@@ -79,7 +79,73 @@ static void recoverable_rhs_failure(nsedi_ode_method method, const char *name) {
   nsedi_integrator_free(&it);
 }
 
+/* y' = -3 y from y = 1, and an event at y = 0.3. */
+static int decay_rhs(double t, const double *y, double *yd, void *ud) {
+  (void)t, (void)ud;
+  yd[0] = -3.0 * y[0];
+  return 0;
+}
+
+static int decay_root(double t, const double *y, double *g, void *ud) {
+  (void)t, (void)ud;
+  g[0] = y[0] - 0.3;
+  return 0;
+}
+
+/* Dormand-Prince's stability polynomial: one step of size tau on y' = l y
+ * multiplies y by R(l tau) = sum_k z^k / k! to k = 5, plus z^6 / 600. */
+static double dp5_R(double z) {
+  return 1 + z + z * z / 2 + z * z * z / 6 + pow(z, 4) / 24 + pow(z, 5) / 120 + pow(z, 6) / 600;
+}
+
+/* A step taken again (nsedi_integrator_restep) is the method's own step:
+ * at the step's end it is the accepted state, inside it Dormand-Prince's
+ * R(l tau) exactly, and its error against exp(l tau) falls as tau^(p+1). */
+static void restep_is_the_method(nsedi_ode_method method, const char *name, int order) {
+  nsedi_integrator_settings s = {.method = method, .rtol = 1e-4, .atol = 1e-8, .max_step = 0};
+  nsedi_integrator *it = NULL;
+  nsed_error err;
+  double y = 1, t = 0, t0, t1, y0, y1, yr, ye[2];
+  CHECK(nsedi_integrator_create(&s, 1, 0, 1, decay_rhs, decay_root, NULL, 0.0, &y, &it, &err) == NSED_OK);
+  nsedi_step_result res = NSEDI_STEP_TOUT;
+  CHECK(nsedi_integrator_advance(it, 10.0, 10.0, &y, &t, &res, &err) == NSED_OK && res == NSEDI_STEP_ROOT);
+  nsedi_integrator_last_step(it, &t0, &t1);
+  double h = t1 - t0;
+  CHECK(h > 0 && nsedi_integrator_can_restep(it));
+  CHECK(nsedi_integrator_dense(it, t0, &y0) == NSED_OK && nsedi_integrator_dense(it, t1, &y1) == NSED_OK);
+  CHECK(nsedi_integrator_restep(it, t1, &yr) == NSED_OK);
+  CHECK_NEAR(yr, y1, 0, 4e-16);
+  CHECK(nsedi_integrator_restep(it, t0, &yr) == NSED_OK && yr == y0);
+  CHECK(nsedi_integrator_restep(it, t1 + 0.5 * h, &yr) != NSED_OK); /* outside the step */
+  /* tau = h/4 and h/8 (l tau ~ 0.1): the leading error term dominates */
+  for (int k = 0; k < 2; k++) {
+    double tau = k ? 0.125 * h : 0.25 * h;
+    CHECK(nsedi_integrator_restep(it, t0 + tau, &yr) == NSED_OK);
+    if (method == NSEDI_ODE_DP5) CHECK_NEAR(yr, y0 * dp5_R(-3 * tau), 0, 1e-15);
+    ye[k] = yr - y0 * exp(-3 * tau);
+  }
+  double ratio = ye[0] / ye[1], expect = pow(2, order + 1);
+  printf("%-13s restep: step %.3g s (l h = %.3f), error at h/4 %.3e, ratio %.1f for h/8 (2^%d = %.0f)\n",
+         name, h, 3 * h, ye[0], ratio, order + 1, expect);
+  CHECK_NEAR(ratio, expect, 0, 0.15); /* an order lower gives half */
+  if (method == NSEDI_ODE_DP5) CHECK_NEAR(ye[0], y0 * pow(0.75 * h, 6) / 3600, 0, 0.1); /* 1/600 - 1/720 */
+  nsedi_integrator_free(&it);
+}
+
 int main(void) {
+  restep_is_the_method(NSEDI_ODE_DP5, "arkode_dp5", 5);
+  restep_is_the_method(NSEDI_ODE_VERNER, "arkode_verner", 6);
+  {
+    nsedi_integrator_settings s = {.method = NSEDI_ODE_BDF, .rtol = 1e-6, .atol = 1e-9, .max_step = 0};
+    nsedi_integrator *it = NULL;
+    nsed_error err;
+    double y = 1, t = 0;
+    nsedi_step_result res;
+    CHECK(nsedi_integrator_create(&s, 1, 0, 1, decay_rhs, decay_root, NULL, 0.0, &y, &it, &err) == NSED_OK);
+    CHECK(nsedi_integrator_advance(it, 10.0, 10.0, &y, &t, &res, &err) == NSED_OK);
+    CHECK(!nsedi_integrator_can_restep(it)); /* CVODE's events stay on its own polynomial */
+    nsedi_integrator_free(&it);
+  }
   recoverable_rhs_failure(NSEDI_ODE_DP5, "arkode_dp5");
   recoverable_rhs_failure(NSEDI_ODE_VERNER, "arkode_verner");
   recoverable_rhs_failure(NSEDI_ODE_ADAMS, "cvode_adams");

@@ -61,6 +61,9 @@ int main(void) {
   FIELD(nsed_stats, onsets_off_circle);
   FIELD(nsed_stats, max_track_residual);
   FIELD(nsed_stats, rhs_reused);
+  FIELD(nsed_stats, landings);
+  FIELD(nsed_stats, landings_interpolated);
+  FIELD(nsed_stats, landing_steps);
   SIZE(nsed_observer);
   FIELD(nsed_observer, ctx);
   FIELD(nsed_observer, sample);

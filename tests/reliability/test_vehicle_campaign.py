@@ -196,7 +196,14 @@ def symmetry_check(vc, r, name, completed):
     with open(os.path.join(r["dir"], "trajectory.csv"), newline="") as f:
         for row in csv.DictReader(f):
             drift = max(drift, math.hypot(float(row["platform.x"]), float(row["platform.y"])))
-    check(drift < 1e-7, f"{name}: the centre stays put ({drift:.2e} m < 1e-7)")
+    # The drift grows from round-off (1e-12 m at the first handover) through
+    # the wheels' nearly simultaneous handover cascades, knife-edges whose
+    # order round-off decides (a wheel sticking for 5e-9 s during another's
+    # handover, or not): measured at 10 units, 3.7e-9 m with the
+    # interpolant's event times and 8.7e-7 m with events landed on the
+    # steps (docs/engine.md, "Landing on events"); a plain `nsed run` of the
+    # file drifts 8.7e-7 m either way; 1e-5 m bounds that tenfold.
+    check(drift < 1e-5, f"{name}: the centre stays put ({drift:.2e} m < 1e-5)")
     times = {}
     with open(os.path.join(r["dir"], "events.csv"), newline="") as f:
         for e in csv.DictReader(f):
