@@ -83,7 +83,7 @@ static double cost(nsed_shape_type type, nsed_shape_type other, const char **nam
   long calls = 0;
   do {
     for (int p = 0; p < NPOSE; p++, calls++) {
-      nsedi_contact_eval(m, 0, kin[p], NULL, &g);
+      nsedi_contact_eval(m, 0, kin[p], NULL, 0, &g);
       sink += g.gap;
     }
     t = now() - t0;

@@ -232,7 +232,7 @@ static int roller_support(const nsed_model *m, int c, const nsedi_kin *kin, cons
                           double rho_dot[3]) {
   (void)pl;
   nsedi_roller_point rp;
-  nsedi_roller_point_eval(m, c, kin, xtrack, g->n, &rp);
+  nsedi_roller_point_eval(m, c, kin, xtrack, g->side, g->n, &rp);
   nsedi_v3_copy(rho, rp.rho);
   nsedi_v3_copy(rho_dot, rp.rho_dot);
   g->region = rp.region;
@@ -640,10 +640,11 @@ double nsedi_contact_flatness(const nsed_model *m, int c, const nsedi_kin *kin) 
   return flat;
 }
 
-int nsedi_contact_eval(const nsed_model *m, int c, const nsedi_kin *kin, const double *xtrack,
+int nsedi_contact_eval(const nsed_model *m, int c, const nsedi_kin *kin, const double *xtrack, int side,
                        nsedi_contact_geom *g) {
   memset(g, 0, sizeof *g);
   g->region = 1.0;
+  g->side = side;
   int rc = pair_table[m->contact[c].pair](m, c, kin, xtrack, g);
   if (m->nrotor > 0) {
     for (int k = 0; k < 3; k++) row_rotor_bias(&g->row[k], kin);

@@ -113,7 +113,7 @@ static void differential_point(const nsed_shape *s, const nsedi_kin *k, const do
 }
 
 void nsedi_roller_point_eval(const nsed_model *m, int c, const nsedi_kin *kin, const double *xtrack,
-                             const double n[3], nsedi_roller_point *out) {
+                             int side, const double n[3], nsedi_roller_point *out) {
   const nsedi_contact *C = &m->contact[c];
   const nsedi_kin *k = &kin[C->body];
   const nsed_shape *s = &m->body[C->body].def.shape;
@@ -137,7 +137,8 @@ void nsedi_roller_point_eval(const nsed_model *m, int c, const nsedi_kin *kin, c
    * before its region root; the incoming roller is on its surface there
    * already (docs/rollers.md, "Handovers are events"). */
   double rate = c0 > 0 ? -cd : cd, band = NSEDI_ROLLER_REGION_BAND;
-  int tip = rate > 0 ? out->region < -2 * band : rate < 0 ? out->region <= band : out->region < 0;
+  int tip = side ? side < 0
+                 : rate > 0 ? out->region < -2 * band : rate < 0 ? out->region <= band : out->region < 0;
   out->leaving = tip && rate < 0;
   out->at_tip = tip;
   if (tip) {

@@ -22,9 +22,11 @@ typedef struct {
 /* Lowest point of contact c's roller (a roller/floor contact) for the floor
  * normal n, with the contact's tracking algorithm. xtrack: the contact's
  * two DIFFERENTIAL states while they are integrated, else NULL (the point
- * is then computed explicitly). */
+ * is then computed explicitly). side: +1 the surface (continued past its
+ * end), -1 the tip, 0 the side the point is moving to near the boundary
+ * (docs/rollers.md, "Handovers are events"). */
 void nsedi_roller_point_eval(const nsed_model *m, int c, const nsedi_kin *kin, const double *xtrack,
-                             const double n[3], nsedi_roller_point *out);
+                             int side, const double n[3], nsedi_roller_point *out);
 
 /* How far contact c's DIFFERENTIAL tracking states xtrack = (q, phi) are
  * from a lowest point at the current kinematics: the larger of the two

@@ -39,6 +39,7 @@ typedef struct {
   int leaving;    /* a roller's tip turning away from the floor (see nsedi_roller_point) */
   int at_tip;     /* a roller's point is its tip (see nsedi_roller_point): its DIFFERENTIAL
                      states are not live */
+  int side;       /* input of nsedi_contact_eval (its side argument): a roller's side */
   int past_event; /* the geometry failed where a closed contact cannot go (a sphere's
                      centre inside the body it touches, coincident sphere centres):
                      only a trial step reaching past an event gets there */
@@ -48,9 +49,10 @@ typedef struct {
 int nsedi_joint_rows(const nsed_model *m, int j, const nsedi_kin *kin, double t, nsedi_row *rows);
 
 /* Geometry and rows of contact c (xtrack: its live DIFFERENTIAL tracking
- * states, or NULL); returns NSED_OK or NSED_ERR_EVENT when the geometry is
- * degenerate (a disk lying flat, coincident sphere centres). */
-int nsedi_contact_eval(const nsed_model *m, int c, const nsedi_kin *kin, const double *xtrack,
+ * states, or NULL; side: a roller's side, see nsedi_roller_point_eval, 0
+ * for every other pair); returns NSED_OK or NSED_ERR_EVENT when the
+ * geometry is degenerate (a disk lying flat, coincident sphere centres). */
+int nsedi_contact_eval(const nsed_model *m, int c, const nsedi_kin *kin, const double *xtrack, int side,
                        nsedi_contact_geom *g);
 
 /* For a superellipsoid (p > 2) against a plane: the smallest component of

@@ -15,7 +15,7 @@ int nsedi_track_init(const nsed_model *m, int c, const nsedi_kin *kin, double *x
     return NSED_OK;
   }
   nsedi_contact_geom g;
-  int rc = nsedi_contact_eval(m, c, kin, NULL, &g);
+  int rc = nsedi_contact_eval(m, c, kin, NULL, 0, &g);
   if (rc) return rc;
   nsedi_v3_copy(xtrack, g.track_point);
   return NSED_OK;

@@ -287,7 +287,8 @@ void nsedi_refresh_geometry(const nsed_model *m, nsed_data *d) {
   nsedi_kin_eval(m, d->x, ca->kin);
   for (int c = 0; c < m->ncontact; c++)
     ca->geom_ok[c] =
-        nsedi_contact_eval(m, c, ca->kin, nsedi_live_track(m, d, d->x, c), &ca->geom[c]) == NSED_OK;
+        nsedi_contact_eval(m, c, ca->kin, nsedi_live_track(m, d, d->x, c), nsedi_contact_side(m, d, c),
+                           &ca->geom[c]) == NSED_OK;
 }
 
 void nsedi_track_reanchor(const nsed_model *m, nsed_data *d) {

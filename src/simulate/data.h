@@ -57,7 +57,8 @@ typedef struct {
   double *root_offset;  /* NSEDI_ROOTS_PER_CONTACT nc: subtracted from each indicator: the
                            closing margin of an open contact, and the start value of an
                            indicator that starts at zero (docs/engine.md, "Phase starts") */
-  double *region_sign;  /* nc: sign of a roller contact's surface region at the phase start */
+  double *region_sign;  /* nc: a contact's side of its surface regions at the phase start: the
+                           region's sign, a roller's evaluated side (+1 surface, -1 tip) */
   int *track_live;      /* nc: DIFFERENTIAL tracking states integrated in this phase */
   double *force_anchor; /* 3 nc: the event problem's contact forces (n, t1, t2) at the phase
                            start; redundant contacts' forces in the phase are the solution
@@ -197,6 +198,8 @@ typedef struct {
                                 circle does not admit") */
   int circle_why, circle_culprit; /* what the circle's directions ran into, and the contact
                                      that would pull there (onset.c, for the message) */
+  int by_motion;             /* the event's stages evaluate each roller on the side it is
+                                moving to, not on its phase's (nsedi_contact_side) */
 } nsedi_event_ws;
 
 /* The last right-hand side's derivative, for the integrator asking for it

@@ -329,7 +329,7 @@ int nsedi_eval(const nsed_model *m, nsed_data *d, double t, const double *x, dou
   int nr = joint_rows(m, d, t);
   for (int c = 0; c < m->ncontact; c++) {
     nsedi_contact_geom *g = &ca->geom[c];
-    int grc = nsedi_contact_eval(m, c, ca->kin, nsedi_live_track(m, d, x, c), g);
+    int grc = nsedi_contact_eval(m, c, ca->kin, nsedi_live_track(m, d, x, c), nsedi_contact_side(m, d, c), g);
     ca->geom_ok[c] = grc == NSED_OK;
     ca->lambda_c[3 * c] = ca->lambda_c[3 * c + 1] = ca->lambda_c[3 * c + 2] = 0;
     ca->tau[c] = 0;

@@ -77,6 +77,7 @@ static int verify(const nsed_model *m, nsed_data *d, nsed_error *err) {
 
 int nsedi_resolve(const nsed_model *m, nsed_data *d, const int *fired, const nsed_observer *obs,
                   nsed_error *err) {
+  d->ev.by_motion = 1;
   int rc = prepare(m, d, fired, err);
   /* Time events first: they change no mode. */
   if (rc == NSED_OK && fired && fired[NSEDI_ROOTS_PER_CONTACT * m->ncontact] &&
@@ -109,6 +110,7 @@ int nsedi_resolve(const nsed_model *m, nsed_data *d, const int *fired, const nse
   if (rc == NSED_OK) rc = nsedi_event_settle(m, d, err);
   if (rc == NSED_OK) nsedi_event_anchor(m, d);
   if (rc == NSED_OK) rc = nsedi_event_record(m, d, obs, err);
+  d->ev.by_motion = 0; /* the new phase's equations, on the sides anchored */
   if (rc == NSED_OK) rc = verify(m, d, err);
   /* At the phase's start state (verify evaluated it): the drive tables'
    * segments, after any impulse of this event. */

@@ -91,7 +91,10 @@ void nsedi_event_anchor(const nsed_model *m, nsed_data *d) {
     double *off = d->ph.root_offset + NSEDI_ROOTS_PER_CONTACT * c;
     double kept = off[NSEDI_ROOT_CONTACT];
     memset(off, 0, sizeof(double) * NSEDI_ROOTS_PER_CONTACT);
-    d->ph.region_sign[c] = d->cache.geom[c].region >= 0 ? 1.0 : -1.0;
+    /* a roller's side is the one it is evaluated on (roller.c), which
+     * inside the boundary's band need not be the region's sign */
+    d->ph.region_sign[c] = nsedi_is_roller(m, c) ? (d->cache.geom[c].at_tip ? -1.0 : 1.0)
+                                                 : d->cache.geom[c].region >= 0 ? 1.0 : -1.0;
     if (m->contact[c].def.law == NSED_CONTACT_COMPLIANT) continue;
     if (d->ph.mode[c] == NSED_MODE_OPEN) {
       off[NSEDI_ROOT_CONTACT] = keeps_closing_offset(d, c, kept) ? kept : closing_offset(m, d, c);

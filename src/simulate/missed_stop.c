@@ -20,7 +20,9 @@ static double stop_indicator(const nsed_model *m, nsed_data *d, int c, const dou
   d->cache.key_valid = 0; /* the caches no longer hold the keyed evaluation */
   nsedi_kin_eval(m, x, d->cache.kin);
   nsedi_contact_geom *g = &d->cache.geom[c];
-  if (nsedi_contact_eval(m, c, d->cache.kin, nsedi_live_track(m, d, x, c), g) != NSED_OK) return NAN;
+  if (nsedi_contact_eval(m, c, d->cache.kin, nsedi_live_track(m, d, x, c), nsedi_contact_side(m, d, c), g) !=
+      NSED_OK)
+    return NAN;
   return g->row[1].vel * d->ph.dir[2 * c] + g->row[2].vel * d->ph.dir[2 * c + 1] -
          d->ph.root_offset[NSEDI_ROOTS_PER_CONTACT * c + NSEDI_ROOT_FRICTION];
 }

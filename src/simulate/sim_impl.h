@@ -18,6 +18,16 @@ static inline int nsedi_cached_at(const nsed_model *m, const nsed_data *d, doubl
   return ca->key_valid && t == ca->t_key &&
          !memcmp(x, ca->x_key, sizeof(double) * (size_t)m->nstate);
 }
+/* The side a closed roller is evaluated on (nsedi_roller_point_eval): in a
+ * smooth phase the one it started on, continued past the boundary to the
+ * phase's region root, so that no step integrates across a switch of its
+ * forces; in an event's stages the side it is moving to (0). */
+static inline int nsedi_contact_side(const nsed_model *m, const nsed_data *d, int c) {
+  (void)m;
+  if (d->ev.by_motion || d->ph.mode[c] == NSED_MODE_OPEN) return 0;
+  return d->ph.region_sign[c] > 0 ? 1 : d->ph.region_sign[c] < 0 ? -1 : 0;
+}
+
 /* Evaluate everything at (t, x) for the current phase: kinematics, contact
  * geometry, accelerations (into xdot if not NULL) and multipliers. */
 int nsedi_eval(const nsed_model *m, nsed_data *d, double t, const double *x, double *xdot,

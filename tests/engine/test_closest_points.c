@@ -262,7 +262,7 @@ static void one_shape(nsed_shape_type type) {
     double gap = INFINITY;
     for (int ci = 0; ci < nsed_model_ncontact(m); ci++) {
       nsedi_contact_geom g;
-      if (nsedi_contact_eval(m, ci, kin, NULL, &g) != NSED_OK) continue;
+      if (nsedi_contact_eval(m, ci, kin, NULL, 0, &g) != NSED_OK) continue;
       gap = fmin(gap, g.gap);
       worst_point = fmax(worst_point, off_surface(m, ci, kin, g.p, g.n));
     }
@@ -423,7 +423,7 @@ static void sphere_against(nsed_shape_type type) {
     nsedi_kin kin[2];
     kin_at_defs(m, kin);
     nsedi_contact_geom g;
-    if (nsedi_contact_eval(m, 0, kin, NULL, &g) != NSED_OK) { /* centre inside: no geometry */
+    if (nsedi_contact_eval(m, 0, kin, NULL, 0, &g) != NSED_OK) { /* centre inside: no geometry */
       nsed_model_free(&m);
       continue;
     }
@@ -519,7 +519,7 @@ static void capsule_capsule(void) {
     double ez[3] = {0, 0, 1}, u[3], w[3], p[3];
     nsedi_kin_dir(&kin[0], ez, u);
     nsedi_kin_dir(&kin[1], ez, w);
-    if (nsedi_contact_eval(m, 0, kin, NULL, &g) != NSED_OK) {
+    if (nsedi_contact_eval(m, 0, kin, NULL, 0, &g) != NSED_OK) {
       /* only overlapping parallel segments have no nearest point */
       CHECK_MSG(1 - nsedi_v3_dot(u, w) * nsedi_v3_dot(u, w) < 1e-11, "capsules trial %d: no geometry",
                 ntrial);
@@ -598,7 +598,7 @@ static void superellipsoid_p2(void) {
       nsedi_kin kin[2];
       nsedi_kin_eval(m, x, kin);
       nsedi_contact_geom g;
-      int rc = nsedi_contact_eval(m, 0, kin, NULL, &g);
+      int rc = nsedi_contact_eval(m, 0, kin, NULL, 0, &g);
       gap[v] = rc == NSED_OK ? g.gap : NAN;
       for (int r = 0; r < 3; r++) vel[v][r] = g.row[r].vel, bias[v][r] = g.row[r].bias;
       nsed_model_free(&m);

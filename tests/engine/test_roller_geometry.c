@@ -241,7 +241,7 @@ static void engine_point(const nsed_model *m, const double x[13], nsedi_roller_p
   static const double n[3] = {0, 0, 1};
   nsedi_kin kin;
   nsedi_kin_eval(m, x, &kin);
-  nsedi_roller_point_eval(m, 0, &kin, NULL, n, pt);
+  nsedi_roller_point_eval(m, 0, &kin, NULL, 0, n, pt);
   if (ax)
     for (int c = 0; c < 3; c++)
       for (int d = 0; d < 3; d++) ax[c][d] = kin.R[3 * d + c];

@@ -188,7 +188,7 @@ static void eval_rows(const fd_case *c, const double *x, double t, rowset *rs) {
     CHECK(nsedi_track_init(m, c->idx, kin, xt) == NSED_OK);
     xtp = xt;
   }
-  rs->rc = nsedi_contact_eval(m, c->idx, kin, xtp, &rs->g);
+  rs->rc = nsedi_contact_eval(m, c->idx, kin, xtp, 0, &rs->g);
   rs->n = 4;
   memcpy(rs->r, rs->g.row, sizeof rs->g.row);
   rs->r[3] = rs->g.spin; /* the relative spin about n: torsional friction's row */
