@@ -136,6 +136,8 @@ void nsedi_roller_point_eval(const nsed_model *m, int c, const nsedi_kin *kin, c
    * the band, where its normal force may turn negative and fire an event
    * before its region root; the incoming roller is on its surface there
    * already (docs/rollers.md, "Handovers are events"). */
+  /* A smooth phase names the side (its phase's, continued past the
+   * boundary up to the region root that ends the phase); an event does not. */
   double rate = c0 > 0 ? -cd : cd, band = NSEDI_ROLLER_REGION_BAND;
   int tip = side ? side < 0
                  : rate > 0 ? out->region < -2 * band : rate < 0 ? out->region <= band : out->region < 0;

@@ -60,16 +60,6 @@ double nsedi_slip_noise(const nsed_model *m, const nsed_data *d, int c) {
   return fmax(m->opt.rtol, NSEDI_VELOCITY_ROUNDOFF) * mag + m->opt.atol;
 }
 
-/* A closed contact's region indicator, oriented by its side at the phase
- * start (region_sign: +1 on the surface, -1 beyond it; a roller's side is
- * the one it is evaluated on, which within the boundary's band need not be
- * the region's sign). A roller stays on its side through the phase up to
- * this root (nsedi_contact_side), so no phase integrates across the switch
- * of its forces (docs/rollers.md, "Sides are fixed within a phase"). */
-static double region_indicator(const nsed_data *d, int c, const nsedi_contact_geom *geo) {
-  return d->ph.region_sign[c] * geo->region;
-}
-
 void nsedi_contact_indicators(const nsed_model *m, const nsed_data *d, int c,
                               double g[NSEDI_ROOTS_PER_CONTACT]) {
   const nsed_options *o = &m->opt;
@@ -79,9 +69,12 @@ void nsedi_contact_indicators(const nsed_model *m, const nsed_data *d, int c,
   g[0] = g[1] = g[2] = g[NSEDI_ROOT_MINIMUM] = g[NSEDI_ROOT_SPIN] = 1.0;
   /* A closed contact whose point moves onto another smooth piece of the
    * surface (a roller's body onto its tip) changes its acceleration terms:
-   * an event. The region's sign at the phase start orients it. */
+   * an event. Its side at the phase start orients it (region_sign; a
+   * roller's is the side it is evaluated on, which within the boundary's
+   * band need not be the region's sign, and on which it stays up to this
+   * root: docs/rollers.md, "Sides are fixed within a phase"). */
   g[NSEDI_ROOT_REGION] = d->ph.mode[c] != NSED_MODE_OPEN && d->ph.region_sign[c] != 0
-                             ? region_indicator(d, c, geo)
+                             ? d->ph.region_sign[c] * geo->region
                              : 1.0;
   if (cd->law == NSED_CONTACT_COMPLIANT) return; /* a force law: no events */
   /* Exact torsion: a sticking spin until its moment reaches torsion
