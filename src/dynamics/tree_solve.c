@@ -439,7 +439,7 @@ static int secondary_regular(const nsedi_tree_ws *t) {
   int ns = t->nsec;
   double umin = INFINITY, umax = 0, scale = 0;
   for (int k = 0; k < ns; k++) {
-    double u = fabs(t->S[k * ns + k]);
+    double u = 1.0 / fabs(t->S[k * ns + k]); /* the factor keeps 1 / u_kk */
     umin = fmin(umin, u);
     umax = fmax(umax, u);
     scale = fmax(scale, row_mnorm(t, &t->rows[t->sec[k]]) * row_mnorm(t, &t->cols[t->sec[k]]));
