@@ -6,7 +6,9 @@
  * how many of the problems each path solved, the time ratios on the
  * problems all three solved, and AUTO's mean over every problem (the ones
  * Siconos fails included: what a simulation pays). Not a timed assertion.
- *   usage: bench_lcp [problems per size (default 50)] [repetitions (default 20)] */
+ *   usage: bench_lcp [problems per size (default 50)] [repetitions (default 20)]
+ *                    [CxE ...: contacts (1..12) x edges (a multiple of 4 up to 64);
+ *                     default the six above] */
 #include <stdio.h>
 #include <stdlib.h>
 #include <time.h>
@@ -50,17 +52,29 @@ static void make(cpt_rng *rng, int nc, problem *p) {
 
 int main(int argc, char **argv) {
   int nprob = argc > 1 ? atoi(argv[1]) : 50, reps = argc > 2 ? atoi(argv[2]) : 20;
-  if (nprob < 1 || reps < 1) {
-    fprintf(stderr, "usage: bench_lcp [problems per size] [repetitions]\n");
+  enum { MAX_SIZES = 32 };
+  int sizes[MAX_SIZES][2] = {{1, 4}, {1, 8}, {4, 4}, {4, 8}, {12, 4}, {12, 8}}, nsize = 6;
+  if (argc > 3) nsize = 0;
+  for (int i = 3; i < argc && nsize < MAX_SIZES; i++, nsize++) {
+    char tail = 0;
+    int *sz = sizes[nsize];
+    if (sscanf(argv[i], "%dx%d%c", &sz[0], &sz[1], &tail) != 2 || sz[0] < 1 || sz[0] > 12 ||
+        sz[1] < 4 || sz[1] > 64 || sz[1] % 4) {
+      nprob = 0; /* reported below */
+      break;
+    }
+  }
+  if (nprob < 1 || reps < 1 || argc - 3 > MAX_SIZES) {
+    fprintf(stderr, "usage: bench_lcp [problems per size] [repetitions] [CxE ...] (contacts 1..12 x "
+                    "edges a multiple of 4 up to 64, at most %d sizes)\n", MAX_SIZES);
     return 2;
   }
-  static const int sizes[6][2] = {{1, 4}, {1, 8}, {4, 4}, {4, 8}, {12, 4}, {12, 8}};
   printf("contact solve, face form, mu0 = 0.3, %d random problems per size x %d repetitions\n", nprob, reps);
   printf("%-8s %5s | %11s %7s | %11s %7s | %11s %7s | %10s %10s | %11s\n", "size", "LCP",
          "siconos us", "solved", "nsed-lemke", "solved", "auto us", "solved", "nsed/sic", "auto/sic",
          "auto all us");
   cpt_rng rng = {0xbe4c11ull};
-  for (int si = 0; si < 6; si++) {
+  for (int si = 0; si < nsize; si++) {
     int nc = sizes[si][0], edges = sizes[si][1];
     enum { NV = 3 };
     static const nsed_lcp_path paths[NV] = {NSED_LCP_PATH_SICONOS_LEMKE, NSED_LCP_PATH_NSED_LEMKE,

@@ -90,10 +90,15 @@ int nsedi_lcp_run(nsed_contact_solver *s, int n, const double *M, const double *
     int siconos_turn = (turn == 0) != nsed_first;
     if (siconos_turn && (auto_path || path == NSED_LCP_PATH_SICONOS_LEMKE)) {
       /* Siconos only reads M and q (it copies them into its tableau). */
-      st_sic = nsedi_siconos_lemke(s->sic, n, (double *)M, (double *)q, z, w, maxp, &piv);
+      int cap = auto_path && n <= maxp / NSEDI_SICONOS_PIVOTS_PER_UNKNOWN
+                    ? NSEDI_SICONOS_PIVOTS_PER_UNKNOWN * n
+                    : maxp;
+      st_sic = nsedi_siconos_lemke(s->sic, n, (double *)M, (double *)q, z, w, cap, &piv);
       r_sic = nsedi_lcp_residual(n, M, q, z, w, ws->cn);
       if (st_sic == NSEDI_LCP_SOLVED && r_sic > tol) r_sic = nsedi_lcp_polish(ws, n, M, q, z, w, r_sic);
-      if (r_sic <= tol) {
+      /* A run stopped at the AUTO path's cap may be cycling: nsed's Lemke
+       * answers instead (NSEDI_SICONOS_PIVOTS_PER_UNKNOWN). */
+      if (r_sic <= tol && !(cap < maxp && st_sic == NSEDI_LCP_MAXPIV)) {
         finish(stats, form, P_SICONOS, piv, r_sic);
         return NSED_OK;
       }

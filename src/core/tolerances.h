@@ -369,6 +369,17 @@
  * that decide the support. */
 #define NSEDI_LCP_REG_EPS {1e-10, 1e-8, 1e-6}
 
+/* The AUTO path stops Siconos' Lemke after this many pivots per unknown
+ * and goes on to nsed's. Siconos' Lemke has no anti-cycling rule: on a
+ * degenerate LCP it can cycle to the pivot limit, where z0 sits at zero
+ * and the basis it stops on passes the verification (a 9-unknown face
+ * problem of bench/bench_lcp: 10,000 pivots, 1 ms, where nsed's
+ * lexicographic Lemke, which cannot cycle, takes 3 pivots and 2 us). Its
+ * successes on the bench's 1,800 random problems of 5 to 108 unknowns
+ * took at most 1.6 pivots per unknown below 16 unknowns, where it goes
+ * first (2.2 above); ten per unknown only cuts runs that cycle. */
+#define NSEDI_SICONOS_PIVOTS_PER_UNKNOWN 10
+
 /* The exact cone (friction_cone.c): fc3d's NSGS is iterative and stops at
  * cone_tol on its own error measure, while nsed recomputes the natural-map
  * residual with its own scales; the answer is accepted up to

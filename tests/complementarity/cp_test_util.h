@@ -28,6 +28,21 @@ static inline nsed_contact_solver *cpt_solver(nsed_friction_model model, int sid
   return cs;
 }
 
+/* A solver with the default settings on the given LCP path; exits the test
+ * program with a message if it cannot be created. */
+static inline nsed_contact_solver *cpt_path_solver(nsed_lcp_path path) {
+  nsed_complementarity_settings s;
+  nsed_complementarity_default_settings(&s);
+  s.path = path;
+  nsed_contact_solver *cs = NULL;
+  nsed_error err;
+  if (nsed_contact_solver_create(&s, 2, &cs, &err) != NSED_OK) {
+    fprintf(stderr, "creating a contact solver failed: %s\n", err.message);
+    exit(1);
+  }
+  return cs;
+}
+
 /* splitmix64: fixed seed, same numbers on every machine */
 typedef struct {
   uint64_t s;

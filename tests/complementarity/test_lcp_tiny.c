@@ -4,18 +4,8 @@
 #include <string.h>
 
 #include "cp_internal.h"
+#include "cp_test_util.h"
 #include "nsed_test.h"
-
-static nsed_contact_solver *make(nsed_lcp_path path) {
-  nsed_complementarity_settings s;
-  nsed_complementarity_default_settings(&s);
-  s.path = path;
-  nsed_contact_solver *cs = NULL;
-  nsed_error err;
-  int rc = nsed_contact_solver_create(&s, 2, &cs, &err);
-  CHECK_MSG(rc == NSED_OK, "create: %s", err.message);
-  return cs;
-}
 
 static const char *path_name(nsed_lcp_path p) {
   static const char *n[] = {"auto", "siconos", "nsed", "enum"};
@@ -26,7 +16,7 @@ int main(void) {
   nsed_error err;
   nsed_lcp_stats st;
   for (int p = NSED_LCP_PATH_AUTO; p <= NSED_LCP_PATH_ENUM; p++) {
-    nsed_contact_solver *s = make((nsed_lcp_path)p);
+    nsed_contact_solver *s = cpt_path_solver((nsed_lcp_path)p);
     double z[2], w[2];
     /* 1x1, q < 0: z = 1/2, w = 0 */
     double M1 = 2.0, q1 = -1.0;
@@ -86,7 +76,7 @@ int main(void) {
   }
 
   /* Bad input: error codes, messages, no exit. */
-  nsed_contact_solver *s = make(NSED_LCP_PATH_AUTO);
+  nsed_contact_solver *s = cpt_path_solver(NSED_LCP_PATH_AUTO);
   double Mb[4] = {1, 0, 0, NAN}, qb[2] = {-1, -1}, z[2], w[2];
   int rc = nsed_lcp_solve(s, 2, Mb, qb, z, w, &st, &err);
   CHECK(rc == NSED_ERR_NONFINITE);
