@@ -323,15 +323,44 @@ static void delassus_from_pwt(int nv, int nw, const nsedi_row *W, const double *
     }
 }
 
+/* The event quantities on the linear-time path: one factorisation, the free
+ * motion and each event row's response (a column of P W^T) as solves on
+ * it, O(bodies) each where the dense Schur complement costs rows^3. 0:
+ * the dense path decides, on the same grounds as for the right-hand side. */
+static int delassus_on_tree(nsedi_dyn_ws *w, int nj, const nsedi_row *J, const double *target_j,
+                            const double *f, int nw, const nsedi_row *W, double *b, double *PWt) {
+  int nv = w->nv;
+  if (w->dense_only || nj < w->tree_min_rows || !nsedi_tree_factor(w->tree, w->minv, nj, J, J))
+    return 0;
+  double *lam = w->rhs2;
+  nsedi_tree_solve(w->tree, f, target_j, w->du, lam);
+  for (int i = 0; i < nj; i++)
+    if (!isfinite(lam[i])) return 0;
+  for (int i = 0; i < nw; i++) b[i] = row_dot(&W[i], w->du) + W[i].bias;
+  double *force = w->rhs; /* nv-sized scratch */
+  for (int k = 0; k < nw; k++) {
+    memset(force, 0, sizeof(double) * (size_t)nv);
+    row_axpy(force, 1.0, &W[k]);
+    nsedi_tree_solve(w->tree, force, NULL, PWt + (size_t)k * nv, lam);
+    for (int i = 0; i < nj; i++)
+      if (!isfinite(lam[i])) return 0;
+  }
+  w->ntree++;
+  return 1;
+}
+
 int nsedi_delassus(const nsed_model *m, nsedi_dyn_ws *w, int nj, const nsedi_row *J,
                    const double *target_j, const double *f, int nw, const nsedi_row *W, double *G,
                    double *b, double *PWt) {
   int nv = m->nv, deficient = 0;
   if (nj > w->maxr) return NSED_ERR_INTERNAL;
-  /* The event quantities stay on the dense path, the free motion included:
-   * events are a tenth of a run's cost, and a degenerate vertex-form
-   * problem (docs/engine.md, "The constrained solve") made Lemke cycle on
-   * the tree's round-off where it solves the dense path's. */
+  if (delassus_on_tree(w, nj, J, target_j, f, nw, W, b, PWt)) {
+    delassus_from_pwt(nv, nw, W, PWt, G);
+    return NSED_OK;
+  }
+  /* The dense path: the rows were too few for the tree, dependent, or
+   * closed too many loops. The free motion must then come from the same
+   * path: its rank-deficient branch picks the multipliers. */
   double *dufree = w->du;
   int dense_only = w->dense_only;
   w->dense_only = 1;

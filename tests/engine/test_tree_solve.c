@@ -16,7 +16,9 @@
  * (measured <= 7.3e-12 with its one step of iterative refinement, 4e-8
  * without it on the free trees) and 1e-9 on the dense one (measured
  * 5.6e-10: masses over three decades, inertias over two more, slipping
- * columns); the two paths agree to 1e-10 (measured 2.6e-11). */
+ * columns); the two paths agree to 1e-10 (measured 3.2e-11), and so do the
+ * event quantities nsedi_delassus computes on each (G, b, P W^T; measured
+ * 1.0e-11). */
 #include <math.h>
 #include <stdint.h>
 
@@ -37,7 +39,7 @@ static double urand(void) { /* uniform in [0, 1) */
 
 static double srand1(void) { return 2 * urand() - 1; }
 
-/* nb point bodies with random masses and inertias. */
+/* nb point bodies with random masses and inertias, the first three touching the floor. */
 static nsed_model *bodies(int nb) {
   nsed_error err;
   nsed_model *m;
@@ -53,6 +55,13 @@ static nsed_model *bodies(int nb) {
     for (int k = 0; k < 3; k++) b.inertia[k] = (a2[(k + 1) % 3] + a2[(k + 2) % 3]) / 3;
     b.position[0] = i;
     must(nsed_model_add_body(m, &b, &err), &err);
+  }
+  for (int i = 0; i < 3; i++) { /* contacts size the workspaces for events' rows */
+    nsed_contact_def c;
+    nsed_contact_def_default(&c);
+    snprintf(c.name, sizeof c.name, "c%d", i);
+    snprintf(c.body, sizeof c.body, "b%d", i);
+    must(nsed_model_add_contact(m, &c, &err), &err);
   }
   must(nsed_model_finalize(m, &err), &err);
   return m;
@@ -130,10 +139,12 @@ typedef struct {
   int many_loops; /* more loop rows than the tree path takes */
 } shape;
 
-/* One random system of nb bodies; returns 1 if the tree path took it.
+/* One random system of nb bodies; returns 1 if the tree path took it (the
+ * solve and the event quantities).
  * Row counts stay generic: a body's groups leave it free enough that the
  * rows are independent, except where s.dependent repeats a group. */
-static int one_system(int nb, shape s, double *worst_res, double *worst_dense_res, double *worst_diff) {
+static int one_system(int nb, shape s, double *worst_res, double *worst_dense_res, double *worst_diff,
+                      double *worst_event_diff) {
   nsed_model *m = bodies(nb);
   static nsedi_row rows[MAXR], cols[MAXR];
   int nr = 0, first = 0;
@@ -175,10 +186,25 @@ static int one_system(int nb, shape s, double *worst_res, double *worst_dense_re
   *worst_diff = fmax(*worst_diff, max_diff(m->nv, du, du2));
   if (!def1 && !def2) /* dependent rows leave the multipliers open, not the motion */
     *worst_diff = fmax(*worst_diff, max_diff(nr, lam, lam2));
+  /* The event quantities both ways (G = W P W^T, b, P W^T) for three
+   * contacts of random bodies with the ground, the rows as their own
+   * columns (ideal constraints, as at events). */
+  enum { NW = 9 };
+  static nsedi_row W[NW], Wcols[NW];
+  for (int c = 0; c < NW; c += 3) add_group(W, Wcols, c, 3, (int)(nb * urand()), NSEDI_GROUND);
+  static double G1[NW * NW], G2[NW * NW], b1[NW], b2[NW], P1[6 * 64 * NW], P2[6 * 64 * NW];
+  int e1 = nsedi_delassus(m, tree, nr, rows, target, f, NW, W, G1, b1, P1);
+  int e2 = nsedi_delassus(m, dense, nr, rows, target, f, NW, W, G2, b2, P2);
+  CHECK_MSG(e1 == NSED_OK && e2 == NSED_OK, "%d bodies, %d rows: delassus rc %d %d", nb, nr, e1, e2);
+  *worst_event_diff = fmax(*worst_event_diff, max_diff(NW * NW, G1, G2));
+  *worst_event_diff = fmax(*worst_event_diff, max_diff(NW, b1, b2));
+  *worst_event_diff = fmax(*worst_event_diff, max_diff(m->nv * NW, P1, P2));
+  long nt2, nd2;
+  nsedi_dyn_ws_paths(tree, &nt2, &nd2);
   nsedi_dyn_ws_free(&tree);
   nsedi_dyn_ws_free(&dense);
   nsed_model_free(&m);
-  return nt == 1 && nd == 0;
+  return nt == 1 && nd == 0 && nt2 == 2 && nd2 == 0; /* the solve and the event data */
 }
 
 int main(void) {
@@ -195,15 +221,17 @@ int main(void) {
       {"too many loop rows", {0, 0, 0, NSEDI_TREE_MAX_SECONDARY + 2}, 0},
   };
   for (size_t k = 0; k < sizeof kinds / sizeof kinds[0]; k++) {
-    double res = 0, dres = 0, diff = 0;
+    double res = 0, dres = 0, diff = 0, ediff = 0;
     int took = 0, n = 0;
     for (int nb = kinds[k].s.many_loops ? 30 : 4; nb <= 40; nb += 2)
-      for (int rep = 0; rep < 5; rep++, n++) took += one_system(nb, kinds[k].s, &res, &dres, &diff);
-    printf("%-24s: %d of %d systems on the tree path, residual %.2e (dense %.2e), tree vs dense %.2e\n",
-           kinds[k].name, took, n, res, dres, diff);
+      for (int rep = 0; rep < 5; rep++, n++)
+        took += one_system(nb, kinds[k].s, &res, &dres, &diff, &ediff);
+    printf("%-24s: %d of %d systems on the tree path, residual %.2e (dense %.2e), tree vs dense %.2e, "
+           "events %.2e\n", kinds[k].name, took, n, res, dres, diff, ediff);
     CHECK(took == (kinds[k].tree_expected ? n : 0));
     CHECK(res < (kinds[k].tree_expected ? 1e-10 : 1e-9));
     CHECK(diff < 1e-10);
+    CHECK(ediff < 1e-10);
   }
   return TEST_DONE();
 }
