@@ -49,9 +49,9 @@ int nsedi_solve_constrained(const nsed_model *m, nsedi_dyn_ws *ws, int nr, const
 void nsedi_dyn_ws_weights(nsedi_dyn_ws *ws, const double *weight);
 
 /* Event quantities (on the tree path when it takes the rows J, else by the
- * dense Schur complement; nsedi_dyn_ws_dense_only forces the latter) for nc contacts
- * with rows W (3nc, ordered n t1 t2 per
- * contact), bilateral rows J (nj) with targets: G = W P W^T (3nc x 3nc,
+ * dense Schur complement; nsedi_dyn_ws_dense_only forces the latter) for
+ * nc contacts with rows W (3nc, ordered n t1 t2 per contact), bilateral
+ * rows J (nj) with targets: G = W P W^T (3nc x 3nc,
  * column-major), b = W du_free + bias_W, and PWt = P W^T (nv x 3nc,
  * column-major) so that an impulse Lambda changes u by PWt Lambda.
  * P = M^-1 - M^-1 J^T (J M^-1 J^T)^+ J M^-1. */
