@@ -122,7 +122,8 @@ static void handover_in_one_step(const char *root) {
   nsed_stats a = gz_to(root, "0.0307", &before), b = gz_to(root, "0.0308", &after);
   int handovers = 0;
   for (int i = before.n; i < after.n && i < 400; i++)
-    handovers += after.kind[i] == NSED_EVENT_CLOSE && after.t[i] > 0.0307 && after.t[i - 1] == after.t[i];
+    handovers += i > 0 && after.kind[i] == NSED_EVENT_CLOSE && after.t[i] > 0.0307 &&
+                  after.t[i - 1] == after.t[i];
   printf("first handover of omni_vehicle_coast_gz.yaml: %d events in (0.0307, 0.0308], %ld steps "
          "(%ld to 0.0307, %ld to 0.0308)\n", after.n - before.n, b.steps - a.steps, a.steps, b.steps);
   CHECK(handovers == 1);
