@@ -34,6 +34,7 @@ struct nsedi_tree_ws {
   double *w;      /* NODE per node: a secondary column's H^-1 B_k along its paths */
   int *pos;       /* per node: its place in order */
   int *zmark, *xmark; /* per node: w holds the forward (z) or final (x) value of column zmark / xmark */
+  int stamp;          /* the next solve's mark (above every column's; reset by each factorisation) */
   int *path;      /* the nodes of a column's forward pass */
   double S[NSEDI_TREE_MAX_SECONDARY * NSEDI_TREE_MAX_SECONDARY];
   int spiv[NSEDI_TREE_MAX_SECONDARY], snz[NSEDI_TREE_MAX_SECONDARY];
@@ -345,14 +346,19 @@ static void sub_parent(int d, int dp, const double *Ui, const double *xp, double
   else sub_parent_n(d, dp, Ui, xp, xi);
 }
 
-/* v <- H^-1 v on the forest (node layout, NODE entries per node). */
-static void sweep(const nsedi_tree_ws *t, double *v) {
+/* The forward half of v <- H^-1 v on the forest (node layout, NODE entries
+ * per node), children first: z_i = D_i^-1 (v_i - sum_children H[i,c] z_c). */
+static void forward_sweep(const nsedi_tree_ws *t, double *v) {
   for (int idx = t->norder - 1; idx >= 0; idx--) {
     int i = t->order[idx], p = t->parent[i];
     double *vi = v + (size_t)NODE * i;
     apply_pivot(t, i, vi);
     if (p >= 0) sub_coupling(t, p, i, vi, v + (size_t)NODE * p);
   }
+}
+
+/* The back substitution, parents first: x_i = z_i - U_i x_parent. */
+static void backward_sweep(const nsedi_tree_ws *t, double *v) {
   for (int idx = 0; idx < t->norder; idx++) {
     int i = t->order[idx], p = t->parent[i];
     if (p < 0) continue;
@@ -453,6 +459,7 @@ static int secondary_regular(const nsedi_tree_ws *t) {
 static int factor_secondary(nsedi_tree_ws *t) {
   int ns = t->nsec;
   for (int i = 0; i < t->nnode; i++) t->zmark[i] = t->xmark[i] = -1;
+  t->stamp = NSEDI_TREE_MAX_SECONDARY; /* the solves' marks, above every column index */
   for (int k = 0; k < ns; k++) {
     column_forward(t, k);
     for (int s = 0; s < ns; s++) {
@@ -481,6 +488,51 @@ int nsedi_tree_factor(nsedi_tree_ws *t, const double *minv, int nr, const nsedi_
   return t->nsec == 0 || factor_secondary(t);
 }
 
+/* x_i = z_i - U_i x_parent into w, from the root down to node x, for the
+ * forward-eliminated v: the final values on that path only, each node once
+ * per stamp. */
+static void backward_to(nsedi_tree_ws *t, const double *v, int x, int stamp) {
+  int n = 0;
+  for (int y = x; y >= 0 && t->xmark[y] != stamp; y = t->parent[y]) t->path[n++] = y;
+  for (int a = n - 1; a >= 0; a--) {
+    int i = t->path[a], p = t->parent[i];
+    double *wi = t->w + (size_t)NODE * i;
+    memcpy(wi, v + (size_t)NODE * i, sizeof(double) * NODE);
+    t->xmark[i] = stamp;
+    if (p >= 0) sub_parent(dim(t, i), dim(t, p), t->U + (size_t)BLOCK * i, t->w + (size_t)NODE * p, wi);
+  }
+}
+
+/* v += the forward elimination of -B mu = C_sec^T mu (in w), which is zero
+ * off the paths from the secondary rows' bodies to their roots: those
+ * nodes are marked and eliminated in the forest's order. */
+static void add_secondary_forward(nsedi_tree_ws *t, double *v, int stamp) {
+  for (int k = 0; k < t->nsec; k++) {
+    const nsedi_row *c = &t->cols[t->sec[k]];
+    const int body[2] = {c->a, c->b};
+    for (int e = 0; e < 2; e++)
+      for (int x = body[e]; x >= 0 && t->zmark[x] != stamp; x = t->parent[x]) {
+        t->zmark[x] = stamp;
+        memset(t->w + (size_t)NODE * x, 0, sizeof(double) * NODE);
+      }
+  }
+  for (int k = 0; k < t->nsec; k++) {
+    const nsedi_row *c = &t->cols[t->sec[k]];
+    for (int q = 0; q < NODE; q++) {
+      if (c->a >= 0) t->w[NODE * c->a + q] += c->ja[q] * t->mu[k];
+      if (c->b >= 0) t->w[NODE * c->b + q] += c->jb[q] * t->mu[k];
+    }
+  }
+  for (int idx = t->norder - 1; idx >= 0; idx--) {
+    int i = t->order[idx], p = t->parent[i];
+    if (t->zmark[i] != stamp) continue;
+    double *wi = t->w + (size_t)NODE * i;
+    apply_pivot(t, i, wi);
+    if (p >= 0) sub_coupling(t, p, i, wi, t->w + (size_t)NODE * p);
+    for (int q = 0; q < NODE; q++) v[(size_t)NODE * i + q] += wi[q];
+  }
+}
+
 /* One pass: du and lambda for body forces rf (NODE nb) and row targets rt
  * (nr; NULL: zero). */
 static void solve_once(nsedi_tree_ws *t, const double *rf, const double *rt, double *du,
@@ -491,26 +543,23 @@ static void solve_once(nsedi_tree_ws *t, const double *rf, const double *rt, dou
   memset(v + NODE * (size_t)nb, 0, sizeof(double) * NODE * (size_t)t->ng);
   for (int g = 0; g < t->ng; g++)
     for (int c = 0; c < t->gsize[g]; c++) v[NODE * (nb + g) + c] = rt ? rt[t->gstart[g] + c] : 0.0;
-  sweep(t, v);
+  forward_sweep(t, v);
   int ns = t->nsec;
   if (ns > 0) {
-    size_t len = (size_t)NODE * (size_t)t->nnode;
-    for (int s = 0; s < ns; s++)
-      t->mu[s] = row_on(&t->rows[t->sec[s]], v) - (rt ? rt[t->sec[s]] : 0.0);
-    nsedi_small_lu_solve(ns, t->S, t->spiv, 1, t->mu);
-    /* v -= H^-1 B mu, one sweep for all the secondary forces */
-    double *w = t->w;
-    memset(w, 0, sizeof(double) * len);
-    for (int k = 0; k < ns; k++) {
-      const nsedi_row *c = &t->cols[t->sec[k]];
-      for (int q = 0; q < NODE; q++) {
-        if (c->a >= 0) w[NODE * c->a + q] -= c->ja[q] * t->mu[k];
-        if (c->b >= 0) w[NODE * c->b + q] -= c->jb[q] * t->mu[k];
-      }
+    /* H^-1 (r - B mu) = H^-1 r - H^-1 B mu with one back substitution: mu
+     * needs H^-1 r only at the secondary rows' bodies, and B mu's forward
+     * elimination only on their paths to the roots. */
+    int stamp = t->stamp++;
+    for (int s = 0; s < ns; s++) {
+      const nsedi_row *r = &t->rows[t->sec[s]];
+      if (r->a >= 0) backward_to(t, v, r->a, stamp);
+      if (r->b >= 0) backward_to(t, v, r->b, stamp);
+      t->mu[s] = row_on(r, t->w) - (rt ? rt[t->sec[s]] : 0.0);
     }
-    sweep(t, w);
-    for (size_t q = 0; q < len; q++) v[q] -= w[q];
+    nsedi_small_lu_solve(ns, t->S, t->spiv, 1, t->mu);
+    add_secondary_forward(t, v, stamp);
   }
+  backward_sweep(t, v);
   memcpy(du, v, sizeof(double) * NODE * (size_t)nb);
   for (int r = 0; r < t->nr; r++) {
     int g = t->row_group[r];
