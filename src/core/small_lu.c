@@ -2,7 +2,55 @@
 
 #include <math.h>
 
+/* A block of a multibody tree's solve (a body's 6 x 6, a joint's or a
+ * contact's rows): dense, so no structural zeros are tracked, and with n a
+ * compile-time constant below the loops unroll. The operations are the
+ * general factor's on every nonzero (its skipped products are zero), so
+ * the factors are the same. */
+#define LU_FACTOR_DENSE_BODY(n)                                                                    \
+  double umax = 0, umin = INFINITY;                                                                \
+  for (int k = 0; k < (n); k++) {                                                                  \
+    int p = k;                                                                                     \
+    double best = fabs(A[k * (n) + k]);                                                            \
+    for (int i = k + 1; i < (n); i++)                                                              \
+      if (fabs(A[k * (n) + i]) > best) {                                                           \
+        best = fabs(A[k * (n) + i]);                                                               \
+        p = i;                                                                                     \
+      }                                                                                            \
+    piv[k] = p;                                                                                    \
+    if (p != k)                                                                                    \
+      for (int j = 0; j < (n); j++) {                                                              \
+        double t = A[j * (n) + k];                                                                 \
+        A[j * (n) + k] = A[j * (n) + p];                                                           \
+        A[j * (n) + p] = t;                                                                        \
+      }                                                                                            \
+    double d = A[k * (n) + k];                                                                     \
+    umax = fmax(umax, fabs(d));                                                                    \
+    umin = fmin(umin, fabs(d));                                                                    \
+    A[k * (n) + k] = 1.0 / d;                                                                      \
+    if (d == 0) continue;                                                                          \
+    for (int i = k + 1; i < (n); i++)                                                              \
+      if (A[k * (n) + i] != 0) A[k * (n) + i] /= d;                                                \
+    for (int j = k + 1; j < (n); j++) {                                                            \
+      double f = A[j * (n) + k];                                                                   \
+      if (f == 0) continue;                                                                        \
+      for (int i = k + 1; i < (n); i++)                                                            \
+        if (A[k * (n) + i] != 0) A[j * (n) + i] -= A[k * (n) + i] * f;                             \
+    }                                                                                              \
+  }                                                                                                \
+  return umax > 0 ? umin / umax : 0.0;
+
+static double factor_6(double *A, int *piv) { LU_FACTOR_DENSE_BODY(6) }
+static double factor_5(double *A, int *piv) { LU_FACTOR_DENSE_BODY(5) }
+static double factor_3(double *A, int *piv) { LU_FACTOR_DENSE_BODY(3) }
+
 double nsedi_small_lu_factor(int n, double *A, int *piv, int *nz) {
+  switch (n) {
+  case 6: return factor_6(A, piv);
+  case 5: return factor_5(A, piv);
+  case 3: return factor_3(A, piv);
+  default: break;
+  }
   double umax = 0, umin = INFINITY;
   for (int k = 0; k < n; k++) {
     int p = k;
@@ -24,7 +72,7 @@ double nsedi_small_lu_factor(int n, double *A, int *piv, int *nz) {
     umin = fmin(umin, fabs(d));
     /* The solves multiply by the pivot's reciprocal: a division per pivot
      * here instead of one per pivot in every solve, where each sits on the
-     * back substitution's critical path. */
+     * back substitution's critical path (so do the dense blocks above). */
     A[k * n + k] = 1.0 / d;
     if (d == 0) continue; /* singular: the ratio says so; leave the column */
     int m = 0;

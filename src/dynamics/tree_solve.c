@@ -258,6 +258,41 @@ static void sub_coupling(const nsedi_tree_ws *t, int p, int i, const double *res
   }
 }
 
+/* D_p -= H[p, i] U_i, column by column: sub_coupling's operations in its
+ * order, with each row's side looked up once for all dp columns. */
+static void sub_coupling_block(const nsedi_tree_ws *t, int p, int i, int d, int dp,
+                               const double *restrict Ui, double *restrict Dp) {
+  int nb = t->nb;
+  const double *side_of[NODE];
+  if (p >= nb) { /* H[g, b] = J_gb */
+    int g = p - nb, n = t->gsize[g];
+    const nsedi_row *r = t->rows + t->gstart[g];
+    for (int c = 0; c < n; c++) side_of[c] = side(&r[c], i);
+    for (int q = 0; q < dp; q++) {
+      const double *z = Ui + (size_t)d * q;
+      double *out = Dp + (size_t)dp * q;
+      for (int c = 0; c < n; c++) {
+        const double *j = side_of[c];
+        out[c] -= j[0] * z[0] + j[1] * z[1] + j[2] * z[2] + j[3] * z[3] + j[4] * z[4] + j[5] * z[5];
+      }
+    }
+  } else { /* H[b, g] = -C_gb^T */
+    int g = i - nb, n = t->gsize[g];
+    const nsedi_row *r = t->cols + t->gstart[g];
+    for (int c = 0; c < n; c++) side_of[c] = side(&r[c], p);
+    for (int q = 0; q < dp; q++) {
+      const double *z = Ui + (size_t)d * q;
+      double *out = Dp + (size_t)dp * q, acc[NODE];
+      for (int k = 0; k < NODE; k++) acc[k] = out[k];
+      for (int c = 0; c < n; c++) {
+        double zc = z[c];
+        for (int k = 0; k < NODE; k++) acc[k] += side_of[c][k] * zc;
+      }
+      for (int k = 0; k < NODE; k++) out[k] = acc[k];
+    }
+  }
+}
+
 /* U_i = H[i, p] (dim_i x dim_p, column-major), before D_i^-1 is applied. */
 static void coupling_block(const nsedi_tree_ws *t, int i, int p, double *U) {
   int nb = t->nb;
@@ -307,7 +342,7 @@ static int factor_forest(nsedi_tree_ws *t) {
     } else {
       nsedi_small_lu_solve(d, Di, pv, dp, Ui);
     }
-    for (int q = 0; q < dp; q++) sub_coupling(t, p, i, Ui + (size_t)d * q, Dp + (size_t)dp * q);
+    sub_coupling_block(t, p, i, d, dp, Ui, Dp);
   }
   return 1;
 }
