@@ -35,6 +35,8 @@ struct nsedi_tree_ws {
   int *pos;       /* per node: its place in order */
   int *zmark, *xmark; /* per node: w holds the forward (z) or final (x) value of column zmark / xmark */
   int stamp;          /* the next solve's mark (above every column's; reset by each factorisation) */
+  int *pair_kept;     /* 2 maxr: the body pairs of the rows the forest was built for */
+  int nr_kept, structure_valid;
   int *path;      /* the nodes of a column's forward pass */
   double S[NSEDI_TREE_MAX_SECONDARY * NSEDI_TREE_MAX_SECONDARY];
   int spiv[NSEDI_TREE_MAX_SECONDARY], snz[NSEDI_TREE_MAX_SECONDARY];
@@ -73,7 +75,8 @@ nsedi_tree_ws *nsedi_tree_ws_create(int nbody, int max_rows) {
   t->ddu = malloc(sizeof(double) * NODE * (size_t)(nbody > 0 ? nbody : 1));
   t->rt = malloc(sizeof(double) * (size_t)r);
   t->dlam = malloc(sizeof(double) * (size_t)r);
-  if (!t->rf || !t->ddu || !t->rt || !t->dlam || !t->gstart || !t->gsize || !t->row_group || !t->sec || !t->uf || !t->adj_start || !t->adj ||
+  t->pair_kept = malloc(sizeof(int) * 2 * (size_t)r);
+  if (!t->rf || !t->ddu || !t->rt || !t->dlam || !t->pair_kept || !t->gstart || !t->gsize || !t->row_group || !t->sec || !t->uf || !t->adj_start || !t->adj ||
       !t->order || !t->parent || !t->leaf || !t->D || !t->U || !t->piv || !t->v || !t->w || !t->pos ||
       !t->zmark || !t->xmark || !t->path)
     nsedi_tree_ws_free(&t);
@@ -106,6 +109,7 @@ void nsedi_tree_ws_free(nsedi_tree_ws **pt) {
   free(t->ddu);
   free(t->rt);
   free(t->dlam);
+  free(t->pair_kept);
   free(t);
   *pt = NULL;
 }
@@ -507,6 +511,25 @@ static int factor_secondary(nsedi_tree_ws *t) {
   return nsedi_small_lu_factor(ns, t->S, t->spiv, t->snz) > NSEDI_SCHUR_PIVOT && secondary_regular(t);
 }
 
+/* The forest (groups, loop rows, order) depends only on which bodies each
+ * row joins, which changes at events, not between right-hand sides: it is
+ * kept with the rows' body pairs and rebuilt when they differ. */
+static int same_structure(const nsedi_tree_ws *t) {
+  if (!t->structure_valid || t->nr_kept != t->nr) return 0;
+  for (int r = 0; r < t->nr; r++)
+    if (t->pair_kept[2 * r] != t->rows[r].a || t->pair_kept[2 * r + 1] != t->rows[r].b) return 0;
+  return 1;
+}
+
+static void keep_structure(nsedi_tree_ws *t) {
+  for (int r = 0; r < t->nr; r++) {
+    t->pair_kept[2 * r] = t->rows[r].a;
+    t->pair_kept[2 * r + 1] = t->rows[r].b;
+  }
+  t->nr_kept = t->nr;
+  t->structure_valid = 1;
+}
+
 int nsedi_tree_factor(nsedi_tree_ws *t, const double *minv, int nr, const nsedi_row *rows,
                       const nsedi_row *cols) {
   if (nr > t->maxr) return 0;
@@ -514,11 +537,15 @@ int nsedi_tree_factor(nsedi_tree_ws *t, const double *minv, int nr, const nsedi_
   t->rows = rows;
   t->cols = cols;
   t->nr = nr;
-  group_rows(t);
-  t->nnode = t->nb + t->ng;
-  if (!split_loops(t)) return 0;
-  build_adjacency(t);
-  order_forest(t);
+  if (!same_structure(t)) {
+    t->structure_valid = 0;
+    group_rows(t);
+    t->nnode = t->nb + t->ng;
+    if (!split_loops(t)) return 0;
+    build_adjacency(t);
+    order_forest(t);
+    keep_structure(t);
+  }
   if (!factor_forest(t)) return 0;
   return t->nsec == 0 || factor_secondary(t);
 }
