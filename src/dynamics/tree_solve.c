@@ -31,13 +31,14 @@ struct nsedi_tree_ws {
   int *piv;       /* NODE per node */
   int nz[NODE];
   double *v;      /* NODE per node: right-hand side, then solution */
-  double *w;      /* NODE per node: a secondary column's H^-1 B_k along its paths */
+  double *w;      /* NODE per node: a secondary column's H^-1 B_k along its paths; in a
+                     solve, H^-1 r at the loop rows' bodies, then B mu's forward elimination */
   int *pos;       /* per node: its place in order */
   int *zmark, *xmark; /* per node: w holds the forward (z) or final (x) value of column zmark / xmark */
   int stamp;          /* the next solve's mark (above every column's; reset by each factorisation) */
   int *pair_kept;     /* 2 maxr: the body pairs of the rows the forest was built for */
   int nr_kept, structure_valid;
-  int *path;      /* the nodes of a column's forward pass */
+  int *path;      /* the nodes of a column's forward pass, or of a path's back substitution */
   double S[NSEDI_TREE_MAX_SECONDARY * NSEDI_TREE_MAX_SECONDARY];
   int spiv[NSEDI_TREE_MAX_SECONDARY], snz[NSEDI_TREE_MAX_SECONDARY];
   double mu[NSEDI_TREE_MAX_SECONDARY];
