@@ -2,32 +2,42 @@
 
 #include <math.h>
 
+/* Step k's pivot: the row of column k's largest entry swapped in, the
+ * pivots' extremes updated, and 1 / u_kk stored on the diagonal (the solves
+ * multiply by the pivot's reciprocal: a division per pivot here instead of
+ * one per pivot in every solve, where each sits on the back substitution's
+ * critical path). Returns u_kk. Inlined with n a constant where it is one. */
+static inline double pivot_step(int n, double *A, int *piv, int k, double *umax, double *umin) {
+  int p = k;
+  double best = fabs(A[k * n + k]);
+  for (int i = k + 1; i < n; i++)
+    if (fabs(A[k * n + i]) > best) {
+      best = fabs(A[k * n + i]);
+      p = i;
+    }
+  piv[k] = p;
+  if (p != k)
+    for (int j = 0; j < n; j++) {
+      double t = A[j * n + k];
+      A[j * n + k] = A[j * n + p];
+      A[j * n + p] = t;
+    }
+  double d = A[k * n + k];
+  *umax = fmax(*umax, fabs(d));
+  *umin = fmin(*umin, fabs(d));
+  A[k * n + k] = 1.0 / d;
+  return d;
+}
+
 /* A block of a multibody tree's solve (a body's 6 x 6, a joint's or a
- * contact's rows): dense, so no structural zeros are tracked, and with n a
- * compile-time constant below the loops unroll. The operations are the
- * general factor's on every nonzero (its skipped products are zero), so
- * the factors are the same. */
+ * contact's rows): dense, so no list of structural zeros is kept, and with
+ * n a compile-time constant below the loops unroll. The operations are the
+ * general factor's (the same products skipped), so the factors are the
+ * same. */
 #define LU_FACTOR_DENSE_BODY(n)                                                                    \
   double umax = 0, umin = INFINITY;                                                                \
   for (int k = 0; k < (n); k++) {                                                                  \
-    int p = k;                                                                                     \
-    double best = fabs(A[k * (n) + k]);                                                            \
-    for (int i = k + 1; i < (n); i++)                                                              \
-      if (fabs(A[k * (n) + i]) > best) {                                                           \
-        best = fabs(A[k * (n) + i]);                                                               \
-        p = i;                                                                                     \
-      }                                                                                            \
-    piv[k] = p;                                                                                    \
-    if (p != k)                                                                                    \
-      for (int j = 0; j < (n); j++) {                                                              \
-        double t = A[j * (n) + k];                                                                 \
-        A[j * (n) + k] = A[j * (n) + p];                                                           \
-        A[j * (n) + p] = t;                                                                        \
-      }                                                                                            \
-    double d = A[k * (n) + k];                                                                     \
-    umax = fmax(umax, fabs(d));                                                                    \
-    umin = fmin(umin, fabs(d));                                                                    \
-    A[k * (n) + k] = 1.0 / d;                                                                      \
+    double d = pivot_step((n), A, piv, k, &umax, &umin);                                           \
     if (d == 0) continue;                                                                          \
     for (int i = k + 1; i < (n); i++)                                                              \
       if (A[k * (n) + i] != 0) A[k * (n) + i] /= d;                                                \
@@ -53,27 +63,7 @@ double nsedi_small_lu_factor(int n, double *A, int *piv, int *nz) {
   }
   double umax = 0, umin = INFINITY;
   for (int k = 0; k < n; k++) {
-    int p = k;
-    double best = fabs(A[k * n + k]);
-    for (int i = k + 1; i < n; i++)
-      if (fabs(A[k * n + i]) > best) {
-        best = fabs(A[k * n + i]);
-        p = i;
-      }
-    piv[k] = p;
-    if (p != k)
-      for (int j = 0; j < n; j++) {
-        double t = A[j * n + k];
-        A[j * n + k] = A[j * n + p];
-        A[j * n + p] = t;
-      }
-    double d = A[k * n + k];
-    umax = fmax(umax, fabs(d));
-    umin = fmin(umin, fabs(d));
-    /* The solves multiply by the pivot's reciprocal: a division per pivot
-     * here instead of one per pivot in every solve, where each sits on the
-     * back substitution's critical path (so do the dense blocks above). */
-    A[k * n + k] = 1.0 / d;
+    double d = pivot_step(n, A, piv, k, &umax, &umin);
     if (d == 0) continue; /* singular: the ratio says so; leave the column */
     int m = 0;
     for (int i = k + 1; i < n; i++)

@@ -236,35 +236,11 @@ static void order_forest(nsedi_tree_ws *t) {
   for (int idx = 0; idx < count; idx++) t->pos[t->order[idx]] = idx;
 }
 
-/* out -= H[p, i] z, for node i and its parent p (a body and a group); out
- * is another node's (never z). The body's six sums are kept in registers
- * (the same additions in the same order as into out). */
-static void sub_coupling(const nsedi_tree_ws *t, int p, int i, const double *restrict z,
-                         double *restrict out) {
-  int nb = t->nb;
-  if (p >= nb) { /* H[g, b] = J_gb */
-    int g = p - nb, n = t->gsize[g];
-    const nsedi_row *r = t->rows + t->gstart[g];
-    for (int c = 0; c < n; c++) {
-      const double *j = side(&r[c], i);
-      out[c] -= j[0] * z[0] + j[1] * z[1] + j[2] * z[2] + j[3] * z[3] + j[4] * z[4] + j[5] * z[5];
-    }
-  } else { /* H[b, g] = -C_gb^T */
-    int g = i - nb, n = t->gsize[g];
-    const nsedi_row *r = t->cols + t->gstart[g];
-    double acc[NODE];
-    for (int k = 0; k < NODE; k++) acc[k] = out[k];
-    for (int c = 0; c < n; c++) {
-      const double *col = side(&r[c], p);
-      double zc = z[c];
-      for (int k = 0; k < NODE; k++) acc[k] += col[k] * zc;
-    }
-    for (int k = 0; k < NODE; k++) out[k] = acc[k];
-  }
-}
-
-/* D_p -= H[p, i] U_i, column by column: sub_coupling's operations in its
- * order, with each row's side looked up once for all dp columns. */
+/* D_p -= H[p, i] U_i for node i and its parent p (a body and a group), dp
+ * columns (d entries each in U_i), each row's side looked up once for all
+ * of them; D_p is another node's block (never U_i). The body's six sums
+ * are kept in registers (the same additions in the same order as into
+ * D_p). */
 static void sub_coupling_block(const nsedi_tree_ws *t, int p, int i, int d, int dp,
                                const double *restrict Ui, double *restrict Dp) {
   int nb = t->nb;
@@ -296,6 +272,12 @@ static void sub_coupling_block(const nsedi_tree_ws *t, int p, int i, int d, int 
       for (int k = 0; k < NODE; k++) out[k] = acc[k];
     }
   }
+}
+
+/* out -= H[p, i] z: one column. */
+static void sub_coupling(const nsedi_tree_ws *t, int p, int i, const double *restrict z,
+                         double *restrict out) {
+  sub_coupling_block(t, p, i, 0, 1, z, out);
 }
 
 /* U_i = H[i, p] (dim_i x dim_p, column-major), before D_i^-1 is applied. */
