@@ -740,7 +740,9 @@ def sliding_with_set(shape, v0=2.0, mu=SPHERE_MU, g=SPHERE_G, dt=1e-6):
 
 def sphere45(args, pool):
     """nsed at 45 degrees with n* = 1 (face = box, vertex = diamond) and the
-    exact cone, against the circle, box and pyramid during sliding."""
+    exact cone, against the circle, box and pyramid during sliding. The face
+    form and the cone slide on the circle, the vertex form on its diamond
+    (the pyramid's force along the diagonal)."""
     yaml_path = os.path.join(ROOT, "problems", PROBLEMS["sphere"]["file"])
     base = ["output.dt=1e-4", "bodies.ball.velocity=[1.41421356,1.41421356,0]"]
     v0 = math.hypot(1.41421356, 1.41421356)
@@ -778,7 +780,8 @@ def plot_sphere45(path, out, curves, v0):
     import matplotlib.pyplot as plt
     fig, ax = plt.subplots(figsize=(7, 4.5))
     for k, (t, s) in curves.items():
-        ax.plot(t, s, label=k.replace("nsed_", "nsed ") + " (sliding on the circle)",
+        on = "its inscribed square" if "vertex" in k else "the circle"
+        ax.plot(t, s, label=k.replace("nsed_", "nsed ") + f" (sliding on {on})",
                 lw=2 if "cone" in k else 1, ls="-" if "cone" in k else "--")
     rate = 3.5 * SPHERE_MU * SPHERE_G
     tt = np.linspace(0, 0.4, 400)

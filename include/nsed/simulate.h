@@ -74,7 +74,8 @@ typedef enum {
   NSED_LAW_STICK_FRICTION = 1, /* stick: distance of lambda_t inside the friction set of
                                   mu0 lambda_n (polygon, or circle for the cone), relative
                                   to mu0 lambda_n + floor */
-  NSED_LAW_SLIP_FRICTION = 2,  /* slip: -| |lambda_t| - mu lambda_n |, relative likewise */
+  NSED_LAW_SLIP_FRICTION = 2,  /* slip: -| |lambda_t| - mu lambda_n |, relative likewise (vertex
+                                  form: mu times the inscribed polygon's radius along lambda_t) */
   NSED_LAW_SLIP_DIRECTION = 3, /* slip: -(angle between -lambda_t and the slip velocity), rad */
   NSED_LAW_OPEN_GAP = 4,       /* open contact: gap (m) */
   NSED_LAW_CLOSED_GAP = 5,     /* closed contact: -|gap| (m) */

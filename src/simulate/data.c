@@ -83,7 +83,7 @@ static int alloc_event(nsedi_event_ws *e, const nsed_model *m) {
   return ALLOC(e->prev_mode, nc) && ALLOC(e->prev_held, nc) && ALLOC(e->prev_slow, nc) &&
          ALLOC(e->prev_off_circle, nc) && ALLOC(e->prev_dir, 2 * nc) && ALLOC(e->prev_hold_mu, nc) &&
          ALLOC(e->prev_spin, nc) && ALLOC(e->prev_spin_sign, nc) && ALLOC(e->trigger, nc) &&
-         ALLOC(e->pre_force, 3 * nc) && ALLOC(e->pose_dir, 2 * nc) && ALLOC(e->accel_floor, nc) && ALLOC(e->cand, nc) && ALLOC(e->impacted, nc) &&
+         ALLOC(e->pose_dir, 2 * nc) && ALLOC(e->accel_floor, nc) && ALLOC(e->cand, nc) && ALLOC(e->impacted, nc) &&
          ALLOC(e->impact_speed, nc) && ALLOC(e->impulse, 3 * nc) && ALLOC(e->taking_over, nc) && ALLOC(e->W, nr) &&
          ALLOC(e->G, nr * nr) && ALLOC(e->b, nr) && ALLOC(e->PWt, nr * nv) &&
          ALLOC(e->cl, nr) && ALLOC(e->ca, nr) && ALLOC(e->cdir, 2 * nc) &&
@@ -98,7 +98,7 @@ static int alloc_event(nsedi_event_ws *e, const nsed_model *m) {
 
 static void free_event(nsedi_event_ws *e) {
   void *a[] = {e->prev_mode, e->prev_held, e->prev_slow, e->prev_off_circle, e->prev_dir,
-               e->prev_hold_mu, e->trigger, e->pre_force, e->pose_dir, e->accel_floor, e->cand, e->impacted,
+               e->prev_hold_mu, e->trigger, e->pose_dir, e->accel_floor, e->cand, e->impacted,
                e->impact_speed, e->impulse, e->taking_over, e->W, e->G, e->b, e->PWt, e->cl, e->ca,
                e->cdir, e->cpc, e->cmode, e->prev_spin, e->prev_spin_sign, e->spin_of, e->cps,
                e->cspin, e->cspin_sign, e->settle_rows, e->settle_G, e->settle_rhs,

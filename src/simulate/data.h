@@ -141,7 +141,6 @@ typedef struct {
   double *prev_spin_sign;    /* nc: their signs */
   double *prev_dir, *prev_hold_mu; /* 2 nc, nc: its direction and slow-hold coefficient */
   int *trigger;              /* nc: NSEDI_TRIG_* bits */
-  double *pre_force;         /* 3 nc: the smooth phase's contact forces just before the event */
   double *pose_dir;          /* 2 nc: slip direction of a contact posed as slipping that was not
                                 slipping (NSEDI_TRIG_NOSTICK) */
   int *cand;                 /* nc: the event problem's contacts; [0, n) touching, [0, na) in

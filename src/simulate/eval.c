@@ -13,9 +13,9 @@
 #include "tolerances.h"
 
 /* Friction of a slipping contact: its unit direction s (t1, t2) and the
- * coefficient. Exact Coulomb: mu along the held direction, or along the
- * slip velocity when free; regularised: mu min(1, |v|/delta) along v (zero
- * at rest). */
+ * coefficient. Exact Coulomb: along the held direction, or along the slip
+ * velocity when free; regularised: along v (zero at rest). The coefficient
+ * is the law's (nsedi_kinetic_mu), or a slow onset's polygon force. */
 static double friction_of(const nsed_model *m, const nsed_data *d, int c, double s[2]) {
   const nsed_contact_def *cd = &m->contact[c].def;
   const nsedi_contact_geom *g = &d->cache.geom[c];
@@ -23,11 +23,12 @@ static double friction_of(const nsed_model *m, const nsed_data *d, int c, double
   if (cd->law == NSED_CONTACT_COULOMB && (d->ph.held[c] || !(sp > 0))) {
     s[0] = d->ph.dir[2 * c];
     s[1] = d->ph.dir[2 * c + 1];
-    return d->ph.held[c] && d->ph.slow[c] && d->ph.off_circle[c] ? d->ph.hold_mu[c] : cd->mu;
+    if (d->ph.held[c] && d->ph.slow[c] && d->ph.off_circle[c]) return d->ph.hold_mu[c];
+  } else {
+    s[0] = sp > 0 ? v1 / sp : 1.0;
+    s[1] = sp > 0 ? v2 / sp : 0.0;
   }
-  s[0] = sp > 0 ? v1 / sp : 1.0;
-  s[1] = sp > 0 ? v2 / sp : 0.0;
-  return cd->law == NSED_CONTACT_COULOMB ? cd->mu : cd->mu * fmin(1.0, sp / cd->delta);
+  return nsedi_kinetic_mu(m, c, sp, -s[0], -s[1]);
 }
 
 double nsedi_torsion_factor(const nsed_contact_def *cd, const nsedi_contact_geom *g) {

@@ -47,7 +47,6 @@ static int prepare(const nsed_model *m, nsed_data *d, const int *fired, nsed_err
   memset(&ev->ast, 0, sizeof ev->ast);
   int rc = nsedi_eval(m, d, d->t, d->x, NULL, err);
   if (rc) return rc;
-  memcpy(ev->pre_force, d->cache.lambda_c, sizeof(double) * 3 * (size_t)nc);
   ev->prev_shares = d->sw.deficient && nsedi_forces_anchored(m, d);
   ev->fscale = 1e-300;
   for (int k = 0; k < m->nv; k++) ev->fscale = fmax(ev->fscale, fabs(d->cache.f[k]));

@@ -70,6 +70,7 @@ static void pose(const nsed_model *m, nsed_data *d, int i) {
     p->kind = NSED_CP_SLIPPING;
     p->slip_dir[0] = ev->pose_dir[2 * c];
     p->slip_dir[1] = ev->pose_dir[2 * c + 1];
+    p->mu = nsedi_kinetic_mu(m, c, sp, -p->slip_dir[0], -p->slip_dir[1]);
     return;
   }
   /* A slip goes on unless it stopped here, or an impact left it at rest. */
@@ -79,14 +80,15 @@ static void pose(const nsed_model *m, nsed_data *d, int i) {
   int arriving = prev == NSED_MODE_OPEN && sp > m->opt.slip_tol;
   if (slipping || arriving) {
     p->kind = NSED_CP_SLIPPING;
-    /* a slow onset on the polygon's force keeps its magnitude */
-    if (slipping && ev->prev_held[c] && ev->prev_slow[c] && ev->prev_off_circle[c])
-      p->mu = ev->prev_hold_mu[c];
     if (slipping) slip_direction(d, c, p->slip_dir);
     else {
       p->slip_dir[0] = g->row[1].vel / sp;
       p->slip_dir[1] = g->row[2].vel / sp;
     }
+    p->mu = nsedi_kinetic_mu(m, c, sp, -p->slip_dir[0], -p->slip_dir[1]);
+    /* a slow onset on the polygon's force keeps its magnitude */
+    if (slipping && ev->prev_held[c] && ev->prev_slow[c] && ev->prev_off_circle[c])
+      p->mu = ev->prev_hold_mu[c];
     return;
   }
   p->kind = NSED_CP_STICK_CANDIDATE;

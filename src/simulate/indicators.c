@@ -11,26 +11,6 @@ int nsedi_nroot(const nsed_model *m) {
   return NSEDI_ROOTS_PER_CONTACT * m->ncontact + 1 + 2 * m->nkink;
 }
 
-double nsedi_friction_margin(const nsed_options *o, double mu0, double ln, double l1, double l2) {
-  if (o->friction.model == NSED_FRICTION_EXACT_CONE) return mu0 * ln - hypot(l1, l2);
-  int m = o->friction.sides;
-  /* Face form: faces at th_j = 2 pi j/m, circumscribed. Vertex form:
-   * vertices at th_j (inscribed), so faces at th_j + pi/m with distance
-   * mu0 cos(pi/m). */
-  double off = 0, scale = 1;
-  if (o->friction.model == NSED_FRICTION_POLYGON_VERTEX) {
-    off = M_PI / m;
-    scale = cos(M_PI / m);
-  }
-  double worst = INFINITY;
-  for (int j = 0; j < m; j++) {
-    double th = 2 * M_PI * j / m + off;
-    double s = scale * mu0 * ln - (cos(th) * l1 + sin(th) * l2);
-    if (s < worst) worst = s;
-  }
-  return worst;
-}
-
 /* sum_k |J_k u_k| of a row at the cached velocities (plus the known term,
  * a moving floor's): the magnitudes its velocity is made of. */
 static double row_magnitude(const nsedi_row *r, const nsedi_kin *kin) {

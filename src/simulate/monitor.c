@@ -55,12 +55,6 @@ static double force_scale(const nsed_model *m, const nsed_data *d) {
   return s > 0 ? s : 1.0;
 }
 
-/* The friction coefficient the contact's law prescribes while it slips at
- * slip speed sp (Coulomb: mu; regularised and compliant: mu min(1, sp/delta)). */
-static double law_mu(const nsed_contact_def *cd, double sp) {
-  return cd->law == NSED_CONTACT_COULOMB ? cd->mu : cd->mu * fmin(1.0, sp / cd->delta);
-}
-
 static int violation(const nsed_model *m, nsed_data *d, nsed_law_check k, int where, double value,
                      const char *what, nsed_error *err) {
   const nsed_law_margin *lm = &d->stats.law[k];
@@ -146,7 +140,7 @@ static int check_contact(const nsed_model *m, nsed_data *d, int c, double fref, 
     *what = "the sticking friction force is outside the friction set of mu0 lambda_n";
     return note(d, NSED_LAW_STICK_FRICTION, *value, c) ? NSED_LAW_STICK_FRICTION : -1;
   }
-  double mu = law_mu(cd, sp), fn = fmax(ln, 0.0);
+  double mu = nsedi_kinetic_mu(m, c, sp, l[1], l[2]), fn = fmax(ln, 0.0);
   int coulomb_slow = cd->law == NSED_CONTACT_COULOMB && d->ph.held[c] && d->ph.slow[c];
   if (coulomb_slow && d->ph.off_circle[c]) {
     /* An onset the friction circle does not admit slips on the event
@@ -156,7 +150,8 @@ static int check_contact(const nsed_model *m, nsed_data *d, int c, double fref, 
     *what = "a slip onset off the friction circle is not on the friction polygon's boundary";
   } else {
     *value = -fabs(lt - mu * fn) / (mu * fn + floor);
-    *what = "the slipping friction force is not mu lambda_n";
+    *what = "the slipping friction force is not the law's kinetic friction (mu lambda_n; in the "
+            "vertex form on the inscribed polygon)";
   }
   if (note(d, NSED_LAW_SLIP_FRICTION, *value, c)) return NSED_LAW_SLIP_FRICTION;
   if (lt > floor && cd->law == NSED_CONTACT_COULOMB && d->ph.held[c] && d->ph.slow[c]) {

@@ -360,22 +360,6 @@ static void collect(const nsed_model *m, nsed_data *d, dir_set *s, int *more) {
   }
 }
 
-/* |lambda_t| / (mu0 lambda_n) of contact c's force just before the event. */
-static double inscribed_ratio(const nsed_model *m, const nsed_data *d, int c) {
-  const double *l = d->ev.pre_force + 3 * c;
-  double cap = m->contact[c].def.mu0 * l[0];
-  return cap > 0 ? hypot(l[1], l[2]) / cap : 1.0;
-}
-
-/* The vertex form's polygon lies inside the friction circle: a stick that
- * saturates on it away from a vertex has less friction than the circle's
- * kinetic friction, with which the slip then decelerates. */
-static int inscribed_inside(const nsed_model *m, const nsed_data *d, int c) {
-  return m->opt.friction.model == NSED_FRICTION_POLYGON_VERTEX &&
-         (d->ev.trigger[c] & NSEDI_TRIG_SATURATED) &&
-         inscribed_ratio(m, d, c) < 1 - NSEDI_SATURATION_SHRINK;
-}
-
 int nsedi_event_lines(const nsed_model *m, nsed_data *d, int *off_circle, nsed_error *err) {
   nsedi_event_ws *ev = &d->ev;
   dir_set s;
@@ -437,16 +421,6 @@ int nsedi_event_lines(const nsed_model *m, nsed_data *d, int *off_circle, nsed_e
   products(d, c, &cross, &dot);
   d->failure_contact = c;
   char reason[200];
-  if (bad >= 0 && inscribed_inside(m, d, c))
-    return nsed_error_set(err, NSED_ERR_EVENT,
-                          "t = %.17g: contact '%s' starts slipping where the vertex form's inscribed "
-                          "polygon saturates inside the friction circle (%.6g of mu0 lambda_n): "
-                          "slipping with the circle's kinetic friction it would decelerate "
-                          "(acceleration %.3g m/s^2 along its direction): the polygon's stick law "
-                          "and the circle's slip law disagree here; friction.form: face (the "
-                          "circumscribed polygon, which contains the circle) or friction.model: "
-                          "exact_cone decides it (docs/friction-models.md)",
-                          d->t, m->contact[c].def.name, inscribed_ratio(m, d, c), dot);
   if (why == DIR_PULLS)
     snprintf(reason, sizeof reason, "along the directions where it accelerates contact '%s' would pull",
              m->contact[culprit].def.name);

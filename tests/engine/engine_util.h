@@ -87,6 +87,25 @@ static inline double time_over_cap(double R, double v0, double g) {
   return T * hs / 3;
 }
 
+/* Distance from the centre to the boundary of the polygon inscribed in the
+ * unit circle with vertices at 2 pi j/sides, along direction phi: where
+ * the ray meets the chord it crosses (line intersection, not the
+ * engine's closed form). */
+static inline double inscribed_polygon_radius(double phi, int sides) {
+  double u[2] = {cos(phi), sin(phi)}, best = INFINITY;
+  for (int j = 0; j < sides; j++) {
+    double a[2] = {cos(2 * M_PI * j / sides), sin(2 * M_PI * j / sides)};
+    double b[2] = {cos(2 * M_PI * (j + 1) / sides), sin(2 * M_PI * (j + 1) / sides)};
+    double e[2] = {b[0] - a[0], b[1] - a[1]};
+    double den = u[0] * e[1] - u[1] * e[0];
+    if (fabs(den) < 1e-14) continue;
+    double t = (a[0] * e[1] - a[1] * e[0]) / den;
+    double s = (a[0] * u[1] - a[1] * u[0]) / den; /* where on the chord, 0..1 */
+    if (t > 0 && s >= -1e-12 && s <= 1 + 1e-12) best = fmin(best, t);
+  }
+  return best;
+}
+
 static inline void must(int rc, const nsed_error *err) {
   if (rc < 0) {
     fprintf(stderr, "model building failed: %s\n", err->message);

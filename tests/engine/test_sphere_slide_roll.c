@@ -1,10 +1,15 @@
 /* A sphere launched sliding on the floor: kinetic friction decelerates it
  * and spins it up until rolling starts at t* = 2 v0 / (7 mu g), after which
- * it rolls at 5/7 v0 (closed form, uniform sphere J = 2/5 m r^2). */
+ * it rolls at 5/7 v0 (closed form, uniform sphere J = 2/5 m r^2). Launched
+ * at an angle theta, the vertex form's kinetic friction is on its
+ * inscribed polygon, mu rho(theta), rho the polygon's radius along the
+ * force (1 at a vertex, cos(pi/sides) mid-face): t* = 2 v0 / (7 mu rho g);
+ * the face form and the cone slide on the circle at every angle. */
 #include "engine_util.h"
 #include "nsed_test.h"
 
-static void build(nsed_model **pm, double mu, nsed_friction_model fm, nsed_integrator integ) {
+static void build(nsed_model **pm, double mu, nsed_friction_model fm, nsed_integrator integ,
+                  double theta) {
   nsed_error err;
   must(nsed_model_create(pm, &err), &err);
   nsed_model *m = *pm;
@@ -15,7 +20,8 @@ static void build(nsed_model **pm, double mu, nsed_friction_model fm, nsed_integ
   b.shape.type = NSED_SHAPE_SPHERE;
   b.shape.radius = 0.1;
   b.position[2] = 0.1;
-  b.velocity[0] = 2.0;
+  b.velocity[0] = 2.0 * cos(theta);
+  b.velocity[1] = 2.0 * sin(theta);
   must(nsed_model_add_body(m, &b, &err), &err);
   nsed_contact_def c;
   nsed_contact_def_default(&c);
@@ -26,14 +32,16 @@ static void build(nsed_model **pm, double mu, nsed_friction_model fm, nsed_integ
   nsed_options o = *nsed_model_options(m);
   o.t_end = 1.0;
   o.friction.model = fm;
+  o.friction.sides = 8;
   o.integrator = integ;
   must(nsed_model_set_options(m, &o, &err), &err);
   must(nsed_model_finalize(m, &err), &err);
 }
 
-static double run_case(nsed_friction_model fm, nsed_integrator integ, double *vfinal, int *nstick) {
+static double run_case(nsed_friction_model fm, nsed_integrator integ, double theta, double *vfinal,
+                       int *nstick) {
   nsed_model *m;
-  build(&m, 0.3, fm, integ);
+  build(&m, 0.3, fm, integ, theta);
   static recorder r;
   memset(&r, 0, sizeof r);
   nsed_data *d;
@@ -48,7 +56,7 @@ static double run_case(nsed_friction_model fm, nsed_integrator integ, double *vf
     }
   double s[13];
   nsed_data_body_state(d, 0, s);
-  *vfinal = s[7];
+  *vfinal = hypot(s[7], s[8]);
   CHECK_NEAR(nsed_data_time(d), 1.0, 1e-12, 0);
   /* Rolling: w_y r = v_x (w in body axes; the ball turns about world y). */
   double R[3] = {0}; (void)R;
@@ -62,18 +70,26 @@ int main(void) {
   const double t_star = 2 * v0 / (7 * mu * g);
   nsed_friction_model fms[] = {NSED_FRICTION_POLYGON_FACE, NSED_FRICTION_POLYGON_VERTEX,
                                NSED_FRICTION_EXACT_CONE};
+  /* a vertex, a quarter face, mid-face, past a vertex the other way */
+  const double thetas[] = {0.0, M_PI / 32, M_PI / 8, -0.3};
   for (int k = 0; k < 3; k++) {
-    double vf;
-    int nstick;
-    double ts = run_case(fms[k], NSED_INTEGRATOR_ARKODE_DP5, &vf, &nstick);
-    CHECK_MSG(nstick == 1, "friction model %d: %d stick events", k, nstick);
-    CHECK_NEAR(ts, t_star, 1e-9, 0);
-    CHECK_NEAR(vf, 5.0 / 7.0 * v0, 1e-9, 0);
+    for (int a = 0; a < 4; a++) {
+      double vf;
+      int nstick;
+      double ts = run_case(fms[k], NSED_INTEGRATOR_ARKODE_DP5, thetas[a], &vf, &nstick);
+      double rho = fms[k] == NSED_FRICTION_POLYGON_VERTEX ? inscribed_polygon_radius(thetas[a] + M_PI, 8) : 1.0;
+      CHECK_MSG(nstick == 1, "friction model %d, angle %g: %d stick events", k, thetas[a], nstick);
+      CHECK_NEAR(ts, t_star / rho, 1e-9, 0);
+      CHECK_NEAR(vf, 5.0 / 7.0 * v0, 1e-9, 0);
+    }
   }
+  /* the angles span the polygon's radii: a vertex and a mid-face */
+  CHECK_NEAR(inscribed_polygon_radius(M_PI, 8), 1.0, 1e-15, 0);
+  CHECK_NEAR(inscribed_polygon_radius(M_PI / 8 + M_PI, 8), cos(M_PI / 8), 1e-15, 0);
   /* CVODE gives the same event time (issue: ARKODE vs CVODE to 1e-8). */
   double vf;
   int nstick;
-  double ts_cv = run_case(NSED_FRICTION_POLYGON_FACE, NSED_INTEGRATOR_CVODE_ADAMS, &vf, &nstick);
+  double ts_cv = run_case(NSED_FRICTION_POLYGON_FACE, NSED_INTEGRATOR_CVODE_ADAMS, 0.0, &vf, &nstick);
   CHECK_NEAR(ts_cv, t_star, 1e-8, 0);
   CHECK_NEAR(vf, 5.0 / 7.0 * v0, 1e-8, 0);
   return TEST_DONE();

@@ -120,11 +120,15 @@ def test_regularised_never_sticks():
     assert float(r["t_stick_err"]) > 1e-6     # creeps to rest after t*
 
 
-def test_sphere45_polygon_uses_circle():
+def test_sphere45_slides_on_its_law():
     with open(os.path.join(OUT, "sphere", "sphere45.json")) as f:
         s = json.load(f)
-    for k in ("nsed_poly_face_n1", "nsed_poly_vertex_n1", "nsed_exact_cone"):
+    # The face form and the cone slide on the circle; the vertex form on its
+    # inscribed square, whose radius along the diagonal is 1/sqrt(2).
+    for k in ("nsed_poly_face_n1", "nsed_exact_cone"):
         assert abs(s[k]["t_stick"] - s["t_star"]) < 1e-8, (k, s[k], s["t_star"])
+    k = "nsed_poly_vertex_n1"
+    assert abs(s[k]["t_stick"] - math.sqrt(2) * s["t_star"]) < 1e-8, (k, s[k], s["t_star"])
     # The box / pyramid during sliding: t*/sqrt(2) and sqrt(2) t*.
     assert abs(s["python_box"]["ratio"] - 1 / math.sqrt(2)) < 1e-4, s["python_box"]
     assert abs(s["python_pyramid"]["ratio"] - math.sqrt(2)) < 1e-4, s["python_pyramid"]

@@ -36,6 +36,10 @@ SPIN = "omni_vehicle.velocity=[0, 0]"
 SAMPLE = [
     ("omni_vehicle_coast", "differential", "face", 10.0, []),
     ("omni_vehicle_drive", "implicit", "vertex", 10.0, []),  # its rollers never saturate
+    # the vertex form through its rollers' saturations: each starts slipping
+    # on the inscribed polygon's boundary (docs/friction-models.md, "(c) The
+    # vertex form slides on its polygon"); it stopped at the first, t = 0.357
+    ("omni_vehicle_coast", "explicit", "vertex", 10.0, []),
     ("omni_vehicle_wander", "explicit", "face", 10.0, []),
     # Gerasimov and Zobova's vehicle: no wheel lifts off at its handovers
     # (docs/rollers.md, "Handovers are events"), and a roller slipped on

@@ -1,0 +1,38 @@
+/* The friction law's sets: the polygon (or circle) a stick's force stays
+ * in, and the kinetic friction a slip's force has (docs/engine.md, "Stick
+ * to slip"; docs/friction-models.md). One place for both, since a slip's
+ * force must lie on the boundary of the set its sticks are held in. */
+#include <math.h>
+
+#include "sim_impl.h"
+
+double nsedi_friction_margin(const nsed_options *o, double mu0, double ln, double l1, double l2) {
+  if (o->friction.model == NSED_FRICTION_EXACT_CONE) return mu0 * ln - hypot(l1, l2);
+  int m = o->friction.sides;
+  /* Face form: faces at th_j = 2 pi j/m, circumscribed. Vertex form:
+   * vertices at th_j (inscribed), so faces at th_j + pi/m with distance
+   * mu0 cos(pi/m). */
+  double off = 0, scale = 1;
+  if (o->friction.model == NSED_FRICTION_POLYGON_VERTEX) {
+    off = M_PI / m;
+    scale = cos(M_PI / m);
+  }
+  double worst = INFINITY;
+  for (int j = 0; j < m; j++) {
+    double th = 2 * M_PI * j / m + off;
+    double s = scale * mu0 * ln - (cos(th) * l1 + sin(th) * l2);
+    if (s < worst) worst = s;
+  }
+  return worst;
+}
+
+double nsedi_kinetic_mu(const nsed_model *m, int c, double sp, double f1, double f2) {
+  const nsed_contact_def *cd = &m->contact[c].def;
+  if (cd->law != NSED_CONTACT_COULOMB) return cd->mu * fmin(1.0, sp / cd->delta);
+  const nsed_options *o = &m->opt;
+  if (o->friction.model != NSED_FRICTION_POLYGON_VERTEX || !(hypot(f1, f2) > 0)) return cd->mu;
+  /* Vertices at 2 pi j/n on the circle, faces' normals half way between. */
+  double h = 2 * M_PI / o->friction.sides;
+  double from_normal = remainder(atan2(f2, f1) - h / 2, h);
+  return cd->mu * cos(h / 2) / cos(from_normal);
+}
