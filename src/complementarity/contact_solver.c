@@ -345,9 +345,14 @@ static int polygon_checked(nsed_contact_solver *s, const nsedi_cp *p, int form, 
     }
     apply_G(ng, p->G, p->b, lambda, s->ws.acc);
     if (laws_hold(p, lambda, s->ws.acc, m, off, rad)) break;
-    rc = nsed_error_set(err, NSED_ERR_LCP,
-                        "%d contacts: the LCP answer (%s, residual %.3g) violates the contact laws",
-                        p->nc, stats->path, stats->residual);
+    if (first[0])
+      rc = nsed_error_set(err, NSED_ERR_LCP,
+                          "%s; nsed's Lemke alone then: its answer (residual %.3g) violates them too",
+                          first, stats->residual);
+    else
+      rc = nsed_error_set(err, NSED_ERR_LCP,
+                          "%d contacts: the LCP answer (%s, residual %.3g) violates the contact laws",
+                          p->nc, stats->path, stats->residual);
     if (s->set.path == NSED_LCP_PATH_NSED_LEMKE) break;
     snprintf(first, sizeof first, "the answer of %s (residual %.3g) violates the contact laws",
              stats->path, stats->residual);

@@ -86,7 +86,6 @@ int nsedi_lcp_run(nsed_contact_solver *s, int n, const double *M, const double *
 
   int auto_path = path == NSED_LCP_PATH_AUTO;
   int nsed_first = auto_path && n >= NSEDI_LCP_NSED_FIRST;
-  int kept = 0, kept_piv = 0; /* a verified Siconos answer at the AUTO path's cap, in ws->zw */
   for (int turn = 0; turn < 2; turn++) {
     int siconos_turn = (turn == 0) != nsed_first;
     if (siconos_turn && (auto_path || path == NSED_LCP_PATH_SICONOS_LEMKE)) {
@@ -97,19 +96,12 @@ int nsedi_lcp_run(nsed_contact_solver *s, int n, const double *M, const double *
       st_sic = nsedi_siconos_lemke(s->sic, n, (double *)M, (double *)q, z, w, cap, &piv);
       r_sic = nsedi_lcp_residual(n, M, q, z, w, ws->cn);
       if (st_sic == NSEDI_LCP_SOLVED && r_sic > tol) r_sic = nsedi_lcp_polish(ws, n, M, q, z, w, r_sic);
-      /* A run stopped at the AUTO path's cap may be cycling: nsed's Lemke,
-       * which cannot cycle, answers if it has not yet and solves it
-       * (NSEDI_SICONOS_PIVOTS_PER_UNKNOWN); the verified answer is kept
-       * for when it does not. */
-      int capped = cap < maxp && st_sic == NSEDI_LCP_MAXPIV;
-      if (r_sic <= tol && (!capped || st_nsed >= 0)) {
+      /* The AUTO path's cap bounds a run that cycles
+       * (NSEDI_SICONOS_PIVOTS_PER_UNKNOWN); the basis it stops on is
+       * judged like any other answer. */
+      if (r_sic <= tol) {
         finish(stats, form, P_SICONOS, piv, r_sic);
         return NSED_OK;
-      }
-      if (r_sic <= tol) {
-        memcpy(ws->zw, z, sizeof(double) * (size_t)n);
-        kept = 1;
-        kept_piv = piv;
       }
       stats->siconos_failed = 1;
     }
@@ -123,12 +115,6 @@ int nsedi_lcp_run(nsed_contact_solver *s, int n, const double *M, const double *
         return NSED_OK;
       }
     }
-  }
-  if (kept) {
-    memcpy(z, ws->zw, sizeof(double) * (size_t)n);
-    stats->siconos_failed = 0;
-    finish(stats, form, P_SICONOS, kept_piv, nsedi_lcp_residual(n, M, q, z, w, ws->cn));
-    return NSED_OK;
   }
   if (path == NSED_LCP_PATH_AUTO) {
     /* Bounded regularised retries: M + eps I is better conditioned (Moby and

@@ -1,6 +1,8 @@
 /* An LCP on which Siconos' Lemke cycles (tests/data/lcp/cycling_face_1c_8e.dat):
  * the AUTO path stops it at NSEDI_SICONOS_PIVOTS_PER_UNKNOWN pivots per
- * unknown and answers with nsed's lexicographic Lemke, which cannot cycle. */
+ * unknown; the basis it stops on is verified like any answer (it solves the
+ * problem here), and nsed's lexicographic Lemke, which cannot cycle, solves
+ * it too. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -34,12 +36,12 @@ int main(int argc, char **argv) {
   CHECK_MSG(st[0].pivots == max_pivots, "Siconos' Lemke took %d pivots (the file's premise: it "
             "cycles to the limit %d)", st[0].pivots, max_pivots);
   CHECK_MSG(st[1].pivots <= n, "nsed's Lemke: %d pivots", st[1].pivots);
-  /* AUTO: Siconos cut at its cap, nsed's Lemke answers, with its own answer. */
-  CHECK_MSG(strcmp(st[2].path, "nsed-lemke") == 0 && st[2].siconos_failed == 1,
+  /* AUTO: Siconos cut at its cap, its basis there verified as a solution
+   * (the cost the cap bounds: 10 n pivots, not the limit). */
+  CHECK_MSG(strcmp(st[2].path, "siconos-lemke") == 0 && st[2].siconos_failed == 0,
             "AUTO answered by %s (siconos_failed %d)", st[2].path, st[2].siconos_failed);
-  CHECK(st[2].pivots == st[1].pivots);
-  CHECK(st[2].residual <= 1e-12);
-  CHECK(memcmp(z[1], z[2], sizeof z[1]) == 0);
+  CHECK_MSG(st[2].pivots == NSEDI_SICONOS_PIVOTS_PER_UNKNOWN * n, "AUTO: %d pivots", st[2].pivots);
+  CHECK(st[2].residual <= 1e-9 && st[1].residual <= 1e-12);
   CHECK(NSEDI_SICONOS_PIVOTS_PER_UNKNOWN * n < max_pivots);
   free(M);
   free(q);

@@ -82,7 +82,7 @@ def main():
             check(json.load(f)["failed_event_problem"] is None, "an ok run's summary says null")
     # a message keeps what every attempt found: on Siconos' path alone the
     # mecanum car's impact problem fails in the face form (its answer breaks
-    # the laws, nsed's Lemke then ends on a ray) and in the vertex form
+    # the laws, and so does nsed's Lemke's then) and in the vertex form
     car = os.path.join(root, "tests", "data", "cp", "mecanum_sideways_impact_5c.txt")
     p = run([nsed, "cp", "--path", "siconos", car])
     check(p.returncode == 1 and all(w in p.stderr for w in (
