@@ -241,8 +241,8 @@ static void order_forest(nsedi_tree_ws *t) {
  * of them; D_p is another node's block (never U_i). The body's six sums
  * are kept in registers (the same additions in the same order as into
  * D_p). */
-static void sub_coupling_block(const nsedi_tree_ws *t, int p, int i, int d, int dp,
-                               const double *restrict Ui, double *restrict Dp) {
+static inline void sub_coupling_block(const nsedi_tree_ws *t, int p, int i, int d, int dp,
+                                      const double *restrict Ui, double *restrict Dp) {
   int nb = t->nb;
   const double *side_of[NODE];
   if (p >= nb) { /* H[g, b] = J_gb */

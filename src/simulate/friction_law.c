@@ -1,7 +1,8 @@
 /* The friction law's sets: the polygon (or circle) a stick's force stays
- * in, and the kinetic friction a slip's force has (docs/engine.md, "Stick
- * to slip"; docs/friction-models.md). One place for both, since a slip's
- * force must lie on the boundary of the set its sticks are held in. */
+ * in, and the polygon a vertex-form slip's force lies on (docs/engine.md,
+ * "Stick to slip"; docs/friction-models.md). One place for both, since a
+ * slip's force must lie on the boundary of the set its sticks are held
+ * in; nsedi_kinetic_mu (sim_impl.h) applies them. */
 #include <math.h>
 
 #include "sim_impl.h"
@@ -26,13 +27,10 @@ double nsedi_friction_margin(const nsed_options *o, double mu0, double ln, doubl
   return worst;
 }
 
-double nsedi_kinetic_mu(const nsed_model *m, int c, double sp, double f1, double f2) {
-  const nsed_contact_def *cd = &m->contact[c].def;
-  if (cd->law != NSED_CONTACT_COULOMB) return cd->mu * fmin(1.0, sp / cd->delta);
-  const nsed_options *o = &m->opt;
-  if (o->friction.model != NSED_FRICTION_POLYGON_VERTEX || !(hypot(f1, f2) > 0)) return cd->mu;
-  /* Vertices at 2 pi j/n on the circle, faces' normals half way between. */
-  double h = 2 * M_PI / o->friction.sides;
+double nsedi_inscribed_radius(int sides, double f1, double f2) {
+  if (!(hypot(f1, f2) > 0)) return 1.0;
+  /* Vertices at 2 pi j/sides, the faces' normals half way between. */
+  double h = 2 * M_PI / sides;
   double from_normal = remainder(atan2(f2, f1) - h / 2, h);
-  return cd->mu * cos(h / 2) / cos(from_normal);
+  return cos(h / 2) / cos(from_normal);
 }

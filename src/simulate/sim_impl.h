@@ -99,14 +99,24 @@ double nsedi_row_accel(const nsedi_row *r, const double *du);
  * circle) of radius mu0 ln: positive inside, zero on the boundary. */
 double nsedi_friction_margin(const nsed_options *o, double mu0, double ln, double l1, double l2);
 
+/* The inscribed polygon's radius (vertices at 2 pi j/sides on the unit
+ * circle) along the direction (f1, f2): cos(pi/sides) mid-face .. 1 at a
+ * vertex; 1 for a zero direction. */
+double nsedi_inscribed_radius(int sides, double f1, double f2);
+
 /* The kinetic friction coefficient of contact c slipping at speed sp with
- * its friction force along the unit vector (f1, f2) in its tangent frame:
- * exact Coulomb mu, times, in the vertex form, the inscribed polygon's
- * radius along the force (cos(pi/sides) mid-face .. 1 at a vertex), since
- * the slip's force must lie on the boundary of the set its sticks are held
- * in (docs/friction-models.md, "The vertex form slides on its polygon");
- * regularised and compliant mu min(1, sp/delta). */
-double nsedi_kinetic_mu(const nsed_model *m, int c, double sp, double f1, double f2);
+ * its friction force along (f1, f2) in its tangent frame: exact Coulomb
+ * mu, times, in the vertex form, the inscribed polygon's radius along the
+ * force, since the slip's force must lie on the boundary of the set its
+ * sticks are held in (docs/friction-models.md, "(c) The vertex form slides
+ * on its polygon"); regularised and compliant mu min(1, sp/delta). Inline:
+ * the right-hand side asks it for every slip. */
+static inline double nsedi_kinetic_mu(const nsed_model *m, int c, double sp, double f1, double f2) {
+  const nsed_contact_def *cd = &m->contact[c].def;
+  if (cd->law != NSED_CONTACT_COULOMB) return cd->mu * fmin(1.0, sp / cd->delta);
+  if (m->opt.friction.model != NSED_FRICTION_POLYGON_VERTEX) return cd->mu;
+  return cd->mu * nsedi_inscribed_radius(m->opt.friction.sides, f1, f2);
+}
 
 /* Next breakpoint of any piecewise time law strictly after t (INFINITY if none). */
 double nsedi_next_breakpoint(const nsed_model *m, double t);
