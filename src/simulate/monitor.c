@@ -140,7 +140,10 @@ static int check_contact(const nsed_model *m, nsed_data *d, int c, double fref, 
     *what = "the sticking friction force is outside the friction set of mu0 lambda_n";
     return note(d, NSED_LAW_STICK_FRICTION, *value, c) ? NSED_LAW_STICK_FRICTION : -1;
   }
-  double mu = nsedi_kinetic_mu(m, c, sp, l[1], l[2]), fn = fmax(ln, 0.0);
+  /* A slip's friction rides on its normal force, which may be below zero
+   * within the normal check's tolerance (that check judges the pull): its
+   * magnitude is mu |lambda_n| then. */
+  double mu = nsedi_kinetic_mu(m, c, sp, l[1], l[2]), fn = fabs(ln);
   int coulomb_slow = cd->law == NSED_CONTACT_COULOMB && d->ph.held[c] && d->ph.slow[c];
   if (coulomb_slow && d->ph.off_circle[c]) {
     /* An onset the friction circle does not admit slips on the event

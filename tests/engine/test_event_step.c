@@ -6,6 +6,7 @@
  *   stop of a held slip, and a graze at mu0 = mu (the slip goes on);
  *   a stick posed on its friction set's boundary (it slips);
  *   impact with restitution; lift-off at the normal force's root;
+ *   the law monitor on a slip whose normal force pulls within tolerance;
  *   a free slip slowing into the slow hold;
  *   a roller handing its contact over (from the testbench problem);
  *   onsets on dependent rows: a table's four welded feet pushed into
@@ -239,6 +240,68 @@ static void liftoff(void) {
   nsed_model_free(&m);
 }
 
+/* A slip whose normal force pulls within the normal check's tolerance: its
+ * friction rides on that force, mu |lambda_n| (flipped), and the monitor
+ * judges the pull by the normal check alone (the slip check once compared
+ * the friction with mu max(lambda_n, 0) = 0 and stopped the mecanum car's
+ * creep at a handover). Beyond the tolerance the normal check stops it. */
+static void slip_pulling(double excess, int clean) {
+  nsed_error err;
+  nsed_model *m;
+  must(nsed_model_create(&m, &err), &err);
+  nsed_body_def b;
+  nsed_body_def_default(&b);
+  snprintf(b.name, sizeof b.name, "ball");
+  b.shape.type = NSED_SHAPE_SPHERE;
+  b.shape.radius = 0.1;
+  b.position[2] = 0.1;
+  must(nsed_model_add_body(m, &b, &err), &err);
+  /* lifted by its weight and a little more; pushed along its slip, which
+   * sets the force scale (5 N) the normal check judges the pull against */
+  const double lift[3] = {0, 0, 9.81 * (1 + excess)}, push[3] = {5, 0, 0};
+  for (int k = 0; k < 2; k++) {
+    nsed_force_def f;
+    nsed_force_def_default(&f);
+    snprintf(f.name, sizeof f.name, k ? "push" : "lift");
+    snprintf(f.body, sizeof f.body, "ball");
+    const double *v = k ? push : lift;
+    double mag = hypot(hypot(v[0], v[1]), v[2]);
+    for (int q = 0; q < 3; q++) f.direction[q] = v[q] / mag;
+    f.magnitude = nsed_law_constant(mag);
+    must(nsed_model_add_force(m, &f, &err), &err);
+  }
+  nsed_contact_def c;
+  nsed_contact_def_default(&c);
+  snprintf(c.name, sizeof c.name, "floor");
+  snprintf(c.body, sizeof c.body, "ball");
+  must(nsed_model_add_contact(m, &c, &err), &err);
+  must(nsed_model_finalize(m, &err), &err);
+  nsed_data *d;
+  must(nsed_data_create(m, &d, &err), &err);
+  double x[13] = {0, 0, 0.1, 1, 0, 0, 0, 1.0, 0, 0, 0, 0, 0};
+  memcpy(d->x, x, sizeof x);
+  d->t = 0.5;
+  d->ph.mode[0] = NSED_MODE_SLIP;
+  d->ph.held[0] = 1;
+  d->ph.slow[0] = 0;
+  d->ph.dir[0] = 1, d->ph.dir[1] = 0;
+  int rc = nsedi_eval(m, d, d->t, d->x, NULL, &err);
+  CHECK_MSG(rc == NSED_OK, "slip pulling: %s", err.message);
+  const double *l = d->cache.lambda_c;
+  CHECK_MSG(l[0] < 0, "the premise: the normal force pulls (%g N)", l[0]);
+  CHECK_NEAR(hypot(l[1], l[2]), 0.3 * fabs(l[0]), 1e-24, 1e-12);
+  nsedi_monitor_init(m, d);
+  rc = nsedi_monitor_check(m, d, &err);
+  printf("slip pulling at %g N: %s\n", l[0], rc == NSED_OK ? "clean" : err.message);
+  if (clean)
+    CHECK_MSG(rc == NSED_OK, "a pull within tolerance: %s", err.message);
+  else
+    CHECK_MSG(rc == NSED_ERR_LAW && strstr(err.message, "normal_force"), "beyond it: %s",
+              err.message);
+  nsed_data_free(&d);
+  nsed_model_free(&m);
+}
+
 /* A free slip of the block slowing to half slip_stop_speed: it is held on
  * its direction (slow), without an event and without a change of mode. */
 static void slowing(void) {
@@ -468,6 +531,8 @@ int main(int argc, char **argv) {
   stop(0.3, 0.0, 0);     /* mu0 = mu, the spring at exactly mu m g: a graze */
   impact();
   liftoff();
+  slip_pulling(2e-10, 1);
+  slip_pulling(1e-6, 0);
   slowing();
   handover(root);
   dependent_onset(root);
