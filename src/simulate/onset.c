@@ -427,7 +427,7 @@ int nsedi_event_lines(const nsed_model *m, nsed_data *d, int *off_circle, nsed_e
   else
     snprintf(reason, sizeof reason, "%s",
              why == DIR_UNSTABLE ? "the direction along which it accelerates is unstable"
-                                 : "no direction on the friction circle is along its own acceleration");
+                                 : "no slip direction under its kinetic friction is along its own acceleration");
   return nsed_error_set(err, NSED_ERR_EVENT,
                         "t = %.17g: contact '%s' starts slipping but %s, with the other contacts' "
                         "modes as the event problem decided, and along the event problem's "
