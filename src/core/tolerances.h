@@ -313,8 +313,13 @@
  * most negative entries of the equilibrated q (unit max-norm) at the first
  * step. Degenerate problems produce ratios equal up to round-off, which
  * floating-point equality misses, losing the lexicographic rule's
- * anti-cycling guarantee; 1e-9 is far above the tableau's round-off and far
- * below a genuine difference of ratios. */
+ * anti-cycling guarantee. It must also stay well below the accuracy an
+ * answer is accepted at (solver tol, 1e-9 relative): at 1e-9 itself, a
+ * sticking vehicle's event problem, whose tangential rows' q are 1e-9 of
+ * the normal rows', had those rows tied with z0's, and Lemke ended 2.6e-9
+ * from the solution (docs/complementarity.md, section 7). 1e-12 is a
+ * thousand times below the acceptance and far above the equilibrated
+ * tableau's round-off. */
 #define NSEDI_LEMKE_TIE_RATIO 1e-12
 
 /* Ties in the lexicographic comparison of the tied rows of B^-1 over the
