@@ -60,9 +60,9 @@ static nsed_model *belt(double mu, double mu0) {
   return m;
 }
 
-/* A sphere (radius 0.1, mass 1) on the floor, optionally with a vertical
- * force law. */
-static nsed_model *ball(double restitution, double lift) {
+/* A sphere (radius 0.1, mass 1) on the floor, optionally lifted by a
+ * vertical force and pushed along x. */
+static nsed_model *ball_pushed(double restitution, double lift, double push) {
   nsed_error err;
   nsed_model *m;
   must(nsed_model_create(&m, &err), &err);
@@ -73,12 +73,15 @@ static nsed_model *ball(double restitution, double lift) {
   b.shape.radius = 0.1;
   b.position[2] = 0.1;
   must(nsed_model_add_body(m, &b, &err), &err);
-  if (lift > 0) {
+  for (int k = 0; k < 2; k++) {
+    double mag = k ? push : lift;
+    if (!(mag > 0)) continue;
     nsed_force_def f;
     nsed_force_def_default(&f);
-    snprintf(f.name, sizeof f.name, "lift");
+    snprintf(f.name, sizeof f.name, k ? "push" : "lift");
     snprintf(f.body, sizeof f.body, "ball");
-    f.magnitude = nsed_law_constant(lift);
+    if (k) f.direction[0] = 1, f.direction[2] = 0;
+    f.magnitude = nsed_law_constant(mag);
     must(nsed_model_add_force(m, &f, &err), &err);
   }
   nsed_contact_def c;
@@ -90,6 +93,8 @@ static nsed_model *ball(double restitution, double lift) {
   must(nsed_model_finalize(m, &err), &err);
   return m;
 }
+
+static nsed_model *ball(double restitution, double lift) { return ball_pushed(restitution, lift, 0.0); }
 
 typedef struct {
   int n;
@@ -246,36 +251,10 @@ static void liftoff(void) {
  * the friction with mu max(lambda_n, 0) = 0 and stopped the mecanum car's
  * creep at a handover). Beyond the tolerance the normal check stops it. */
 static void slip_pulling(double excess, int clean) {
-  nsed_error err;
-  nsed_model *m;
-  must(nsed_model_create(&m, &err), &err);
-  nsed_body_def b;
-  nsed_body_def_default(&b);
-  snprintf(b.name, sizeof b.name, "ball");
-  b.shape.type = NSED_SHAPE_SPHERE;
-  b.shape.radius = 0.1;
-  b.position[2] = 0.1;
-  must(nsed_model_add_body(m, &b, &err), &err);
   /* lifted by its weight and a little more; pushed along its slip, which
    * sets the force scale (5 N) the normal check judges the pull against */
-  const double lift[3] = {0, 0, 9.81 * (1 + excess)}, push[3] = {5, 0, 0};
-  for (int k = 0; k < 2; k++) {
-    nsed_force_def f;
-    nsed_force_def_default(&f);
-    snprintf(f.name, sizeof f.name, k ? "push" : "lift");
-    snprintf(f.body, sizeof f.body, "ball");
-    const double *v = k ? push : lift;
-    double mag = hypot(hypot(v[0], v[1]), v[2]);
-    for (int q = 0; q < 3; q++) f.direction[q] = v[q] / mag;
-    f.magnitude = nsed_law_constant(mag);
-    must(nsed_model_add_force(m, &f, &err), &err);
-  }
-  nsed_contact_def c;
-  nsed_contact_def_default(&c);
-  snprintf(c.name, sizeof c.name, "floor");
-  snprintf(c.body, sizeof c.body, "ball");
-  must(nsed_model_add_contact(m, &c, &err), &err);
-  must(nsed_model_finalize(m, &err), &err);
+  nsed_model *m = ball_pushed(0.0, 9.81 * (1 + excess), 5.0);
+  nsed_error err;
   nsed_data *d;
   must(nsed_data_create(m, &d, &err), &err);
   double x[13] = {0, 0, 0.1, 1, 0, 0, 0, 1.0, 0, 0, 0, 0, 0};
