@@ -5,6 +5,7 @@
  *   prepare    the state renormalised, the forces just before the event
  *   classify   what each fired root means (triggers); the touching contacts
  *   impact     the velocity-level problem if a touching contact approaches
+ *   regimes    each continuing slip held, slow or free, before it is posed
  *   modes      the acceleration-level problem and the modes it decides
  *   directions the direction each new or slowing slip is held on
  *   settle     impulses that remove residual velocities of stops and onsets
@@ -85,6 +86,7 @@ int nsedi_resolve(const nsed_model *m, nsed_data *d, const int *fired, const nse
   d->t_next_breakpoint = nsedi_next_breakpoint(m, d->t);
   if (rc == NSED_OK) rc = nsedi_event_classify(m, d, err);
   if (rc == NSED_OK) rc = nsedi_event_impact(m, d, err);
+  if (rc == NSED_OK) nsedi_event_regimes(m, d);
   if (rc == NSED_OK) rc = nsedi_event_modes(m, d, err);
   /* The slips' directions change the forces of the sticks they are coupled
    * with: a stick pushed onto its boundary is posed as slipping too and the

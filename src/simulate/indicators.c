@@ -40,6 +40,19 @@ double nsedi_slip_noise(const nsed_model *m, const nsed_data *d, int c) {
   return fmax(m->opt.rtol, NSEDI_VELOCITY_ROUNDOFF) * mag + m->opt.atol;
 }
 
+double nsedi_line_root(const nsed_model *m, const nsed_data *d, int c, int slow, const double s[2]) {
+  const nsed_options *o = &m->opt;
+  const nsedi_contact_geom *geo = &d->cache.geom[c];
+  double v1 = geo->row[1].vel, v2 = geo->row[2].vel, sp = hypot(v1, v2);
+  /* Slow: until it speeds up past slip_stop_speed. Fast: while its
+   * velocity stays within NSEDI_SLIP_LINE_TOL rad of s (beyond the noise
+   * of the velocity across s) and above half slip_stop_speed (the band
+   * keeps a regime's root away from zero at its start). */
+  if (slow) return o->slip_stop_speed - sp;
+  double across = fabs(v2 * s[0] - v1 * s[1]) - nsedi_slip_noise(m, d, c);
+  return fmin(NSEDI_SLIP_LINE_TOL * sp - across, sp - NSEDI_SLOW_ENTRY * o->slip_stop_speed);
+}
+
 void nsedi_contact_indicators(const nsed_model *m, const nsed_data *d, int c,
                               double g[NSEDI_ROOTS_PER_CONTACT]) {
   const nsed_options *o = &m->opt;
@@ -80,18 +93,11 @@ void nsedi_contact_indicators(const nsed_model *m, const nsed_data *d, int c,
          * stops, transversally when it decelerates; its minimum, where a stop
          * may hide inside one step. */
         double s1 = d->ph.dir[2 * c], s2 = d->ph.dir[2 * c + 1];
-        double v1 = geo->row[1].vel, v2 = geo->row[2].vel, sp = hypot(v1, v2);
+        double v1 = geo->row[1].vel, v2 = geo->row[2].vel;
         g[NSEDI_ROOT_FRICTION] = v1 * s1 + v2 * s2;
         g[NSEDI_ROOT_MINIMUM] = -(nsedi_row_accel(&geo->row[1], d->cache.du) * s1 +
                                   nsedi_row_accel(&geo->row[2], d->cache.du) * s2);
-        /* Slow: until it speeds up past slip_stop_speed. Fast: while its
-         * velocity stays within NSEDI_SLIP_LINE_TOL rad of s (beyond the
-         * noise of the velocity across s) and above half slip_stop_speed
-         * (the band keeps a regime's root away from zero at its start). */
-        double across = fabs(v2 * s1 - v1 * s2) - nsedi_slip_noise(m, d, c);
-        g[NSEDI_ROOT_LINE] = d->ph.slow[c] ? o->slip_stop_speed - sp
-                                           : fmin(NSEDI_SLIP_LINE_TOL * sp - across,
-                                                  sp - NSEDI_SLOW_ENTRY * o->slip_stop_speed);
+        g[NSEDI_ROOT_LINE] = nsedi_line_root(m, d, c, d->ph.slow[c], d->ph.dir + 2 * c);
       } else {
         /* Free: slowed below slip_stop_speed its direction would be stiff to
          * integrate (it turns at a rate ~ 1/|v|): it is held there. */

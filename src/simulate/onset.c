@@ -1,6 +1,7 @@
-/* Event stage "directions": the direction each new slip is held on, the
- * direction of slips slowing into the slow hold, and the release of held
- * slips that turn (docs/engine.md, "Slip direction").
+/* Event stage "directions": the direction each new slip is held on and the
+ * direction of slips slowing into the slow hold (docs/engine.md, "Slip
+ * direction"; which slips enter the hold or are released, the regimes
+ * stage decides before the event problem: slip_regime.c).
  *
  * A held slip's friction is -mu lambda_n s with s fixed. Its direction is
  * consistent when the slip's own tangential acceleration a_t(s) is along s
@@ -300,56 +301,16 @@ static int align(const nsed_model *m, nsed_data *d, const dir_set *s, int *why, 
   return NSED_OK;
 }
 
-/* Hold contact c on its velocity's direction as it slows into the slow
- * regime (its transverse velocity is settled after alignment). */
-static void hold_slowing(nsed_data *d, int c) {
-  const nsedi_contact_geom *g = &d->cache.geom[c];
-  double sp = nsedi_slip_speed(g);
-  d->ph.held[c] = d->ph.slow[c] = 1;
-  if (sp > 0) {
-    d->ph.dir[2 * c] = g->row[1].vel / sp;
-    d->ph.dir[2 * c + 1] = g->row[2].vel / sp;
-  }
-  d->ev.trigger[c] |= NSEDI_TRIG_HOLD;
-}
-
-/* A held slip's regime root at the current state (see the indicators). */
-static double regime_root(const nsed_model *m, const nsed_data *d, int c) {
-  double g[NSEDI_ROOTS_PER_CONTACT];
-  nsedi_contact_indicators(m, d, c, g);
-  return g[NSEDI_ROOT_LINE];
-}
-
-/* Decide every slip's regime at this event; collect the directions to
- * align: onsets, and slips entering the slow hold. */
+/* The directions to align at this event: onsets, and slips entering the
+ * slow hold (the regimes stage decided which). */
 static void collect(const nsed_model *m, nsed_data *d, dir_set *s, int *more) {
-  const nsed_options *o = &m->opt;
   nsedi_event_ws *ev = &d->ev;
   s->n = 0;
   *more = 0;
   for (int c = 0; c < m->ncontact; c++) {
     if (d->ph.mode[c] != NSED_MODE_SLIP || !nsedi_coulomb_friction(m, c)) continue;
-    int trig = ev->trigger[c], onset = (trig & NSEDI_TRIG_ONSET) != 0;
-    double sp = nsedi_slip_speed(&d->cache.geom[c]);
-    if (onset) {
-      d->ph.held[c] = d->ph.slow[c] = 1;
-    } else if (trig & NSEDI_TRIG_SLOWED) {
-      hold_slowing(d, c);
-    } else if (d->ph.held[c] && ((trig & NSEDI_TRIG_LINE) || regime_root(m, d, c) <= 0)) {
-      double v1 = d->cache.geom[c].row[1].vel, v2 = d->cache.geom[c].row[2].vel;
-      double off = fabs(v2 * d->ph.dir[2 * c] - v1 * d->ph.dir[2 * c + 1]) - nsedi_slip_noise(m, d, c);
-      if (d->ph.slow[c] && sp >= o->slip_stop_speed) {
-        /* Speeding up out of the slow hold: held on while it does not turn,
-         * with kinetic friction on the circle from here on. */
-        d->ph.slow[c] = 0;
-        d->ph.off_circle[c] = 0;
-        if (off > NSEDI_SLIP_LINE_TOL * sp) d->ph.held[c] = 0;
-      } else if (!d->ph.slow[c] && sp <= NSEDI_SLOW_ENTRY * o->slip_stop_speed) {
-        hold_slowing(d, c);
-      } else if (!d->ph.slow[c]) {
-        d->ph.held[c] = 0; /* it turns: free */
-      }
-    }
+    int onset = (ev->trigger[c] & NSEDI_TRIG_ONSET) != 0;
+    if (onset) d->ph.held[c] = d->ph.slow[c] = 1;
     if (!onset && !(ev->trigger[c] & NSEDI_TRIG_HOLD)) continue;
     if (s->n == DIR_MAX) {
       *more = 1;

@@ -61,6 +61,10 @@ int nsedi_indicators(const nsed_model *m, nsed_data *d, double t, const double *
 void nsedi_contact_indicators(const nsed_model *m, const nsed_data *d, int c,
                               double g[NSEDI_ROOTS_PER_CONTACT]);
 
+/* Held slip c's regime root at the cached state, for its slow flag and
+ * held direction s: the indicator NSEDI_ROOT_LINE, before root offsets. */
+double nsedi_line_root(const nsed_model *m, const nsed_data *d, int c, int slow, const double s[2]);
+
 /* The error of contact c's slip velocity components at the cached state:
  * the integration's (rtol times the magnitudes it is made of, plus atol)
  * or round-off's, whichever is larger. A slip's direction is known only to
@@ -138,6 +142,11 @@ int nsedi_event_classify(const nsed_model *m, nsed_data *d, nsed_error *err);
  * touching contact approaches; applies the impulses. */
 int nsedi_event_impact(const nsed_model *m, nsed_data *d, nsed_error *err);
 
+/* Stage 2b, regimes (slip_regime.c): each continuing slip's regime at
+ * this event (held on its direction, slow, or free), decided once before
+ * the event problem poses it; rewrites the ev.prev_* slip state. */
+void nsedi_event_regimes(const nsed_model *m, nsed_data *d);
+
 /* Stage 3, acceleration problem and mode decision (event_modes.c): the
  * acceleration-level problem for the touching contacts without separating
  * velocity, its answer turned into modes, repeated with a contact posed as
@@ -173,8 +182,7 @@ int nsedi_centre_force_anchor(const nsed_model *m, nsed_data *d, int na, nsed_er
 int nsedi_event_settle(const nsed_model *m, nsed_data *d, nsed_error *err);
 
 /* Stage 4, slip directions (onset.c): the direction each new or slowing
- * slip is held on, aligned with its own tangential acceleration; the held
- * slips that turned are released. Leaves the caches evaluated. Where the
+ * slip is held on, aligned with its own tangential acceleration. Leaves the caches evaluated. Where the
  * friction circle admits no directions for the onsets it sets *off_circle
  * and changes nothing: the caller decides the modes again with
  * ev.onsets_on_polygon, and the stage then checks the onsets on the

@@ -302,6 +302,39 @@ static void slowing(void) {
   nsed_model_free(&m);
 }
 
+/* A held slip whose velocity turned off its direction (its regime root
+ * fired) is released: the event problem must pose it as the phase that
+ * follows has it, slipping along its velocity, so that the problem's
+ * forces are the phase's (else the modes it decides for the contacts
+ * coupled with it were decided under another force). */
+static void released(void) {
+  const double mu = 0.3;
+  nsed_model *m = belt(mu, mu);
+  nsed_data *d;
+  nsed_error err;
+  must(nsed_data_create(m, &d, &err), &err);
+  /* slipping behind the belt and sideways: 16.7 degrees off its held -x */
+  double x[3] = {0.25, 0, 0}, v[3] = {BV - 0.1, 0.03, 0}, dir[2] = {-1, 0};
+  events ev;
+  int rc = resolve_one(m, d, 1.0, x, v, NSED_MODE_SLIP, 1, 0, dir, NSEDI_ROOT_LINE, &ev, &err);
+  CHECK_MSG(rc == NSED_OK, "released: %s", err.message);
+  CHECK(d->ph.mode[0] == NSED_MODE_SLIP && !d->ph.held[0]);
+  double sp = hypot(0.1, 0.03), s[2] = {-0.1 / sp, 0.03 / sp};
+  const nsed_cp_contact *p = &d->ev.cpc[0];
+  printf("released: posed along (%g, %g), velocity along (%g, %g)\n", p->slip_dir[0],
+         p->slip_dir[1], s[0], s[1]);
+  CHECK(p->kind == NSED_CP_SLIPPING);
+  CHECK_NEAR(p->slip_dir[0], s[0], 1e-12, 0);
+  CHECK_NEAR(p->slip_dir[1], s[1], 1e-12, 0);
+  /* the problem's friction force is the phase's: mu m g against the slip */
+  const double *cl = d->ev.cl, *l = d->cache.lambda_c;
+  for (int k = 0; k < 3; k++) CHECK_NEAR(cl[k], l[k], 1e-12, 1e-12);
+  CHECK_NEAR(l[1], -mu * BM * BG * s[0], 1e-12, 1e-12);
+  CHECK_NEAR(l[2], -mu * BM * BG * s[1], 1e-12, 1e-12);
+  nsed_data_free(&d);
+  nsed_model_free(&m);
+}
+
 /* The omni-wheel testbench's first handover: the outgoing roller reaches
  * its tip (a region event) and the next roller takes the contact over, a
  * closure without impact at (2k+1) pi/4 s; the outgoing one opens. */
@@ -513,6 +546,7 @@ int main(int argc, char **argv) {
   slip_pulling(2e-10, 1);
   slip_pulling(1e-6, 0);
   slowing();
+  released();
   handover(root);
   dependent_onset(root);
   settled_slips_realigned(root);
