@@ -134,8 +134,10 @@ static int check_contact(const nsed_model *m, nsed_data *d, int c, double fref, 
     if (k >= 0) return k;
   }
   if (d->ph.mode[c] == NSED_MODE_STICK) {
-    /* the normal force's own round-off is the normal check's to judge */
-    double fn0 = fmax(ln, 0.0);
+    /* A stick's friction rides on its normal force, which may be below
+     * zero within the normal check's tolerance (that check judges the
+     * pull): its set is mu0 |lambda_n| then, as a slip's friction is. */
+    double fn0 = fabs(ln);
     *value = nsedi_friction_margin(o, cd->mu0, fn0, l[1], l[2]) / (cd->mu0 * fn0 + floor);
     *what = "the sticking friction force is outside the friction set of mu0 lambda_n";
     return note(d, NSED_LAW_STICK_FRICTION, *value, c) ? NSED_LAW_STICK_FRICTION : -1;

@@ -61,8 +61,9 @@ static nsed_model *belt(double mu, double mu0) {
 }
 
 /* A sphere (radius 0.1, mass 1) on the floor, optionally lifted by a
- * vertical force and pushed along x. */
-static nsed_model *ball_pushed(double restitution, double lift, double push) {
+ * vertical force and pushed along x; optionally a free body of mass
+ * `anvil` falling beside it, whose weight sets the force scale. */
+static nsed_model *ball_pushed(double restitution, double lift, double push, double anvil) {
   nsed_error err;
   nsed_model *m;
   must(nsed_model_create(&m, &err), &err);
@@ -73,6 +74,16 @@ static nsed_model *ball_pushed(double restitution, double lift, double push) {
   b.shape.radius = 0.1;
   b.position[2] = 0.1;
   must(nsed_model_add_body(m, &b, &err), &err);
+  if (anvil > 0) {
+    nsed_body_def a;
+    nsed_body_def_default(&a);
+    snprintf(a.name, sizeof a.name, "anvil");
+    a.mass = anvil;
+    a.inertia[0] = a.inertia[1] = a.inertia[2] = 0.1;
+    a.position[0] = 5.0;
+    a.position[2] = 1.0;
+    must(nsed_model_add_body(m, &a, &err), &err);
+  }
   for (int k = 0; k < 2; k++) {
     double mag = k ? push : lift;
     if (!(mag > 0)) continue;
@@ -94,7 +105,7 @@ static nsed_model *ball_pushed(double restitution, double lift, double push) {
   return m;
 }
 
-static nsed_model *ball(double restitution, double lift) { return ball_pushed(restitution, lift, 0.0); }
+static nsed_model *ball(double restitution, double lift) { return ball_pushed(restitution, lift, 0.0, 0.0); }
 
 typedef struct {
   int n;
@@ -253,7 +264,7 @@ static void liftoff(void) {
 static void slip_pulling(double excess, int clean) {
   /* lifted by its weight and a little more; pushed along its slip, which
    * sets the force scale (5 N) the normal check judges the pull against */
-  nsed_model *m = ball_pushed(0.0, 9.81 * (1 + excess), 5.0);
+  nsed_model *m = ball_pushed(0.0, 9.81 * (1 + excess), 5.0, 0.0);
   nsed_error err;
   nsed_data *d;
   must(nsed_data_create(m, &d, &err), &err);
@@ -272,6 +283,40 @@ static void slip_pulling(double excess, int clean) {
   nsedi_monitor_init(m, d);
   rc = nsedi_monitor_check(m, d, &err);
   printf("slip pulling at %g N: %s\n", l[0], rc == NSED_OK ? "clean" : err.message);
+  if (clean)
+    CHECK_MSG(rc == NSED_OK, "a pull within tolerance: %s", err.message);
+  else
+    CHECK_MSG(rc == NSED_ERR_LAW && strstr(err.message, "normal_force"), "beyond it: %s",
+              err.message);
+  nsed_data_free(&d);
+  nsed_model_free(&m);
+}
+
+/* The same for a stick: lifted by its weight and a little more, pushed a
+ * little (its friction, 2/7 of the push as it rolls, rides on the pull
+ * within mu0 |lambda_n|), beside a falling anvil that sets the force scale
+ * (9.81 N). The normal check alone judges the pull; the friction is held
+ * to mu0 |lambda_n|, as a slip's is. */
+static void stick_pulling(double excess, int clean) {
+  nsed_model *m = ball_pushed(0.0, 9.81 * (1 + excess), 1e-9, 1.0);
+  nsed_error err;
+  nsed_data *d;
+  must(nsed_data_create(m, &d, &err), &err);
+  double x[13] = {0, 0, 0.1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0};
+  memcpy(d->x, x, sizeof x);
+  memcpy(d->x + 13, (double[13]){5, 0, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0}, 13 * sizeof(double));
+  d->t = 0.5;
+  d->ph.mode[0] = NSED_MODE_STICK;
+  int rc = nsedi_eval(m, d, d->t, d->x, NULL, &err);
+  CHECK_MSG(rc == NSED_OK, "stick pulling: %s", err.message);
+  const double *l = d->cache.lambda_c;
+  double lt = hypot(l[1], l[2]);
+  CHECK_MSG(l[0] < 0, "the premise: the normal force pulls (%g N)", l[0]);
+  CHECK_NEAR(lt, 2.0 / 7.0 * 1e-9, 1e-20, 1e-9);
+  CHECK_MSG(lt < m->contact[0].def.mu0 * fabs(l[0]), "the premise: inside mu0 |lambda_n|");
+  nsedi_monitor_init(m, d);
+  rc = nsedi_monitor_check(m, d, &err);
+  printf("stick pulling at %g N, friction %g N: %s\n", l[0], lt, rc == NSED_OK ? "clean" : err.message);
   if (clean)
     CHECK_MSG(rc == NSED_OK, "a pull within tolerance: %s", err.message);
   else
@@ -545,6 +590,8 @@ int main(int argc, char **argv) {
   liftoff();
   slip_pulling(2e-10, 1);
   slip_pulling(1e-6, 0);
+  stick_pulling(2e-10, 1);
+  stick_pulling(1e-6, 0);
   slowing();
   released();
   handover(root);
