@@ -122,10 +122,8 @@ static int keep_event(void *ctx, const nsed_model *m, const nsed_data *d, const 
 /* Set body 0's position x, velocity v; contact 0's phase; then resolve one
  * event at time t with root `root` of contact 0 fired (-1: none, the
  * start). Returns the status. */
-static int resolve_one(const nsed_model *m, nsed_data *d, double t, const double x[3],
-                       const double v[3], nsed_mode mode, int held, int slow, const double dir[2],
-                       int root, events *ev, nsed_error *err) {
-  int nroot = nsedi_nroot(m), fired[64] = {0};
+static void set_phase(const nsed_model *m, nsed_data *d, double t, const double x[3],
+                      const double v[3], nsed_mode mode, int held, int slow, const double dir[2]) {
   memcpy(d->x, x, 3 * sizeof(double));
   d->x[3] = 1, d->x[4] = d->x[5] = d->x[6] = 0;
   memcpy(d->x + 7, v, 3 * sizeof(double));
@@ -137,11 +135,24 @@ static int resolve_one(const nsed_model *m, nsed_data *d, double t, const double
   d->ph.hold_mu[0] = m->contact[0].def.mu;
   d->ph.off_circle[0] = 0;
   if (dir) d->ph.dir[0] = dir[0], d->ph.dir[1] = dir[1];
+}
+
+/* Resolve one event at the phase set, with root `root` of contact 0 fired
+ * (-1: none, the start). */
+static int resolve_set(const nsed_model *m, nsed_data *d, int root, events *ev, nsed_error *err) {
+  int fired[64] = {0};
   if (root >= 0) fired[root] = -1;
   nsed_observer obs = {.ctx = ev, .event = keep_event};
   ev->n = 0;
-  (void)nroot;
+  (void)m;
   return nsedi_resolve(m, d, root >= 0 ? fired : NULL, &obs, err);
+}
+
+static int resolve_one(const nsed_model *m, nsed_data *d, double t, const double x[3],
+                       const double v[3], nsed_mode mode, int held, int slow, const double dir[2],
+                       int root, events *ev, nsed_error *err) {
+  set_phase(m, d, t, x, v, mode, held, slow, dir);
+  return resolve_set(m, d, root, ev, err);
 }
 
 /* The belt's block where sticking needs exactly mu0 lambda_n: the spring at
@@ -380,6 +391,34 @@ static void released(void) {
   nsed_model_free(&m);
 }
 
+/* A slow slip held on the event problem's polygon force (off the circle,
+ * with that force's magnitude, here 0.35 m g against mu = 0.3) that speeds
+ * up past slip_stop_speed takes the law's kinetic friction: the event
+ * problem must pose it with that, not with the hold's. */
+static void speeding_up(void) {
+  const double mu = 0.3;
+  nsed_model *m = belt(mu, mu);
+  nsed_data *d;
+  nsed_error err;
+  must(nsed_data_create(m, &d, &err), &err);
+  double sss = m->opt.slip_stop_speed;
+  double x[3] = {0.25, 0, 0}, v[3] = {BV - 2 * sss, 0, 0}, dir[2] = {-1, 0};
+  set_phase(m, d, 1.0, x, v, NSED_MODE_SLIP, 1, 1, dir);
+  d->ph.hold_mu[0] = 0.35;
+  d->ph.off_circle[0] = 1;
+  events ev;
+  int rc = resolve_set(m, d, NSEDI_ROOT_LINE, &ev, &err);
+  CHECK_MSG(rc == NSED_OK, "speeding up: %s", err.message);
+  CHECK(d->ph.mode[0] == NSED_MODE_SLIP && d->ph.held[0] && !d->ph.slow[0] && !d->ph.off_circle[0]);
+  printf("speeding up: posed with mu %g, the phase's friction %g N\n", d->ev.cpc[0].mu,
+         d->cache.lambda_c[1]);
+  CHECK_NEAR(d->ev.cpc[0].mu, mu, 1e-15, 0);
+  CHECK_NEAR(d->ev.cl[1], mu * BM * BG, 1e-12, 1e-12);
+  CHECK_NEAR(d->cache.lambda_c[1], mu * BM * BG, 1e-12, 1e-12);
+  nsed_data_free(&d);
+  nsed_model_free(&m);
+}
+
 /* The omni-wheel testbench's first handover: the outgoing roller reaches
  * its tip (a region event) and the next roller takes the contact over, a
  * closure without impact at (2k+1) pi/4 s; the outgoing one opens. */
@@ -594,6 +633,7 @@ int main(int argc, char **argv) {
   stick_pulling(1e-6, 0);
   slowing();
   released();
+  speeding_up();
   handover(root);
   dependent_onset(root);
   settled_slips_realigned(root);
