@@ -136,7 +136,10 @@ enum {
 typedef struct {
   const int *fired;          /* the roots that fired (NULL at the start) */
   nsed_mode *prev_mode;      /* nc: modes before the event */
-  int *prev_held, *prev_slow, *prev_off_circle; /* nc: the slip state before the event */
+  int *prev_held, *prev_slow, *prev_off_circle; /* nc: the slip state before the event, with
+                                                   the regime changes of continuing slips at
+                                                   this event applied (slip_regime.c): the
+                                                   state the event problem poses them in */
   nsed_mode *prev_spin;      /* nc: the spin modes before the event */
   double *prev_spin_sign;    /* nc: their signs */
   double *prev_dir, *prev_hold_mu; /* 2 nc, nc: its direction and slow-hold coefficient */

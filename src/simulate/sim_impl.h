@@ -182,11 +182,11 @@ int nsedi_centre_force_anchor(const nsed_model *m, nsed_data *d, int na, nsed_er
 int nsedi_event_settle(const nsed_model *m, nsed_data *d, nsed_error *err);
 
 /* Stage 4, slip directions (onset.c): the direction each new or slowing
- * slip is held on, aligned with its own tangential acceleration. Leaves the caches evaluated. Where the
- * friction circle admits no directions for the onsets it sets *off_circle
- * and changes nothing: the caller decides the modes again with
- * ev.onsets_on_polygon, and the stage then checks the onsets on the
- * problem's own forces. */
+ * slip is held on, aligned with its own tangential acceleration. Leaves
+ * the caches evaluated. Where the friction circle admits no directions
+ * for the onsets it sets *off_circle and changes nothing: the caller
+ * decides the modes again with ev.onsets_on_polygon, and the stage then
+ * checks the onsets on the problem's own forces. */
 int nsedi_event_lines(const nsed_model *m, nsed_data *d, int *off_circle, nsed_error *err);
 
 /* Put onset candidate i (ev.cand[i]) on the event problem's own friction
