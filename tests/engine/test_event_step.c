@@ -119,9 +119,7 @@ static int keep_event(void *ctx, const nsed_model *m, const nsed_data *d, const 
   return 0;
 }
 
-/* Set body 0's position x, velocity v; contact 0's phase; then resolve one
- * event at time t with root `root` of contact 0 fired (-1: none, the
- * start). Returns the status. */
+/* Set body 0's position x, velocity v and contact 0's phase at time t. */
 static void set_phase(const nsed_model *m, nsed_data *d, double t, const double x[3],
                       const double v[3], nsed_mode mode, int held, int slow, const double dir[2]) {
   memcpy(d->x, x, 3 * sizeof(double));
@@ -144,10 +142,10 @@ static int resolve_set(const nsed_model *m, nsed_data *d, int root, events *ev, 
   if (root >= 0) fired[root] = -1;
   nsed_observer obs = {.ctx = ev, .event = keep_event};
   ev->n = 0;
-  (void)m;
   return nsedi_resolve(m, d, root >= 0 ? fired : NULL, &obs, err);
 }
 
+/* Both: the phase set, then one event resolved. Returns the status. */
 static int resolve_one(const nsed_model *m, nsed_data *d, double t, const double x[3],
                        const double v[3], nsed_mode mode, int held, int slow, const double dir[2],
                        int root, events *ev, nsed_error *err) {
