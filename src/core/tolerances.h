@@ -209,6 +209,20 @@
  * hold dependent rows, and the dense path (least squares) decides. */
 #define NSEDI_TREE_MAX_SECONDARY 24
 
+/* The linear-time solve's first pass stands when its residual is below
+ * this share of the finer of the integrator's rtol and the law monitor's
+ * tolerance (NSEDI_LAW_NORMAL_TOL); otherwise one step of iterative
+ * refinement follows. The residual is judged per body, against the largest
+ * sum of magnitudes of the forces (or torques) in its equations, and per
+ * row, against its terms at its bodies' largest accelerations: a backward
+ * error, the answer being exact for forces perturbed by that share. Two
+ * decades below what the integrator lets each step err by, it leaves the
+ * steps and events where the refined solve puts them (docs/engine.md "The
+ * constrained solve": the omni vehicles' first passes reach 4.5e-13,
+ * badly scaled random trees 4e-8, which are refined). Event quantities
+ * are always refined. */
+#define NSEDI_TREE_REFINE_SHARE 1e-2
+
 /* Below this many rows the dense Schur complement is the cheaper solve: a
  * block elimination handles every body and row group as a 6 x 6 block,
  * which a dozen rows do not repay (measured: the disk on the shaft, 2

@@ -257,12 +257,20 @@ void nsedi_dyn_ws_paths(const nsedi_dyn_ws *w, long *ntree, long *ndense) {
   *ndense = w->ndense;
 }
 
-/* The linear-time path; 0 when the dense one must decide (see tree_solve.h). */
-static int solve_on_tree(nsedi_dyn_ws *w, int nr, const nsedi_row *rows, const nsedi_row *cols,
-                         const double *target, const double *f, double *du, double *lambda) {
+void nsedi_dyn_ws_refinements(const nsedi_dyn_ws *w, long *solves, long *refined) {
+  nsedi_tree_counts(w->tree, solves, refined);
+}
+
+/* The linear-time path; 0 when the dense one must decide (see tree_solve.h).
+ * Its first pass stands when its residual is below NSEDI_TREE_REFINE_SHARE
+ * of the finer of the integrator's rtol and the law monitor's tolerance. */
+static int solve_on_tree(nsedi_dyn_ws *w, double rtol, int nr, const nsedi_row *rows,
+                         const nsedi_row *cols, const double *target, const double *f, double *du,
+                         double *lambda) {
+  double refine_above = NSEDI_TREE_REFINE_SHARE * fmin(rtol, NSEDI_LAW_NORMAL_TOL);
   if (w->dense_only || nr < w->tree_min_rows || !nsedi_tree_factor(w->tree, w->minv, nr, rows, cols))
     return 0;
-  nsedi_tree_solve(w->tree, f, target, du, lambda);
+  nsedi_tree_solve(w->tree, f, target, du, lambda, refine_above);
   for (int i = 0; i < nr; i++)
     if (!isfinite(lambda[i])) return 0;
   w->ntree++;
@@ -275,7 +283,8 @@ int nsedi_solve_constrained(const nsed_model *m, nsedi_dyn_ws *w, int nr, const 
   int nv = m->nv;
   *rank_deficient = 0;
   if (nr > w->maxr) return NSED_ERR_INTERNAL;
-  if (nr > 0 && solve_on_tree(w, nr, rows, cols, target, f, du, lambda)) return NSED_OK;
+  if (nr > 0 && solve_on_tree(w, m->opt.rtol, nr, rows, cols, target, f, du, lambda))
+    return NSED_OK;
   for (int k = 0; k < nv; k++) du[k] = w->minv[k] * f[k];
   if (nr == 0) return NSED_OK;
   w->ndense++;
@@ -333,7 +342,7 @@ static int delassus_on_tree(nsedi_dyn_ws *w, int nj, const nsedi_row *J, const d
   if (w->dense_only || nj < w->tree_min_rows || !nsedi_tree_factor(w->tree, w->minv, nj, J, J))
     return 0;
   double *lam = w->rhs2;
-  nsedi_tree_solve(w->tree, f, target_j, w->du, lam);
+  nsedi_tree_solve(w->tree, f, target_j, w->du, lam, 0.0);
   for (int i = 0; i < nj; i++)
     if (!isfinite(lam[i])) return 0;
   for (int i = 0; i < nw; i++) b[i] = row_dot(&W[i], w->du) + W[i].bias;
@@ -341,7 +350,7 @@ static int delassus_on_tree(nsedi_dyn_ws *w, int nj, const nsedi_row *J, const d
   for (int k = 0; k < nw; k++) {
     memset(force, 0, sizeof(double) * (size_t)nv);
     row_axpy(force, 1.0, &W[k]);
-    nsedi_tree_solve(w->tree, force, NULL, PWt + (size_t)k * nv, lam);
+    nsedi_tree_solve(w->tree, force, NULL, PWt + (size_t)k * nv, lam, 0.0);
     for (int i = 0; i < nj; i++)
       if (!isfinite(lam[i])) return 0;
   }

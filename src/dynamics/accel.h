@@ -32,6 +32,10 @@ void nsedi_dyn_ws_tree_min_rows(nsedi_dyn_ws *ws, int rows);
 /* How many solves took the linear-time path and the dense one. */
 void nsedi_dyn_ws_paths(const nsedi_dyn_ws *ws, long *ntree, long *ndense);
 
+/* Solves on the linear-time path (right-hand sides and event quantities)
+ * and how many refined their first pass (NSEDI_TREE_REFINE_SHARE). */
+void nsedi_dyn_ws_refinements(const nsedi_dyn_ws *ws, long *solves, long *refined);
+
 /* Solve for du (nv) and lambda (nr). Returns NSED_OK, or NSED_ERR_SINGULAR
  * when even the least-squares solve fails or leaves a residual (inconsistent
  * rows). *rank_deficient is set when the least-squares path was taken.

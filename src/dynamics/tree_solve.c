@@ -43,6 +43,9 @@ struct nsedi_tree_ws {
   int spiv[NSEDI_TREE_MAX_SECONDARY], snz[NSEDI_TREE_MAX_SECONDARY];
   double mu[NSEDI_TREE_MAX_SECONDARY];
   double *rf, *ddu; /* NODE nb: refinement's body residual and correction */
+  double *sc;       /* NODE nb: the residual's scale per body equation */
+  double *amax;     /* 2 nb: each body's largest linear and angular acceleration */
+  long nsolve, nrefined; /* solves, and those refined */
   double *rt, *dlam; /* maxr: its row residual and correction */
 };
 
@@ -74,10 +77,12 @@ nsedi_tree_ws *nsedi_tree_ws_create(int nbody, int max_rows) {
   t->path = malloc(sizeof(int) * (size_t)n);
   t->rf = malloc(sizeof(double) * NODE * (size_t)(nbody > 0 ? nbody : 1));
   t->ddu = malloc(sizeof(double) * NODE * (size_t)(nbody > 0 ? nbody : 1));
+  t->sc = malloc(sizeof(double) * NODE * (size_t)(nbody > 0 ? nbody : 1));
+  t->amax = malloc(sizeof(double) * 2 * (size_t)(nbody > 0 ? nbody : 1));
   t->rt = malloc(sizeof(double) * (size_t)r);
   t->dlam = malloc(sizeof(double) * (size_t)r);
   t->pair_kept = malloc(sizeof(int) * 2 * (size_t)r);
-  if (!t->rf || !t->ddu || !t->rt || !t->dlam || !t->pair_kept || !t->gstart || !t->gsize || !t->row_group || !t->sec || !t->uf || !t->adj_start || !t->adj ||
+  if (!t->rf || !t->ddu || !t->sc || !t->amax || !t->rt || !t->dlam || !t->pair_kept || !t->gstart || !t->gsize || !t->row_group || !t->sec || !t->uf || !t->adj_start || !t->adj ||
       !t->order || !t->parent || !t->leaf || !t->D || !t->U || !t->piv || !t->v || !t->w || !t->pos ||
       !t->zmark || !t->xmark || !t->path)
     nsedi_tree_ws_free(&t);
@@ -108,6 +113,8 @@ void nsedi_tree_ws_free(nsedi_tree_ws **pt) {
   free(t->path);
   free(t->rf);
   free(t->ddu);
+  free(t->sc);
+  free(t->amax);
   free(t->rt);
   free(t->dlam);
   free(t->pair_kept);
@@ -612,6 +619,25 @@ static void solve_once(nsedi_tree_ws *t, const double *rf, const double *rt, dou
   }
 }
 
+/* x += j lambda on one body, and the terms' magnitudes into m. */
+static inline void add_force(const double *restrict j, double lambda, double *restrict x,
+                             double *restrict m) {
+  for (int k = 0; k < NODE; k++) {
+    double term = j[k] * lambda;
+    x[k] += term;
+    m[k] += fabs(term);
+  }
+}
+
+/* A row applied to one body's accelerations a; its terms' magnitude at the
+ * body's largest linear and angular acceleration added to scale. */
+static inline double row_side(const double *j, const double *a, const double *amax,
+                              double *scale) {
+  *scale += (fabs(j[0]) + fabs(j[1]) + fabs(j[2])) * amax[0] +
+            (fabs(j[3]) + fabs(j[4]) + fabs(j[5])) * amax[1];
+  return j[0] * a[0] + j[1] * a[1] + j[2] * a[2] + j[3] * a[3] + j[4] * a[4] + j[5] * a[5];
+}
+
 /* The residual of (du, lambda): f - M du + C^T lambda on the bodies,
  * target - J du on the rows. */
 static void residual(const nsedi_tree_ws *t, const double *f, const double *target,
@@ -627,15 +653,65 @@ static void residual(const nsedi_tree_ws *t, const double *f, const double *targ
   }
 }
 
+/* The residual as residual() computes it, and the largest one against its
+ * equation's own scale: a body's three force (or torque) equations against
+ * the largest sum of the magnitudes of their terms, a row against its
+ * terms |J_k| at its bodies' largest linear (or angular) acceleration. Per
+ * body, so that a light roller is judged by its own forces, not the
+ * platform's. */
+static double judged_residual(nsedi_tree_ws *t, const double *f, const double *target,
+                              const double *du, const double *lambda, double *rf, double *rt) {
+  double *sc = t->sc, *amax = t->amax, worst = 0;
+  for (int q = 0; q < NODE * t->nb; q++) {
+    double inertial = du[q] / t->minv[q];
+    rf[q] = f[q] - inertial;
+    sc[q] = fabs(f[q]) + fabs(inertial);
+  }
+  for (int b = 0; b < 2 * t->nb; b++) {
+    const double *a = du + 3 * b;
+    amax[b] = fmax(fabs(a[0]), fmax(fabs(a[1]), fabs(a[2])));
+  }
+  for (int r = 0; r < t->nr; r++) {
+    const nsedi_row *c = &t->cols[r], *w = &t->rows[r];
+    if (c->a >= 0) add_force(c->ja, lambda[r], rf + NODE * c->a, sc + NODE * c->a);
+    if (c->b >= 0) add_force(c->jb, lambda[r], rf + NODE * c->b, sc + NODE * c->b);
+    double tr = target ? target[r] : 0.0, scale = fabs(tr), applied = 0;
+    if (w->a >= 0) applied += row_side(w->ja, du + NODE * w->a, amax + 2 * w->a, &scale);
+    if (w->b >= 0) applied += row_side(w->jb, du + NODE * w->b, amax + 2 * w->b, &scale);
+    double res = tr - applied;
+    rt[r] = res;
+    if (fabs(res) > worst * scale) worst = scale > 0 ? fabs(res) / scale : INFINITY;
+  }
+  for (int h = 0; h < 2 * t->nb; h++) {
+    const double *x = rf + 3 * h, *s3 = sc + 3 * h;
+    double res = fmax(fabs(x[0]), fmax(fabs(x[1]), fabs(x[2])));
+    double scale = fmax(s3[0], fmax(s3[1], s3[2]));
+    if (res > worst * scale) worst = scale > 0 ? res / scale : INFINITY;
+  }
+  return worst;
+}
+
 void nsedi_tree_solve(nsedi_tree_ws *t, const double *f, const double *target, double *du,
-                      double *lambda) {
+                      double *lambda, double refine_above) {
   solve_once(t, f, target, du, lambda);
-  /* One step of iterative refinement on the same factors: the blocks are
-   * eliminated in the tree's order, not pivoted across, and a badly scaled
-   * system (light bodies on heavy ones, slipping columns) loses digits
-   * that one correction restores (docs/engine.md "The constrained solve"). */
-  residual(t, f, target, du, lambda, t->rf, t->rt);
+  /* One step of iterative refinement on the same factors where the first
+   * pass is not good enough: the blocks are eliminated in the tree's order,
+   * not pivoted across, and a badly scaled system (light bodies on heavy
+   * ones, slipping columns) loses digits that one correction restores
+   * (docs/engine.md "The constrained solve"). */
+  t->nsolve++;
+  if (refine_above > 0) {
+    if (judged_residual(t, f, target, du, lambda, t->rf, t->rt) <= refine_above) return;
+  } else {
+    residual(t, f, target, du, lambda, t->rf, t->rt);
+  }
+  t->nrefined++;
   solve_once(t, t->rf, t->rt, t->ddu, t->dlam);
   for (int q = 0; q < NODE * t->nb; q++) du[q] += t->ddu[q];
   for (int r = 0; r < t->nr; r++) lambda[r] += t->dlam[r];
+}
+
+void nsedi_tree_counts(const nsedi_tree_ws *t, long *solves, long *refined) {
+  *solves = t->nsolve;
+  *refined = t->nrefined;
 }

@@ -34,8 +34,13 @@ int nsedi_tree_factor(nsedi_tree_ws *t, const double *minv, int nr, const nsedi_
                       const nsedi_row *cols);
 
 /* With the last factors: du (6 nbody) and lambda (nr) for forces f (6
- * nbody) and row targets (nr; NULL: all zero). */
+ * nbody) and row targets (nr; NULL: all zero). One step of iterative
+ * refinement follows when the first pass's residual, against each body's
+ * and row's own scale, is above refine_above (<= 0: always). */
 void nsedi_tree_solve(nsedi_tree_ws *t, const double *f, const double *target, double *du,
-                      double *lambda);
+                      double *lambda, double refine_above);
+
+/* Solves since the workspace was created, and how many of them refined. */
+void nsedi_tree_counts(const nsedi_tree_ws *t, long *solves, long *refined);
 
 #endif
