@@ -110,6 +110,47 @@ static void simultaneous_liftoffs(const nsed_model *m, nsed_data *d) {
   }
 }
 
+/* Redundant sticks that saturate together. Where the phase shared their
+ * friction by load (docs/engine.md, "Redundant contacts"), every stick of
+ * the share has the same utilisation, and when all of them reach the
+ * boundary at once (a box's face vertices pushed at mu0 = mu) the wrench
+ * they must carry is on the boundary of what the set can carry: each
+ * force maximises the same supporting functional over its friction set.
+ * The set is saturated, not just the share whose root fired, and every
+ * member starts slipping against its shared force. The root finder
+ * reports the one that changed sign; the others sit within the share's
+ * noise of zero, and the degenerate event problem would leave the choice
+ * of which keep sticking to that noise. Members without load beyond the
+ * solve's round-off take no part (a tipping box's trailing edge). */
+static void simultaneous_saturations(const nsed_model *m, nsed_data *d) {
+  nsedi_event_ws *ev = &d->ev;
+  if (!ev->prev_shares) return;
+  double fscale = 0;
+  for (int c = 0; c < m->ncontact; c++)
+    if (ev->prev_mode[c] != NSED_MODE_OPEN) fscale = fmax(fscale, fabs(d->cache.lambda_c[3 * c]));
+  double noise = NSEDI_FORCE_FLOOR * fscale, near = NSEDI_LIFTOFF_FORCE * fscale;
+  for (int a = 0; a < m->ncontact; a++) {
+    if (ev->prev_mode[a] != NSED_MODE_STICK || !(ev->trigger[a] & NSEDI_TRIG_SATURATED)) continue;
+    const nsedi_contact *A = &m->contact[a];
+    int all = 1;
+    for (int pass = 0; pass < 2 && all; pass++)
+      for (int c = 0; c < m->ncontact; c++) {
+        const nsedi_contact *C = &m->contact[c];
+        if (ev->prev_mode[c] != NSED_MODE_STICK || C->body != A->body || C->other != A->other) continue;
+        const double *l = d->cache.lambda_c + 3 * c;
+        double lt = hypot(l[1], l[2]);
+        if (l[0] <= noise && lt <= noise) continue;
+        if (pass == 0) {
+          all &= nsedi_friction_margin(&m->opt, C->def.mu0, l[0], l[1], l[2]) <= near && lt > noise;
+          continue;
+        }
+        ev->trigger[c] |= NSEDI_TRIG_SATURATED | NSEDI_TRIG_NOSTICK;
+        ev->pose_dir[2 * c] = -l[1] / lt;
+        ev->pose_dir[2 * c + 1] = -l[2] / lt;
+      }
+  }
+}
+
 int nsedi_event_classify(const nsed_model *m, nsed_data *d, nsed_error *err) {
   const nsed_options *o = &m->opt;
   nsedi_event_ws *ev = &d->ev;
@@ -136,6 +177,7 @@ int nsedi_event_classify(const nsed_model *m, nsed_data *d, nsed_error *err) {
   if (ev->fired) simultaneous_stops(m, d);
   if (ev->fired) simultaneous_slowing(m, d);
   if (ev->fired) simultaneous_liftoffs(m, d);
+  if (ev->fired) simultaneous_saturations(m, d);
   ev->n = nsedi_roller_drop_handed_over(m, d, n);
   return NSED_OK;
 }

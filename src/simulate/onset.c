@@ -262,23 +262,94 @@ static int stable(const nsed_model *m, nsed_data *d, const dir_set *s, int *ok, 
   return nsedi_eval(m, d, d->t, d->x, NULL, err);
 }
 
+static void save_dirs(const nsed_data *d, const dir_set *s, double *dirs) {
+  for (int i = 0; i < s->n; i++) {
+    dirs[2 * i] = d->ph.dir[2 * s->c[i]];
+    dirs[2 * i + 1] = d->ph.dir[2 * s->c[i] + 1];
+  }
+}
+
+static void restore_dirs(nsed_data *d, const dir_set *s, const double *dirs) {
+  for (int i = 0; i < s->n; i++) {
+    d->ph.dir[2 * s->c[i]] = dirs[2 * i];
+    d->ph.dir[2 * s->c[i] + 1] = dirs[2 * i + 1];
+  }
+}
+
+/* The set's largest angle between a direction and its acceleration's
+ * line at its current directions. */
+static int set_misalignment(const nsed_model *m, nsed_data *d, const dir_set *s, double *worst,
+                            nsed_error *err) {
+  double r[DIR_MAX];
+  int rc = nsedi_eval(m, d, d->t, d->x, NULL, err);
+  if (rc) return rc;
+  misalignment(m, d, s, 0, r);
+  *worst = 0;
+  for (int i = 0; i < s->n; i++) *worst = fmax(*worst, fabs(r[i]));
+  return NSED_OK;
+}
+
+/* Gauss-Seidel sweeps of the scalar solve over a coupled set. Contacts of
+ * one rigid body (a box's face vertices) are coupled through its rotation
+ * as strongly as through their own directions, so the sweeps need not
+ * contract: from slowing slips' directions misaligned only by the
+ * round-off of their velocities they can diverge to a far root. A set of
+ * slowing slips therefore keeps the sweeps only while they bring it closer
+ * to alignment, and Newton starts from the best directions seen. Onsets
+ * start from the event problem's forces, not near their root, and at
+ * mu0 = mu their accelerations start at round-off, where the angle
+ * measures nothing: their sweeps are not judged by it (docs/engine.md,
+ * "Slip direction"). */
+static int sweep(const nsed_model *m, nsed_data *d, const dir_set *s, int *found, nsed_error *err) {
+  double best_dirs[2 * DIR_MAX], best = INFINITY;
+  int guard = s->n > 1, rc = NSED_OK;
+  for (int i = 0; i < s->n; i++) guard &= !s->onset[i];
+  if (guard && (rc = set_misalignment(m, d, s, &best, err))) return rc;
+  save_dirs(d, s, best_dirs);
+  for (int k = 0; k < (s->n > 1 ? DIR_SWEEPS : 1); k++) {
+    double moved = 0, worst = 0;
+    for (int i = 0; i < s->n; i++) {
+      rc = align_one(m, d, s->c[i], s->onset[i], &moved, &found[i], err);
+      if (rc) return rc;
+    }
+    if (guard) {
+      if ((rc = set_misalignment(m, d, s, &worst, err))) return rc;
+      if (!(worst < best)) {
+        restore_dirs(d, s, best_dirs);
+        break;
+      }
+      best = worst;
+      save_dirs(d, s, best_dirs);
+    }
+    if (moved < NSEDI_LINE_SWEEP_MOVE) break;
+  }
+  return NSED_OK;
+}
+
+/* A slowing slip settles on the quasi-steady direction nearest to its
+ * velocity's, within a quarter turn (align_one's rule); Newton on a coupled
+ * set is not bound by it and may end at a far root. */
+static int slowing_near(const nsed_data *d, const dir_set *s, const double *dir0) {
+  for (int i = 0; i < s->n; i++) {
+    const double *now = d->ph.dir + 2 * s->c[i];
+    if (!s->onset[i] && now[0] * dir0[2 * i] + now[1] * dir0[2 * i + 1] <= 0) return 0;
+  }
+  return 1;
+}
+
 /* Align the set: sweeps of the scalar solve, Newton if coupled; then
- * check: aligned, accelerating (onsets), stable, every closed contact
- * pushing. */
+ * check: aligned, accelerating (onsets), slowing slips near their
+ * velocities, stable, every closed contact pushing. */
 enum { DIR_OK = 0, DIR_NONE, DIR_UNSTABLE, DIR_PULLS };
 
 static int align(const nsed_model *m, nsed_data *d, const dir_set *s, int *why, int *culprit,
                  nsed_error *err) {
   int found[DIR_MAX];
-  for (int sweep = 0; sweep < (s->n > 1 ? DIR_SWEEPS : 1); sweep++) {
-    double moved = 0;
-    for (int i = 0; i < s->n; i++) {
-      int rc = align_one(m, d, s->c[i], s->onset[i], &moved, &found[i], err);
-      if (rc) return rc;
-    }
-    if (moved < NSEDI_LINE_SWEEP_MOVE) break;
-  }
-  int rc = s->n > 1 ? align_newton(m, d, s, 0, err) : nsedi_eval(m, d, d->t, d->x, NULL, err);
+  double dir0[2 * DIR_MAX];
+  save_dirs(d, s, dir0);
+  int rc = sweep(m, d, s, found, err);
+  if (rc) return rc;
+  rc = s->n > 1 ? align_newton(m, d, s, 0, err) : nsedi_eval(m, d, d->t, d->x, NULL, err);
   if (rc) return rc;
   double r[DIR_MAX];
   int ok = misalignment(m, d, s, 0, r) < NSEDI_LINE_ALIGNED;
@@ -289,6 +360,7 @@ static int align(const nsed_model *m, nsed_data *d, const dir_set *s, int *why, 
     if (rc) return rc;
     ok = misalignment(m, d, s, 0, r) < NSEDI_LINE_ALIGNED;
   }
+  ok = ok && slowing_near(d, s, dir0);
   *why = ok ? DIR_OK : DIR_NONE;
   if (ok && (rc = stable(m, d, s, &ok, err))) return rc;
   if (*why == DIR_OK && !ok) *why = DIR_UNSTABLE;
