@@ -52,24 +52,71 @@ static void explicit_point(const nsed_shape *s, const double n[3], const double 
   }
 }
 
+/* v turned about the unit axis i by the angle whose cosine and sine are
+ * cp, sp (Rodrigues), and the rate of the turned vector from v's rate vd
+ * and i's rate id at a fixed angle (the angle's own rate adds
+ * phd (i x out)). */
+static void turn(const double i[3], const double id[3], double cp, double sp, const double v[3],
+                 const double vd[3], double out[3], double part[3]) {
+  double iv = nsedi_v3_dot(i, v), ivd = nsedi_v3_dot(id, v) + nsedi_v3_dot(i, vd);
+  double ixv[3], ixvd[3], idxv[3];
+  nsedi_v3_cross(ixv, i, v);
+  nsedi_v3_cross(ixvd, i, vd);
+  nsedi_v3_cross(idxv, id, v);
+  for (int k = 0; k < 3; k++) {
+    out[k] = v[k] * cp + ixv[k] * sp + i[k] * iv * (1 - cp);
+    part[k] = vd[k] * cp + (ixvd[k] + idxv[k]) * sp + (id[k] * iv + i[k] * ivd) * (1 - cp);
+  }
+}
+
+/* The angle nearest zero that turns k1 about i into the floor's plane:
+ * A cos phi + B sin phi = -(k1.i)(n.i), A = k1.n - (k1.i)(n.i),
+ * B = (i x k1).n. Returns 0 if there is none. */
+static int level_angle(const double i[3], const double k1[3], const double n[3], double *phi) {
+  double s = nsedi_v3_dot(k1, i), c = nsedi_v3_dot(n, i), ixk[3];
+  nsedi_v3_cross(ixk, i, k1);
+  double A = nsedi_v3_dot(k1, n) - s * c, B = nsedi_v3_dot(ixk, n), r = hypot(A, B);
+  if (!(r > 0) || fabs(s * c) > r) return 0;
+  double beta = atan2(B, A), gamma = acos(-s * c / r);
+  double p1 = remainder(beta + gamma, 2 * M_PI), p2 = remainder(beta - gamma, 2 * M_PI);
+  *phi = fabs(p1) < fabs(p2) ? p1 : p2;
+  return 1;
+}
+
 /* Seed 000 §5.1: from the wheel centre O_A straight down by R, then along
  * the wheel axis k1 by mu into the vertical plane of the roller's axis
  * (k2 its normal): r_P = r_B + R1 rho - R n + mu k1, mu = -R1 rho.k2 / k1.k2
- * (n.k2 = 0). Valid for a roller in the lower half of its wheel. */
+ * (n.k2 = 0). That holds for an upright wheel (k1 in the floor's plane);
+ * a roller is a surface of revolution about its axis i, so the wheel's
+ * centre and axis are first turned about i until k1 is level, which moves
+ * neither the roller's surface nor its lowest point. Without that turn a
+ * wheel tilted by eps puts the point off the roller's lowest point by
+ * O(eps R) along the floor where psi != 0 (docs/rollers.md, "Contact
+ * tracking"). Valid for a roller in the lower half of its wheel. */
 static int implicit_point(const nsed_model *m, const nsedi_contact *C, const nsedi_kin *kin,
                           const double n[3], const double i[3], const double id[3],
                           nsedi_roller_point *out) {
   const nsedi_kin *kr = &kin[C->body], *kw = &kin[C->wheel];
   const nsed_shape *s = &m->body[C->body].def.shape;
   double R = s->radius, R1 = R * cos(M_PI / s->rollers);
-  double D[3], Dv[3], rho[3], rhod[3];
+  double D[3], Dv[3], rho0[3], rhod0[3], k10[3], k1d0[3], phi;
   nsedi_v3_sub(D, kw->r, kr->r);
   nsedi_v3_sub(Dv, kw->v, kr->v);
-  unit_rate(D, Dv, rho, rhod);
+  unit_rate(D, Dv, rho0, rhod0);
+  nsedi_kin_dir(kw, C->wheel_axis, k10);
+  nsedi_v3_cross(k1d0, kw->ww, k10);
+  if (!level_angle(i, k10, n, &phi)) return 0;
+  double cp = cos(phi), sp = sin(phi), rho[3], rhod[3], k1[3], k1d[3], ixk[3], ixr[3];
+  turn(i, id, cp, sp, rho0, rhod0, rho, rhod);
+  turn(i, id, cp, sp, k10, k1d0, k1, k1d);
   if (nsedi_v3_dot(rho, n) <= 0) return 0;
-  double k1[3], k1d[3], w[3], wd[3], k2[3], k2d[3];
-  nsedi_kin_dir(kw, C->wheel_axis, k1);
-  nsedi_v3_cross(k1d, kw->ww, k1);
+  /* k1 stays level: (k1d + phid (i x k1)).n = 0 */
+  nsedi_v3_cross(ixk, i, k1);
+  nsedi_v3_cross(ixr, i, rho);
+  double phid = -nsedi_v3_dot(k1d, n) / nsedi_v3_dot(ixk, n);
+  nsedi_v3_axpy(k1d, k1d, phid, ixk);
+  nsedi_v3_axpy(rhod, rhod, phid, ixr);
+  double w[3], wd[3], k2[3], k2d[3];
   nsedi_v3_cross(w, i, n);
   nsedi_v3_cross(wd, id, n);
   unit_rate(w, wd, k2, k2d);

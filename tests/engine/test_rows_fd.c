@@ -469,27 +469,32 @@ static void quat_from_cols(double q[4], const double c0[3], const double c1[3],
     CHECK(fabs(M[3 * i] - c0[i]) + fabs(M[3 * i + 1] - c1[i]) + fabs(M[3 * i + 2] - c2[i]) < 1e-14);
 }
 
-/* GEN_ROLLER_WHEEL: the wheel (body 1, axis = body z = k1) vertical with a
- * random heading and spin, the roller (body 0, axis = body x) at angle q
- * from the bottom of the wheel (|q| < 0.6 alpha: its smooth surface
- * touches), centre R1 from the wheel's, axis across the radius, inclined
- * by psi to the wheel plane (towards k1), spun about its axis. Velocities:
- * the wheel translates freely and turns about k1 and the floor normal (it
- * stays vertical), the roller is carried by it and spins on its axle. */
-static void roller_on_wheel(const fd_case *c, double *x) {
+/* GEN_ROLLER_WHEEL: the wheel (body 1, axis = body z = k1) with a random
+ * heading and spin, vertical in even samples and tilted by up to 0.2 rad
+ * in odd ones (a sprung vehicle's wheels tilt; the implicit point must
+ * still be the roller's lowest point), the roller (body 0, axis = body x)
+ * at angle q from the bottom of the wheel (|q| < 0.6 alpha: its smooth
+ * surface touches), centre R1 from the wheel's, axis across the radius,
+ * inclined by psi to the wheel plane (towards k1), spun about its axis.
+ * Velocities: the wheel translates freely and turns about k1 and the floor
+ * normal, the roller is carried by it and spins on its axle. */
+static void roller_on_wheel(const fd_case *c, int sample, double *x) {
   const nsed_model *m = c->m;
   const nsed_shape *sh = &m->body[0].def.shape;
   const double *n = m->opt.floor_normal;
   double al = M_PI / sh->rollers, R1 = sh->radius * cos(al);
-  double h1[3], h2[3], k1[3], e2[3], a[3], b[3], d[3], tg[3], ax[3], y2[3], j[3], k[3];
+  double h1[3], h2[3], k1[3], e2[3], up[3], a[3], b[3], d[3], tg[3], ax[3], y2[3], j[3], k[3];
   nsedi_v3_tangents(h1, h2, n);
   double th = srnd(M_PI), sg = srnd(M_PI), q = srnd(0.6 * al), ph = srnd(M_PI);
-  for (int i = 0; i < 3; i++) k1[i] = cos(th) * h1[i] + sin(th) * h2[i];
-  nsedi_v3_cross(e2, n, k1); /* (e2, n, k1) right-handed */
+  double tilt = sample % 2 ? srnd(0.2) : 0.0;
+  for (int i = 0; i < 3; i++) k1[i] = cos(tilt) * (cos(th) * h1[i] + sin(th) * h2[i]) + sin(tilt) * n[i];
+  nsedi_v3_cross(e2, n, k1);
+  nsedi_v3_normalize(e2);
+  nsedi_v3_cross(up, k1, e2); /* (e2, up, k1) right-handed, up the wheel plane's highest direction */
   for (int i = 0; i < 3; i++) {
-    a[i] = cos(sg) * e2[i] + sin(sg) * n[i];
-    b[i] = -sin(sg) * e2[i] + cos(sg) * n[i];
-    d[i] = cos(q) * n[i] + sin(q) * e2[i]; /* roller centre -> wheel centre */
+    a[i] = cos(sg) * e2[i] + sin(sg) * up[i];
+    b[i] = -sin(sg) * e2[i] + cos(sg) * up[i];
+    d[i] = cos(q) * up[i] + sin(q) * e2[i]; /* roller centre -> wheel centre */
   }
   double *W = x + 13, *Rl = x;
   quat_from_cols(W + 3, a, b, k1);
@@ -537,7 +542,7 @@ static int random_state(const fd_case *c, int s, double *x) {
       servo_aligned(c, qa, srnd(2.5), x + 13 * J->b + 3);
       aligned = 1;
     }
-    if (c->gen == GEN_ROLLER_WHEEL) roller_on_wheel(c, x);
+    if (c->gen == GEN_ROLLER_WHEEL) roller_on_wheel(c, s, x);
     /* Rotors' turns: any, except where the generator set the material
      * orientations (turn 0: the state frame is the body's). */
     if (!aligned && c->gen != GEN_ROLLER_WHEEL)
@@ -588,7 +593,7 @@ static void check_case(fd_case *c) {
     int n = base.n;
     if (c->gen == GEN_ROLLER_WHEEL) {
       /* The implicit point (from the wheel) is the explicit one (contact 1,
-       * from the roller's own axis) on a mounted roller of a vertical wheel,
+       * from the roller's own axis) on a mounted roller of a vertical or tilted wheel,
        * and so is its rate along a motion that keeps the mount. */
       fd_case cx = *c;
       rowset bx;
