@@ -132,8 +132,8 @@ static void simultaneous_saturations(const nsed_model *m, nsed_data *d) {
   for (int a = 0; a < m->ncontact; a++) {
     if (ev->prev_mode[a] != NSED_MODE_STICK || !(ev->trigger[a] & NSEDI_TRIG_SATURATED)) continue;
     const nsedi_contact *A = &m->contact[a];
-    int all = 1;
-    for (int pass = 0; pass < 2 && all; pass++)
+    int all = 1, members = 0;
+    for (int pass = 0; pass < 2 && all; pass++) {
       for (int c = 0; c < m->ncontact; c++) {
         const nsedi_contact *C = &m->contact[c];
         if (ev->prev_mode[c] != NSED_MODE_STICK || C->body != A->body || C->other != A->other) continue;
@@ -142,12 +142,15 @@ static void simultaneous_saturations(const nsed_model *m, nsed_data *d) {
         if (l[0] <= noise && lt <= noise) continue;
         if (pass == 0) {
           all &= nsedi_friction_margin(&m->opt, C->def.mu0, l[0], l[1], l[2]) <= near && lt > noise;
+          members++;
           continue;
         }
         ev->trigger[c] |= NSEDI_TRIG_SATURATED | NSEDI_TRIG_NOSTICK;
         ev->pose_dir[2 * c] = -l[1] / lt;
         ev->pose_dir[2 * c + 1] = -l[2] / lt;
       }
+      all &= members > 1; /* a share: two loaded sticks at least */
+    }
   }
 }
 
