@@ -404,10 +404,7 @@ int nsedi_event_lines(const nsed_model *m, nsed_data *d, int *off_circle, nsed_e
   for (int i = 0; i < s.n; i++) onsets += s.onset[i];
   if (!ev->onsets_on_polygon) {
     double dir0[2 * DIR_MAX];
-    for (int i = 0; i < s.n; i++) {
-      dir0[2 * i] = d->ph.dir[2 * s.c[i]];
-      dir0[2 * i + 1] = d->ph.dir[2 * s.c[i] + 1];
-    }
+    save_dirs(d, &s, dir0);
     int why = DIR_OK, culprit = -1, rc = align(m, d, &s, &why, &culprit, err);
     keep_floors(m, d, &s);
     if (rc || why == DIR_OK || more) return rc;
@@ -423,10 +420,7 @@ int nsedi_event_lines(const nsed_model *m, nsed_data *d, int *off_circle, nsed_e
     }
     /* Only slowing slips: each keeps its velocity's direction (the
      * quasi-steady one it turns to is not within a quarter turn). */
-    for (int i = 0; i < s.n; i++) {
-      d->ph.dir[2 * s.c[i]] = dir0[2 * i];
-      d->ph.dir[2 * s.c[i] + 1] = dir0[2 * i + 1];
-    }
+    restore_dirs(d, &s, dir0);
   }
   /* The onsets are on the problem's forces (the modes stage put them
    * there): they must accelerate along them, and no contact may pull. */

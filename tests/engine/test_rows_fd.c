@@ -22,7 +22,7 @@
  * piecewise law; contacts sphere/floor, point/floor, tilted disk rim/floor,
  * sphere/sphere, sphere and disk on a moving floor (a tilted, offset floor
  * throughout), the spindle roller on its smooth surface and at a tip
- * (psi = 0 and 0.3), by explicit, implicit (mounted on a vertical wheel,
+ * (psi = 0 and 0.3), by explicit, implicit (mounted on a wheel, vertical or tilted,
  * also compared with the explicit point, rate and bias) and differential
  * tracking (its states' rates against d/dt of their exact values); an
  * ellipsoid and a superellipsoid (p = 4) on the floor and under a sphere,
@@ -142,8 +142,8 @@ enum {
   GEN_ROLLER_BODY, /* the lowest point well inside the spindle's smooth surface */
   GEN_ROLLER_TIP,  /* well past it: a tip touches */
   GEN_SPHERES,     /* centres apart, away from the tangent rule's switch */
-  GEN_ROLLER_WHEEL, /* roller 0 mounted on the vertical wheel 1 in its lower half, velocities
-                       consistent with the mount and keeping the wheel vertical */
+  GEN_ROLLER_WHEEL, /* roller 0 mounted on wheel 1 (vertical, or tilted in odd samples) in its
+                       lower half, velocities consistent with the mount */
   GEN_SPHERE_CAPSULE, /* as GEN_SPHERES, and the sphere's centre away from where its nearest
                          point on the capsule's segment reaches an end (the region) */
   GEN_SPHERE_BOX,     /* the sphere's centre outside the box, each of its coordinates in the
