@@ -1,5 +1,7 @@
 #include "integrator.h"
 
+#include "nvector_kernels.h"
+
 #include <arkode/arkode_erkstep.h>
 #include <cvode/cvode.h>
 #include <nvector/nvector_serial.h>
@@ -171,6 +173,7 @@ void nsedi_integrator_counts(const nsedi_integrator *it, long *steps, long *rhs,
 static N_Vector make_atol(const nsedi_integrator_settings *o, int n, int n_quad, SUNContext ctx) {
   N_Vector a = N_VNew_Serial(n, ctx);
   if (!a) return NULL;
+  nsedi_nvector_use_own_kernels(a);
   for (int i = 0; i < n; i++) NV_Ith_S(a, i) = i < n - n_quad ? o->atol : 1e300;
   return a;
 }
@@ -201,6 +204,11 @@ int nsedi_integrator_create(const nsedi_integrator_settings *o, int n, int n_qua
     nsed_error_set(err, NSED_ERR_NOMEM, "out of memory (N_Vector of %d states)", n);
     goto fail;
   }
+  /* Before the solvers clone y: their vectors inherit the kernels. */
+  nsedi_nvector_use_own_kernels(it->y);
+  nsedi_nvector_use_own_kernels(it->yd);
+  nsedi_nvector_use_own_kernels(it->y_ok);
+  nsedi_nvector_use_own_kernels(it->y_start);
   memcpy(NV_DATA_S(it->y), y0, sizeof(double) * (size_t)n);
   memcpy(NV_DATA_S(it->y_ok), y0, sizeof(double) * (size_t)n);
   memcpy(NV_DATA_S(it->y_start), y0, sizeof(double) * (size_t)n);
