@@ -53,12 +53,24 @@ static inline double pivot_step(int n, double *A, int *piv, int k, double *umax,
 static double factor_6(double *A, int *piv) { LU_FACTOR_DENSE_BODY(6) }
 static double factor_5(double *A, int *piv) { LU_FACTOR_DENSE_BODY(5) }
 static double factor_3(double *A, int *piv) { LU_FACTOR_DENSE_BODY(3) }
+/* Schur complements of small assemblies (a disk on a shaft: two joints of
+ * four rows and a contact of one or three). */
+static double factor_8(double *A, int *piv) { LU_FACTOR_DENSE_BODY(8) }
+static double factor_9(double *A, int *piv) { LU_FACTOR_DENSE_BODY(9) }
+static double factor_10(double *A, int *piv) { LU_FACTOR_DENSE_BODY(10) }
+static double factor_11(double *A, int *piv) { LU_FACTOR_DENSE_BODY(11) }
+static double factor_12(double *A, int *piv) { LU_FACTOR_DENSE_BODY(12) }
 
 double nsedi_small_lu_factor(int n, double *A, int *piv, int *nz) {
   switch (n) {
   case 6: return factor_6(A, piv);
   case 5: return factor_5(A, piv);
   case 3: return factor_3(A, piv);
+  case 8: return factor_8(A, piv);
+  case 9: return factor_9(A, piv);
+  case 10: return factor_10(A, piv);
+  case 11: return factor_11(A, piv);
+  case 12: return factor_12(A, piv);
   default: break;
   }
   double umax = 0, umin = INFINITY;
@@ -106,6 +118,8 @@ static void solve_n(int n, const double *LU, const int *piv, double *b) { LU_SOL
 static void solve_6(const double *LU, const int *piv, double *b) { LU_SOLVE_BODY(6) }
 static void solve_5(const double *LU, const int *piv, double *b) { LU_SOLVE_BODY(5) }
 static void solve_3(const double *LU, const int *piv, double *b) { LU_SOLVE_BODY(3) }
+static void solve_9(const double *LU, const int *piv, double *b) { LU_SOLVE_BODY(9) }
+static void solve_11(const double *LU, const int *piv, double *b) { LU_SOLVE_BODY(11) }
 
 void nsedi_small_lu_solve(int n, const double *LU, const int *piv, int nrhs, double *B) {
   for (int r = 0; r < nrhs; r++) {
@@ -114,6 +128,8 @@ void nsedi_small_lu_solve(int n, const double *LU, const int *piv, int nrhs, dou
     case 6: solve_6(LU, piv, b); break;
     case 5: solve_5(LU, piv, b); break;
     case 3: solve_3(LU, piv, b); break;
+    case 9: solve_9(LU, piv, b); break;
+    case 11: solve_11(LU, piv, b); break;
     default: solve_n(n, LU, piv, b);
     }
   }
