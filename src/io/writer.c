@@ -1,5 +1,7 @@
 #include "writer.h"
 
+#include "format_g17.h"
+
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -59,18 +61,22 @@ int nsedi_writer_sample(void *ctx, const nsed_model *m, const nsed_data *d, nsed
   if (!nsedi_rows_take(&w->kept, d)) return 0;
   const double *row = w->kept.row;
   double t = row[0];
-  int bad = fprintf(w->traj, "%.17g", t) < 0;
-  for (size_t k = 1; k < w->kept.width; k++) bad |= fprintf(w->traj, ",%.17g", row[k]) < 0;
+  int bad = nsedi_put_g17(w->traj, t) < 0;
+  for (size_t k = 1; k < w->kept.width; k++)
+    bad |= fputc(',', w->traj) < 0 || nsedi_put_g17(w->traj, row[k]) < 0;
   bad |= fputc('\n', w->traj) < 0;
   note(w, bad, "trajectory.csv");
   bad = 0;
   for (int c = 0; c < w->ncontact; c++) {
     nsed_contact_info ci;
     nsed_data_contact(d, c, &ci);
-    bad |= fprintf(w->contacts, "%.17g,%s,%s,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%s\n",
-                   t, nsed_model_contact_name(m, c), nsed_mode_name(ci.mode), ci.gap, ci.lambda[0],
-                   ci.lambda[1], ci.lambda[2], ci.slip_speed, ci.point[0], ci.point[1],
-                   ci.point[2], ci.moment, nsed_mode_name(ci.spin)) < 0;
+    const double values[] = {ci.gap,        ci.lambda[0], ci.lambda[1], ci.lambda[2], ci.slip_speed,
+                             ci.point[0], ci.point[1],   ci.point[2],   ci.moment};
+    bad |= nsedi_put_g17(w->contacts, t) < 0 ||
+           fprintf(w->contacts, ",%s,%s", nsed_model_contact_name(m, c), nsed_mode_name(ci.mode)) < 0;
+    for (size_t k = 0; k < sizeof values / sizeof values[0]; k++)
+      bad |= fputc(',', w->contacts) < 0 || nsedi_put_g17(w->contacts, values[k]) < 0;
+    bad |= fprintf(w->contacts, ",%s\n", nsed_mode_name(ci.spin)) < 0;
   }
   note(w, bad, "contacts.csv");
   w->rows++;
