@@ -284,6 +284,7 @@ void nsedi_add_velocity(const nsed_model *m, double *x, const double *du) {
 void nsedi_refresh_geometry(const nsed_model *m, nsed_data *d) {
   nsedi_cache *ca = &d->cache;
   ca->key_valid = 0; /* the caches no longer hold the keyed evaluation */
+  ca->geom_partial = 0;
   nsedi_kin_eval(m, d->x, ca->kin);
   for (int c = 0; c < m->ncontact; c++)
     ca->geom_ok[c] =

@@ -88,6 +88,8 @@ typedef struct {
   nsedi_kin *kin;            /* nbody: positions, rotations, velocities */
   nsedi_contact_geom *geom;  /* nc: gap, frame, rows, region */
   int *geom_ok;              /* nc: geometry defined (not a disk lying flat) */
+  int geom_partial;          /* geom and geom_ok hold only the contacts the right-hand side
+                                needs (nsedi_eval_rhs); nsedi_eval_complete adds the others */
   double *lambda_c;          /* 3 nc: contact forces (n, t1, t2) in N */
   double *tau;               /* nc: torsional moment about n on the body (N m) */
   double *lambda_j;          /* nrow: joint multipliers */
@@ -216,6 +218,8 @@ typedef struct {
   double *xdot;       /* nstate + NSEDI_NWORK: at (t_key, x_key) while key_valid */
   double *xdot_check; /* a fresh evaluation to compare (-Dcheck_rhs_memo) */
   int off;            /* every right-hand side evaluated (tests compare both ways) */
+  int all_geometry;   /* right-hand sides evaluate open contacts' geometry too, as
+                         nsedi_eval does (tests compare both ways) */
 } nsedi_rhs_memo;
 
 /* Landing on an event (event_land.c): its workspace and counters. */

@@ -319,10 +319,35 @@ static int state_derivative(const nsed_model *m, nsed_data *d, double t, const d
   return NSED_OK;
 }
 
-int nsedi_eval(const nsed_model *m, nsed_data *d, double t, const double *x, double *xdot,
-               nsed_error *err) {
+/* Whether the right-hand side itself reads contact c's geometry: a closed
+ * contact's rows and forces, a compliant law's force, a tracked point's
+ * rates. An open contact's is read by the indicators and the event step,
+ * which evaluate it (nsedi_eval, nsedi_eval_complete). */
+static int rhs_reads_geometry(const nsed_model *m, const nsed_data *d, int c) {
+  return d->ph.mode[c] != NSED_MODE_OPEN || m->contact[c].def.law == NSED_CONTACT_COMPLIANT ||
+         m->contact[c].xtrack >= 0;
+}
+
+static int contact_geometry(const nsed_model *m, nsed_data *d, const double *x, int c) {
+  nsedi_cache *ca = &d->cache;
+  int grc = nsedi_contact_eval(m, c, ca->kin, nsedi_live_track(m, d, x, c),
+                               nsedi_contact_side(m, d, c), &ca->geom[c]);
+  ca->geom_ok[c] = grc == NSED_OK;
+  return grc;
+}
+
+void nsedi_eval_complete(const nsed_model *m, nsed_data *d, const double *x) {
+  if (!d->cache.geom_partial) return;
+  for (int c = 0; c < m->ncontact; c++)
+    if (!rhs_reads_geometry(m, d, c)) (void)contact_geometry(m, d, x, c);
+  d->cache.geom_partial = 0;
+}
+
+static int eval_at(const nsed_model *m, nsed_data *d, double t, const double *x, double *xdot,
+                   int all_contacts, nsed_error *err) {
   nsedi_cache *ca = &d->cache;
   ca->key_valid = 0;
+  ca->geom_partial = 0;
   int rc = check_state(m, t, x, err);
   if (rc) return rc;
   nsedi_kin_eval(m, x, ca->kin);
@@ -330,10 +355,13 @@ int nsedi_eval(const nsed_model *m, nsed_data *d, double t, const double *x, dou
   int nr = joint_rows(m, d, t);
   for (int c = 0; c < m->ncontact; c++) {
     nsedi_contact_geom *g = &ca->geom[c];
-    int grc = nsedi_contact_eval(m, c, ca->kin, nsedi_live_track(m, d, x, c), nsedi_contact_side(m, d, c), g);
-    ca->geom_ok[c] = grc == NSED_OK;
     ca->lambda_c[3 * c] = ca->lambda_c[3 * c + 1] = ca->lambda_c[3 * c + 2] = 0;
     ca->tau[c] = 0;
+    if (!all_contacts && !rhs_reads_geometry(m, d, c)) {
+      ca->geom_partial = 1;
+      continue;
+    }
+    int grc = contact_geometry(m, d, x, c);
     if (m->contact[c].def.law == NSED_CONTACT_COMPLIANT) {
       if (grc == NSED_OK) compliant_force(m, d, c);
       continue;
@@ -360,6 +388,16 @@ int nsedi_eval(const nsed_model *m, nsed_data *d, double t, const double *x, dou
                           t, nr);
   scatter_contact_forces(m, d, nr);
   return xdot ? state_derivative(m, d, t, x, nr, xdot, err) : NSED_OK;
+}
+
+int nsedi_eval(const nsed_model *m, nsed_data *d, double t, const double *x, double *xdot,
+               nsed_error *err) {
+  return eval_at(m, d, t, x, xdot, 1, err);
+}
+
+int nsedi_eval_rhs(const nsed_model *m, nsed_data *d, double t, const double *x, double *xdot,
+                   nsed_error *err) {
+  return eval_at(m, d, t, x, xdot, 0, err);
 }
 
 double nsedi_row_accel(const nsedi_row *r, const double *du) {

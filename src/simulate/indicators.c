@@ -115,6 +115,8 @@ int nsedi_indicators(const nsed_model *m, nsed_data *d, double t, const double *
       d->rhs_err = err;
       return rc;
     }
+  } else {
+    nsedi_eval_complete(m, d, x); /* the open contacts' gaps */
   }
   for (int c = 0; c < m->ncontact; c++) {
     double *gc = g + NSEDI_ROOTS_PER_CONTACT * c;

@@ -33,6 +33,16 @@ static inline int nsedi_contact_side(const nsed_model *m, const nsed_data *d, in
 int nsedi_eval(const nsed_model *m, nsed_data *d, double t, const double *x, double *xdot,
                nsed_error *err);
 
+/* The same for the integrator's right-hand side: the geometry of an open
+ * contact (no rows, no force, no tracked point) is left out; the
+ * accelerations, multipliers and xdot are nsedi_eval's, bit for bit. */
+int nsedi_eval_rhs(const nsed_model *m, nsed_data *d, double t, const double *x, double *xdot,
+                   nsed_error *err);
+
+/* Adds the geometry nsedi_eval_rhs left out, at the same x (its
+ * kinematics are still in the cache): then the caches are nsedi_eval's. */
+void nsedi_eval_complete(const nsed_model *m, nsed_data *d, const double *x);
+
 /* The torsional moment of contact c per unit normal force (m), signed
  * about n on the body: -torsion sat(w_n / torsion_rate); 0 without torsion. */
 double nsedi_torsion_factor(const nsed_contact_def *cd, const nsedi_contact_geom *g);

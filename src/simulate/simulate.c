@@ -57,7 +57,8 @@ static int rhs_cb(double t, const double *y, double *ydot, void *ud) {
 static int rhs_evaluate(nsed_data *d, double t, const double *y, double *ydot) {
   nsed_error err;
   double w0 = wall_now();
-  int rc = nsedi_eval(d->m, d, t, y, ydot, &err);
+  int rc = d->memo.all_geometry ? nsedi_eval(d->m, d, t, y, ydot, &err)
+                                 : nsedi_eval_rhs(d->m, d, t, y, ydot, &err);
   d->stats.wall_rhs += wall_now() - w0;
   if (rc) {
     d->rhs_err = err;
