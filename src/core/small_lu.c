@@ -121,8 +121,61 @@ static void solve_3(const double *LU, const int *piv, double *b) { LU_SOLVE_BODY
 static void solve_9(const double *LU, const int *piv, double *b) { LU_SOLVE_BODY(9) }
 static void solve_11(const double *LU, const int *piv, double *b) { LU_SOLVE_BODY(11) }
 
+#if defined(__GNUC__)
+/* Two right-hand sides at once, one in each lane of a pair of doubles (the
+ * tree solve's coupling blocks have five or six): each lane's operations
+ * are LU_SOLVE_BODY's in its order, so each answer is the single solve's,
+ * bit for bit, with half the instructions. */
+typedef double lane_pair __attribute__((vector_size(16)));
+#define LU_SOLVE_PAIR_BODY(n)                                                   \
+  lane_pair x[(n)];                                                           \
+  for (int i = 0; i < (n); i++) x[i] = (lane_pair){b0[i], b1[i]};             \
+  for (int k = 0; k < (n); k++) {                                             \
+    int p = piv[k];                                                           \
+    if (p != k) {                                                             \
+      lane_pair t = x[k];                                                     \
+      x[k] = x[p];                                                            \
+      x[p] = t;                                                               \
+    }                                                                         \
+  }                                                                           \
+  for (int k = 0; k < (n); k++)                                               \
+    for (int i = k + 1; i < (n); i++) x[i] -= LU[k * (n) + i] * x[k];         \
+  for (int k = (n) - 1; k >= 0; k--) {                                        \
+    x[k] *= LU[k * (n) + k];                                                  \
+    for (int i = 0; i < k; i++) x[i] -= LU[k * (n) + i] * x[k];               \
+  }                                                                           \
+  for (int i = 0; i < (n); i++) {                                             \
+    b0[i] = x[i][0];                                                          \
+    b1[i] = x[i][1];                                                          \
+  }
+
+static void solve_pair_6(const double *LU, const int *piv, double *b0, double *b1) { LU_SOLVE_PAIR_BODY(6) }
+static void solve_pair_5(const double *LU, const int *piv, double *b0, double *b1) { LU_SOLVE_PAIR_BODY(5) }
+static void solve_pair_3(const double *LU, const int *piv, double *b0, double *b1) { LU_SOLVE_PAIR_BODY(3) }
+
+/* Pairs of columns where a paired copy exists; returns the columns done. */
+static int solve_pairs(int n, const double *LU, const int *piv, int nrhs, double *B) {
+  int r = 0;
+  for (; r + 1 < nrhs; r += 2) {
+    double *b0 = B + (long)r * n, *b1 = b0 + n;
+    switch (n) {
+    case 6: solve_pair_6(LU, piv, b0, b1); break;
+    case 5: solve_pair_5(LU, piv, b0, b1); break;
+    case 3: solve_pair_3(LU, piv, b0, b1); break;
+    default: return r;
+    }
+  }
+  return r;
+}
+#else
+static int solve_pairs(int n, const double *LU, const int *piv, int nrhs, double *B) {
+  (void)n, (void)LU, (void)piv, (void)nrhs, (void)B;
+  return 0;
+}
+#endif
+
 void nsedi_small_lu_solve(int n, const double *LU, const int *piv, int nrhs, double *B) {
-  for (int r = 0; r < nrhs; r++) {
+  for (int r = solve_pairs(n, LU, piv, nrhs, B); r < nrhs; r++) {
     double *b = B + (long)r * n;
     switch (n) {
     case 6: solve_6(LU, piv, b); break;
