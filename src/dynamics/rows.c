@@ -150,13 +150,19 @@ int nsedi_joint_rows(const nsed_model *m, int j, const nsedi_kin *kin, double t,
   int a = J->a, b = J->b;
   const nsedi_kin *ka = kin_of(kin, a), *kb = kin_of(kin, b);
   static const double ex[3][3] = {{1, 0, 0}, {0, 1, 0}, {0, 0, 1}};
+  /* Only the directions this joint's rows use are turned into the world
+   * (a right-hand side builds every joint's rows). */
+  nsed_joint_type ty = d->type;
   double axa[3], p1[3], p2[3], axb[3], q1[3], q2[3];
-  nsedi_kin_dir(ka, d->axis_a, axa);
-  nsedi_kin_dir(ka, J->pa1, p1);
-  nsedi_kin_dir(ka, J->pa2, p2);
-  nsedi_kin_dir(kb, d->axis_b, axb);
-  nsedi_kin_dir(kb, J->pb1, q1);
-  nsedi_kin_dir(kb, J->pb2, q2);
+  if (ty == NSED_JOINT_UNIVERSAL || ty == NSED_JOINT_SERVO) nsedi_kin_dir(ka, d->axis_a, axa);
+  if (ty == NSED_JOINT_REVOLUTE || ty == NSED_JOINT_CYLINDRICAL || ty == NSED_JOINT_PRISMATIC ||
+      ty == NSED_JOINT_WELD || ty == NSED_JOINT_SERVO) {
+    nsedi_kin_dir(ka, J->pa1, p1);
+    nsedi_kin_dir(ka, J->pa2, p2);
+  }
+  if (ty != NSED_JOINT_SPHERICAL) nsedi_kin_dir(kb, d->axis_b, axb);
+  if (ty == NSED_JOINT_SERVO) nsedi_kin_dir(kb, J->pb1, q1);
+  if (ty == NSED_JOINT_PRISMATIC || ty == NSED_JOINT_WELD) nsedi_kin_dir(kb, J->pb2, q2);
   int n = 0;
   point_pair pp;
   switch (d->type) {
