@@ -94,24 +94,28 @@ double nsedi_small_lu_factor(int n, double *A, int *piv, int *nz) {
   return n == 0 ? 1.0 : (umax > 0 ? umin / umax : 0.0);
 }
 
-/* One right-hand side; with n a compile-time constant below, the compiler
- * unrolls the loops. The operations and their order are the same for every
- * n, so the answers do not depend on which copy runs. */
-#define LU_SOLVE_BODY(n)                                                        \
+/* Substitution on x (an array of double, or of lane pairs below) of
+ * element type T; with n a compile-time constant the compiler unrolls the
+ * loops. The operations and their order are the same for every n and
+ * every T, so the answers do not depend on which copy runs. */
+#define LU_SUBSTITUTE(T, x, n)                                                  \
   for (int k = 0; k < (n); k++) {                                             \
     int p = piv[k];                                                           \
     if (p != k) {                                                             \
-      double t = b[k];                                                        \
-      b[k] = b[p];                                                            \
-      b[p] = t;                                                               \
+      T t = x[k];                                                             \
+      x[k] = x[p];                                                            \
+      x[p] = t;                                                               \
     }                                                                         \
   }                                                                           \
   for (int k = 0; k < (n); k++)                                               \
-    for (int i = k + 1; i < (n); i++) b[i] -= LU[k * (n) + i] * b[k];         \
+    for (int i = k + 1; i < (n); i++) x[i] -= LU[k * (n) + i] * x[k];         \
   for (int k = (n) - 1; k >= 0; k--) {                                        \
-    b[k] *= LU[k * (n) + k];                                                  \
-    for (int i = 0; i < k; i++) b[i] -= LU[k * (n) + i] * b[k];               \
+    x[k] *= LU[k * (n) + k];                                                  \
+    for (int i = 0; i < k; i++) x[i] -= LU[k * (n) + i] * x[k];               \
   }
+
+/* One right-hand side b. */
+#define LU_SOLVE_BODY(n) LU_SUBSTITUTE(double, b, n)
 
 static void solve_n(int n, const double *LU, const int *piv, double *b) { LU_SOLVE_BODY(n) }
 /* The blocks of the tree solve: a body (6), a joint's or contact's rows (<= 6). */
@@ -124,26 +128,13 @@ static void solve_11(const double *LU, const int *piv, double *b) { LU_SOLVE_BOD
 #if defined(__GNUC__)
 /* Two right-hand sides at once, one in each lane of a pair of doubles (the
  * tree solve's coupling blocks have five or six): each lane's operations
- * are LU_SOLVE_BODY's in its order, so each answer is the single solve's,
- * bit for bit, with half the instructions. */
+ * are the single solve's in its order (LU_SUBSTITUTE), so each answer is
+ * bit for bit the same, with half the instructions. */
 typedef double lane_pair __attribute__((vector_size(16)));
 #define LU_SOLVE_PAIR_BODY(n)                                                   \
   lane_pair x[(n)];                                                           \
   for (int i = 0; i < (n); i++) x[i] = (lane_pair){b0[i], b1[i]};             \
-  for (int k = 0; k < (n); k++) {                                             \
-    int p = piv[k];                                                           \
-    if (p != k) {                                                             \
-      lane_pair t = x[k];                                                     \
-      x[k] = x[p];                                                            \
-      x[p] = t;                                                               \
-    }                                                                         \
-  }                                                                           \
-  for (int k = 0; k < (n); k++)                                               \
-    for (int i = k + 1; i < (n); i++) x[i] -= LU[k * (n) + i] * x[k];         \
-  for (int k = (n) - 1; k >= 0; k--) {                                        \
-    x[k] *= LU[k * (n) + k];                                                  \
-    for (int i = 0; i < k; i++) x[i] -= LU[k * (n) + i] * x[k];               \
-  }                                                                           \
+  LU_SUBSTITUTE(lane_pair, x, n)                                              \
   for (int i = 0; i < (n); i++) {                                             \
     b0[i] = x[i][0];                                                          \
     b1[i] = x[i][1];                                                          \
