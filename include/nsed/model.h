@@ -301,6 +301,14 @@ typedef enum {
   NSED_INTEGRATOR_CVODE_BDF = 3    /* CVODE BDF, dense Newton (stiff settings) */
 } nsed_integrator;
 
+/* How ARKODE's explicit integrators choose their next step (docs/engine.md,
+ * "Step-size controller"); the CVODE integrators keep their own. */
+typedef enum {
+  NSED_STEP_CONTROLLER_PI_GUSTAFSSON = 0, /* the smaller of ARKODE's PI estimate and the implicit
+                                             Gustafsson estimate (default) */
+  NSED_STEP_CONTROLLER_PI = 1             /* ARKODE's PI controller alone */
+} nsed_step_controller;
+
 /* How the contact modes are decided at events. */
 typedef enum {
   NSED_RESOLVER_LCP = 0,  /* the complementarity problem (default) */
@@ -333,6 +341,7 @@ typedef struct {
   double floor_spin;          /* rad/s: the floor turns about the line through floor_point along
                                  floor_normal (a turntable); its surface moves with
                                  floor_velocity + floor_spin n x (p - floor_point) (default 0) */
+  nsed_step_controller step_controller; /* ARKODE integrators (default PI_GUSTAFSSON) */
 } nsed_options;
 
 /* Fill o with the defaults documented above. */
@@ -395,6 +404,8 @@ NSED_API const nsed_plane_def *nsed_model_plane_def(const nsed_model *m, int i);
 /* Names of enum values as used in problem files ("revolute", "face", ...). */
 NSED_API const char *nsed_joint_type_name(nsed_joint_type t);
 NSED_API const char *nsed_integrator_name(nsed_integrator i);
+/* "pi_gustafsson" or "pi" ("unknown" otherwise). */
+NSED_API const char *nsed_step_controller_name(nsed_step_controller c);
 NSED_API const char *nsed_friction_model_name(nsed_friction_model f);
 NSED_API const char *nsed_contact_tracking_name(nsed_contact_tracking t);
 NSED_API const char *nsed_shape_type_name(nsed_shape_type t);

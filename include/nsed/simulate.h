@@ -129,6 +129,9 @@ typedef struct {
                                  steps did not bracket it, or a shorter step's stage could
                                  not be evaluated */
   long landing_steps; /* steps taken again for them (their right-hand sides are in rhs_evals) */
+  long error_test_failures; /* steps the integrator rejected on its error test and tried again
+                               smaller (their right-hand sides are in rhs_evals; docs/engine.md,
+                               "Step-size controller") */
 } nsed_stats;
 
 /* Name of a law check as written to summary.json ("stick_friction"). */

@@ -180,6 +180,7 @@ class Model:
         self.t_end = o.t_end
         self.output_dt = o.output_dt
         self.integrator = _str(lib.nsed_integrator_name(o.integrator))
+        self.step_controller = _str(lib.nsed_step_controller_name(o.step_controller))
         self.friction_model = _str(lib.nsed_friction_model_name(o.friction.model))
         self.friction_sides = o.friction.sides
 

@@ -56,6 +56,7 @@ typedef struct {
   double max_track_residual;
   long rhs_reused;
   long landings, landings_interpolated, landing_steps;
+  long error_test_failures;
 } nsed_stats;
 
 typedef struct {
@@ -172,6 +173,9 @@ typedef enum {
   NSED_INTEGRATOR_ARKODE_DP5 = 0, NSED_INTEGRATOR_ARKODE_VERNER = 1,
   NSED_INTEGRATOR_CVODE_ADAMS = 2, NSED_INTEGRATOR_CVODE_BDF = 3
 } nsed_integrator;
+typedef enum {
+  NSED_STEP_CONTROLLER_PI_GUSTAFSSON = 0, NSED_STEP_CONTROLLER_PI = 1
+} nsed_step_controller;
 typedef enum { NSED_RESOLVER_LCP = 0, NSED_RESOLVER_TRIAL = 1 } nsed_event_resolver;
 typedef struct {
   double gravity[3], floor_normal[3], floor_point[3], floor_velocity[3];
@@ -186,6 +190,7 @@ typedef struct {
   nsed_contact_tracking contact_tracking;
   double drift_tol;
   double floor_spin;
+  nsed_step_controller step_controller;
 } nsed_options;
 
 typedef void (*nsed_progress_fn)(void *ctx, double t, double t_end, long events,
@@ -223,6 +228,7 @@ const char *nsed_model_contact_name(const nsed_model *m, int i);
 const nsed_force_def *nsed_model_force_def(const nsed_model *m, int i);
 const nsed_options *nsed_model_options(const nsed_model *m);
 const char *nsed_integrator_name(int i);
+const char *nsed_step_controller_name(int c);
 const char *nsed_friction_model_name(int f);
 
 int nsed_model_create(nsed_model **out, nsed_error *err);

@@ -70,6 +70,7 @@ SHAPE_TYPES = _names_from(lib.nsed_shape_type_name)
 JOINT_TYPES = _names_from(lib.nsed_joint_type_name)
 CONTACT_LAWS = _names_from(lib.nsed_contact_law_name)
 INTEGRATORS = _names_from(lib.nsed_integrator_name)
+STEP_CONTROLLERS = _names_from(lib.nsed_step_controller_name)
 FRICTION_MODELS = _names_from(lib.nsed_friction_model_name)
 TRACKING = dict(_names_from(lib.nsed_contact_tracking_name), inherit=lib.NSED_TRACKING_INHERIT)
 FORCE_TYPES = {"force": lib.NSED_FORCE_BODY_FORCE, "torque": lib.NSED_FORCE_BODY_TORQUE,
@@ -526,7 +527,7 @@ _OPTIONS = {"gravity": ("vector", 3), "floor_normal": ("vector", 3),
             "zeno_window": ("number",), "zeno_velocity": ("number",),
             "max_events": ("integer",), "event_resolver": ("word", EVENT_RESOLVERS),
             "contact_tracking": ("word", TRACKING), "drift_tol": ("number",),
-            "floor_spin": ("number",)}
+            "floor_spin": ("number",), "step_controller": ("word", STEP_CONTROLLERS)}
 
 
 def _check_keys(fields, table, owner):
@@ -687,7 +688,7 @@ class ModelBuilder:
         output_dt, baumgarte_eta, baumgarte_xi, baumgarte_gamma,
         contact_tol, slip_tol, slip_stop_speed, zeno_events, zeno_window,
         zeno_velocity, max_events, event_resolver, contact_tracking,
-        drift_tol, floor_spin. Later calls add to (and override) earlier ones; the rest
+        drift_tol, floor_spin, step_controller. Later calls add to (and override) earlier ones; the rest
         are nsed_options_default's."""
         merged = dict(self._options)
         for k, v in fields.items():

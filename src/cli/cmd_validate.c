@@ -162,9 +162,10 @@ static void print_model(const char *path, const nsed_model *m) {
   if (o->friction.model != NSED_FRICTION_EXACT_CONE) printf(", %d sides", o->friction.sides);
   printf(", LCP path %s, tolerance %.3g%s\n", lcp_path_names[o->friction.path], o->friction.tol,
          coulomb ? "" : " (unused: no contact has the exact Coulomb law)");
-  printf("solver: %s, rtol %.3g, atol %.3g, t_end %.10g s, max_step %.10g s%s\n",
-         nsed_integrator_name(o->integrator), o->rtol, o->atol, o->t_end, o->max_step,
-         o->max_step == 0 ? " (no limit)" : "");
+  int arkode = o->integrator == NSED_INTEGRATOR_ARKODE_DP5 || o->integrator == NSED_INTEGRATOR_ARKODE_VERNER;
+  printf("solver: %s (step controller %s), rtol %.3g, atol %.3g, t_end %.10g s, max_step %.10g s%s\n",
+         nsed_integrator_name(o->integrator), arkode ? nsed_step_controller_name(o->step_controller) : "CVODE's",
+         o->rtol, o->atol, o->t_end, o->max_step, o->max_step == 0 ? " (no limit)" : "");
   printf("  baumgarte eta %.10g, xi %.10g, gamma %.10g; contact_tol %.3g m, slip_tol %.3g m/s\n",
          o->baumgarte_eta, o->baumgarte_xi, o->baumgarte_gamma, o->contact_tol, o->slip_tol);
   printf("  zeno guard: %d events within %.3g s below %.3g m/s; max_events %d\n", o->zeno_events,

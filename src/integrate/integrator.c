@@ -1,6 +1,7 @@
 #include "integrator.h"
 
 #include "nvector_kernels.h"
+#include "step_controller.h"
 
 #include <arkode/arkode_erkstep.h>
 #include <cvode/cvode.h>
@@ -50,7 +51,7 @@ struct nsedi_integrator {
   nsedi_rhs_fn f;
   nsedi_root_fn g;
   void *ud;
-  long steps, rhs, roots; /* accumulated over reinitialisations */
+  long banked[NSEDI_NCOUNT]; /* counters accumulated over reinitialisations */
   double t_stop_set;
   int rhs_recoverable; /* the last right-hand side failed recoverably (> 0) */
   N_Vector y_ok;       /* ERKStep: the last accepted step's state, at t_ok */
@@ -61,6 +62,7 @@ struct nsedi_integrator {
   double *k;            /* B->stages x n: the stages of a step taken again (nsedi_integrator_restep) */
   double *y_stage;      /* n: a stage's state */
   int k1_valid;         /* k[0] is f(t_start, y_start) of the current last step */
+  nsedi_step_control control; /* ERKStep: the step controller's phase count */
 };
 
 static int rhs_tramp(realtype t, N_Vector y, N_Vector yd, void *p) {
@@ -81,6 +83,7 @@ static int step_accepted(realtype t, N_Vector y, void *p) {
   it->t_ok = t;
   N_VScale(1.0, y, it->y_ok);
   it->k1_valid = 0;
+  it->control.phase_steps++;
   return 0;
 }
 
@@ -98,17 +101,19 @@ static ARKODE_ERKTableID erk_table(nsedi_ode_method kind) {
 }
 
 /* The solver's own counters since its last (re)initialisation. */
-static void raw_counts(const nsedi_integrator *it, long *steps, long *rhs, long *roots) {
-  *steps = *rhs = *roots = 0;
+static void raw_counts(const nsedi_integrator *it, long c[NSEDI_NCOUNT]) {
+  for (int i = 0; i < NSEDI_NCOUNT; i++) c[i] = 0;
   if (!it->mem) return;
   if (is_cvode(it)) {
-    CVodeGetNumSteps(it->mem, steps);
-    CVodeGetNumRhsEvals(it->mem, rhs);
-    CVodeGetNumGEvals(it->mem, roots);
+    CVodeGetNumSteps(it->mem, &c[NSEDI_COUNT_STEPS]);
+    CVodeGetNumRhsEvals(it->mem, &c[NSEDI_COUNT_RHS]);
+    CVodeGetNumGEvals(it->mem, &c[NSEDI_COUNT_ROOTS]);
+    CVodeGetNumErrTestFails(it->mem, &c[NSEDI_COUNT_ERR_FAILS]);
   } else {
-    ERKStepGetNumSteps(it->mem, steps);
-    ERKStepGetNumRhsEvals(it->mem, rhs);
-    ERKStepGetNumGEvals(it->mem, roots);
+    ERKStepGetNumSteps(it->mem, &c[NSEDI_COUNT_STEPS]);
+    ERKStepGetNumRhsEvals(it->mem, &c[NSEDI_COUNT_RHS]);
+    ERKStepGetNumGEvals(it->mem, &c[NSEDI_COUNT_ROOTS]);
+    ERKStepGetNumErrTestFails(it->mem, &c[NSEDI_COUNT_ERR_FAILS]);
   }
 }
 
@@ -144,19 +149,14 @@ int nsedi_integrator_dense(const nsedi_integrator *it, double t, double *y) {
 
 /* Reinitialisation resets SUNDIALS' counters: bank them first. */
 static void harvest(nsedi_integrator *it) {
-  long a, b, c;
-  raw_counts(it, &a, &b, &c);
-  it->steps += a;
-  it->rhs += b;
-  it->roots += c;
+  long c[NSEDI_NCOUNT];
+  raw_counts(it, c);
+  for (int i = 0; i < NSEDI_NCOUNT; i++) it->banked[i] += c[i];
 }
 
-void nsedi_integrator_counts(const nsedi_integrator *it, long *steps, long *rhs, long *roots) {
-  long a, b, c;
-  raw_counts(it, &a, &b, &c);
-  *steps = it->steps + a;
-  *rhs = it->rhs + b;
-  *roots = it->roots + c;
+void nsedi_integrator_counts(const nsedi_integrator *it, long counts[NSEDI_NCOUNT]) {
+  raw_counts(it, counts);
+  for (int i = 0; i < NSEDI_NCOUNT; i++) counts[i] += it->banked[i];
 }
 
 #define SUN_TRY(call, what)                                                                   \
@@ -277,6 +277,10 @@ int nsedi_integrator_create(const nsedi_integrator_settings *o, int n, int n_qua
       goto fail;
     }
     SUN_TRY(ERKStepSVtolerances(it->mem, o->rtol, atol), "ERKStepSVtolerances");
+    if (o->step_rule != NSEDI_STEP_PI) {
+      it->control.pi_only = o->step_rule == NSEDI_STEP_PI_REPLICA;
+      SUN_TRY(ERKStepSetAdaptivityFn(it->mem, nsedi_step_controller, &it->control), "ERKStepSetAdaptivityFn");
+    }
     SUN_TRY(ERKStepSetMaxNumSteps(it->mem, MAX_STEPS), "ERKStepSetMaxNumSteps");
     SUN_TRY(ERKStepSetMaxErrTestFails(it->mem, MAX_ERR_TEST_FAILS), "ERKStepSetMaxErrTestFails");
     if (o->max_step > 0) SUN_TRY(ERKStepSetMaxStep(it->mem, o->max_step), "ERKStepSetMaxStep");
@@ -327,6 +331,7 @@ int nsedi_integrator_reinit(nsedi_integrator *it, double t, const double *y, nse
   memcpy(NV_DATA_S(it->y_start), y, sizeof(double) * (size_t)it->n);
   it->t_ok = it->t_start = t;
   it->k1_valid = 0;
+  it->control.phase_steps = 0;
   int flag = is_cvode(it) ? CVodeReInit(it->mem, t, it->y) : ERKStepReInit(it->mem, rhs_tramp, t, it->y);
   if (flag >= 0 && !is_cvode(it)) flag = ERKStepSetInitStep(it->mem, 0.0); /* estimated afresh */
   it->t_stop_set = -1;
@@ -385,6 +390,7 @@ static int erk_evolve(nsedi_integrator *it, double tout, double t_stop, realtype
     harvest(it);
     N_VScale(1.0, it->y_ok, it->y);
     int f2 = ERKStepReInit(it->mem, rhs_tramp, it->t_ok, it->y);
+    it->control.phase_steps = 0;
     if (f2 >= 0) f2 = ERKStepSetInitStep(it->mem, 0.25 * h);
     if (f2 >= 0) f2 = ERKStepSetStopTime(it->mem, t_stop);
     if (f2 < 0) return flag;
@@ -446,7 +452,7 @@ int nsedi_integrator_restep(nsedi_integrator *it, double t, double *y) {
   }
   if (!it->k1_valid) {
     if (it->f(it->t_start, y0, it->k, it->ud)) return NSED_ERR_INTEGRATOR;
-    it->rhs++;
+    it->banked[NSEDI_COUNT_RHS]++;
     it->k1_valid = 1;
   }
   for (int i = 1; i < s; i++) {
@@ -457,7 +463,7 @@ int nsedi_integrator_restep(nsedi_integrator *it, double t, double *y) {
     }
     if (it->f(it->t_start + it->B->c[i] * tau, it->y_stage, it->k + (size_t)i * n, it->ud))
       return NSED_ERR_INTEGRATOR;
-    it->rhs++;
+    it->banked[NSEDI_COUNT_RHS]++;
   }
   for (int q = 0; q < n; q++) {
     double sum = 0;

@@ -16,10 +16,19 @@ typedef enum {
   NSEDI_ODE_BDF = 3     /* CVODE BDF, dense Newton */
 } nsedi_ode_method;
 
+/* How ERKStep chooses its next step (docs/engine.md, "Step-size
+ * controller"); CVODE keeps its own. */
+typedef enum {
+  NSEDI_STEP_PI_GUSTAFSSON = 0, /* the smaller of ARKODE's PI and the implicit Gustafsson estimates */
+  NSEDI_STEP_PI = 1,            /* ARKODE's PI controller (its default) */
+  NSEDI_STEP_PI_REPLICA = 2     /* nsed's replica of ARKODE's PI through the same adapter: tests */
+} nsedi_step_rule;
+
 /* The stepper and its tolerances; the simulate layer fills them from the
  * model's options. */
 typedef struct {
   nsedi_ode_method method;
+  nsedi_step_rule step_rule;
   double rtol, atol;    /* relative, and absolute for every state but the quadratures */
   double max_step;      /* largest step; 0: no limit */
 } nsedi_integrator_settings;
@@ -78,8 +87,14 @@ int nsedi_integrator_can_restep(const nsedi_integrator *it);
  * is outside the step or a right-hand side fails. */
 int nsedi_integrator_restep(nsedi_integrator *it, double t, double *y);
 
-/* Cumulative counters (across reinitialisations). */
-void nsedi_integrator_counts(const nsedi_integrator *it, long *steps, long *rhs_evals,
-                             long *root_evals);
+/* The solver's counters, cumulative across reinitialisations. */
+enum {
+  NSEDI_COUNT_STEPS = 0,     /* steps taken */
+  NSEDI_COUNT_RHS = 1,       /* right-hand sides asked for */
+  NSEDI_COUNT_ROOTS = 2,     /* root function evaluations */
+  NSEDI_COUNT_ERR_FAILS = 3, /* steps rejected on the error test */
+  NSEDI_NCOUNT = 4
+};
+void nsedi_integrator_counts(const nsedi_integrator *it, long counts[NSEDI_NCOUNT]);
 
 #endif

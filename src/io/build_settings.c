@@ -5,6 +5,7 @@
 
 static const char *const integrator_names[] = {"arkode_dp5", "arkode_verner", "cvode_adams",
                                                "cvode_bdf", NULL};
+static const char *const step_controllers[] = {"pi_gustafsson", "pi", NULL};
 static const char *const friction_models[] = {"polygon", "exact_cone", NULL};
 static const char *const friction_forms[] = {"face", "vertex", NULL};
 static const char *const lcp_paths[] = {"auto", "siconos", "nsed", "enum", NULL};
@@ -72,7 +73,7 @@ static int read_friction(nsedi_problem_defs *p) {
 static int read_solver(nsedi_problem_defs *p) {
   static const char *const keys[] = {"integrator", "rtol", "atol", "t_end", "max_step", "baumgarte",
                                      "contact_tol", "slip_tol", "slip_stop_speed", "drift_tol", "zeno",
-                                     "max_events", "event_resolver", NULL};
+                                     "max_events", "event_resolver", "step_controller", NULL};
   static const char *const resolver_names[] = {"lcp", "trial", NULL};
   static const char *const bkeys[] = {"eta", "xi", "gamma", NULL};
   static const char *const zkeys[] = {"events", "window", "velocity", NULL};
@@ -85,6 +86,17 @@ static int read_solver(nsedi_problem_defs *p) {
   long max_events = o->max_events, zeno_events = o->zeno_events;
   NSEDI_OPT(s, path, "integrator", nsedi_read_enum(p->d, v_, kp_, integrator_names, &integ));
   o->integrator = (nsed_integrator)integ;
+  const nsedi_ynode *ctl_node = nsedi_ymap_get(s, "step_controller");
+  int ctl = (int)o->step_controller;
+  if (ctl_node) {
+    if (nsedi_read_enum(p->d, ctl_node, "solver.step_controller", step_controllers, &ctl))
+      rc = -1;
+    else if (o->integrator == NSED_INTEGRATOR_CVODE_ADAMS || o->integrator == NSED_INTEGRATOR_CVODE_BDF)
+      rc = nsedi_diag_add(p->d, ctl_node, "solver.step_controller",
+                          "applies to the arkode integrators; %s chooses its steps itself (remove "
+                          "the key or use arkode_dp5 / arkode_verner)", nsed_integrator_name(o->integrator));
+  }
+  o->step_controller = (nsed_step_controller)ctl;
   int resolver = (int)o->event_resolver;
   NSEDI_OPT(s, path, "event_resolver", nsedi_read_enum(p->d, v_, kp_, resolver_names, &resolver));
   o->event_resolver = (nsed_event_resolver)resolver;

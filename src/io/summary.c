@@ -27,9 +27,9 @@ static const char *status_word(int status) {
 
 const char *const nsedi_summary_keys[] = {
     "problem", "problem_sha256", "overrides", "status", "status_code", "message", "failed_event_problem", "t_end",
-    "t_reached", "bodies", "body_names", "joints", "contacts", "forces", "states", "integrator",
+    "t_reached", "bodies", "body_names", "joints", "contacts", "forces", "states", "integrator", "step_controller",
     "friction_model", "friction_sides", "contact_laws", "geometry", "events", "events_by_kind", "lcp_solves",
-    "rhs_evaluations", "rhs_reused", "landings", "landings_interpolated", "landing_steps", "steps", "wall_seconds", "max_constraint_violation", "max_lcp_residual",
+    "rhs_evaluations", "rhs_reused", "landings", "landings_interpolated", "landing_steps", "steps", "error_test_failures", "wall_seconds", "max_constraint_violation", "max_lcp_residual",
     "energy_initial", "energy_final", "work_external", "work_contacts", "work_joints",
     "energy_balance_error", "law_monitor", "onsets_off_circle", "monitor_seconds", "max_track_residual",
     "nsed_version",
@@ -100,6 +100,10 @@ int nsed_summary_json(const nsed_model *m, const nsed_data *d, const nsed_summar
   fprintf(f, "%d", nsed_model_nstate(m));
   key(f, "integrator");
   nsedi_json_string(f, nsed_integrator_name(o->integrator));
+  key(f, "step_controller");
+  nsedi_json_string(f, o->integrator == NSED_INTEGRATOR_ARKODE_DP5 || o->integrator == NSED_INTEGRATOR_ARKODE_VERNER
+                           ? nsed_step_controller_name(o->step_controller)
+                           : "cvode");
   key(f, "friction_model");
   nsedi_json_string(f, nsed_friction_model_name(o->friction.model));
   key(f, "friction_sides");
@@ -132,6 +136,8 @@ int nsed_summary_json(const nsed_model *m, const nsed_data *d, const nsed_summar
   fprintf(f, "%ld", st->landing_steps);
   key(f, "steps");
   fprintf(f, "%ld", st->steps);
+  key(f, "error_test_failures");
+  fprintf(f, "%ld", st->error_test_failures);
   key(f, "wall_seconds");
   nsedi_json_number(f, st->wall_seconds);
   key(f, "max_constraint_violation");

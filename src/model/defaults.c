@@ -96,6 +96,7 @@ void nsed_options_default(nsed_options *o) {
   o->zeno_velocity = 1e-3;
   o->max_events = 1000000;
   o->drift_tol = 1e-6;
+  o->step_controller = NSED_STEP_CONTROLLER_PI_GUSTAFSSON;
 }
 
 const char *nsed_joint_type_name(nsed_joint_type t) {
@@ -107,6 +108,11 @@ const char *nsed_joint_type_name(nsed_joint_type t) {
 const char *nsed_integrator_name(nsed_integrator i) {
   static const char *names[] = {"arkode_dp5", "arkode_verner", "cvode_adams", "cvode_bdf"};
   return (unsigned)i < sizeof names / sizeof names[0] ? names[i] : "unknown";
+}
+
+const char *nsed_step_controller_name(nsed_step_controller c) {
+  static const char *names[] = {"pi_gustafsson", "pi"};
+  return (unsigned)c < sizeof names / sizeof names[0] ? names[c] : "unknown";
 }
 
 const char *nsed_friction_model_name(nsed_friction_model f) {

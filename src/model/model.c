@@ -816,6 +816,8 @@ int nsed_model_finalize(nsed_model *m, nsed_error *err) {
     return nsed_error_set(err, NSED_ERR_INPUT, "unknown event resolver %d", (int)o->event_resolver);
   if ((unsigned)o->integrator > NSED_INTEGRATOR_CVODE_BDF)
     return nsed_error_set(err, NSED_ERR_INPUT, "unknown integrator %d", (int)o->integrator);
+  if ((unsigned)o->step_controller > NSED_STEP_CONTROLLER_PI)
+    return nsed_error_set(err, NSED_ERR_INPUT, "unknown step controller %d", (int)o->step_controller);
   int rc = check_exact_torsion(m, err);
   if (rc) return rc;
   m->nbstate = 13 * m->nbody;

@@ -130,7 +130,12 @@ static int sample(const nsed_model *m, nsed_data *d, const nsed_observer *obs,
 
 static void update_counts(nsed_data *d) {
   if (!d->integ) return;
-  nsedi_integrator_counts(d->integ, &d->stats.steps, &d->stats.rhs_evals, &d->stats.root_evals);
+  long c[NSEDI_NCOUNT];
+  nsedi_integrator_counts(d->integ, c);
+  d->stats.steps = c[NSEDI_COUNT_STEPS];
+  d->stats.rhs_evals = c[NSEDI_COUNT_RHS];
+  d->stats.root_evals = c[NSEDI_COUNT_ROOTS];
+  d->stats.error_test_failures = c[NSEDI_COUNT_ERR_FAILS];
   d->stats.rhs_evals -= d->stats.rhs_reused; /* the integrator counts its calls */
 }
 
@@ -214,6 +219,7 @@ static void integrator_settings(const nsed_options *o, nsedi_integrator_settings
       [NSED_INTEGRATOR_CVODE_ADAMS] = NSEDI_ODE_ADAMS,
       [NSED_INTEGRATOR_CVODE_BDF] = NSEDI_ODE_BDF};
   s->method = method[o->integrator];
+  s->step_rule = o->step_controller == NSED_STEP_CONTROLLER_PI ? NSEDI_STEP_PI : NSEDI_STEP_PI_GUSTAFSSON;
   s->rtol = o->rtol;
   s->atol = o->atol;
   s->max_step = o->max_step;

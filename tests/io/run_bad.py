@@ -41,6 +41,8 @@ CASES = {
     "unknown_joint_body.yaml": ["unknown_joint_body.yaml:9:13:", "joints[0].body_b: no body named 'wheel'"],
     "unknown_key_typo.yaml": ["unknown_key_typo.yaml:6:5:", "bodies[0].veloctiy: unknown key 'veloctiy' (did you mean 'velocity'?)"],
     "unknown_top_level_key.yaml": ["unknown_top_level_key.yaml:6:1:", "solvr: unknown key 'solvr' (did you mean 'solver'?)"],
+    "step_controller_unknown.yaml": ["step_controller_unknown.yaml:7:20:", "solver.step_controller: unknown value 'pid' (did you mean 'pi'?)"],
+    "step_controller_cvode.yaml": ["step_controller_cvode.yaml:8:20:", "solver.step_controller: applies to the arkode integrators; cvode_bdf"],
     "unknown_integrator.yaml": ["unknown_integrator.yaml:7:15:", "solver.integrator: unknown value 'arkode_dp4' (did you mean 'arkode_dp5'?)"],
     "shape_typo.yaml": ["shape_typo.yaml:4:19:", "bodies[0].shape.type: unknown value 'sphear' (did you mean 'sphere'?)"],
     "negative_mass.yaml": ["negative_mass.yaml:3:11:", "bodies[0].mass: expected a positive number, got -1"],

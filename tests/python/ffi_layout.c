@@ -64,6 +64,7 @@ int main(void) {
   FIELD(nsed_stats, landings);
   FIELD(nsed_stats, landings_interpolated);
   FIELD(nsed_stats, landing_steps);
+  FIELD(nsed_stats, error_test_failures);
   SIZE(nsed_observer);
   FIELD(nsed_observer, ctx);
   FIELD(nsed_observer, sample);
@@ -103,6 +104,7 @@ int main(void) {
   FIELD(nsed_options, contact_tracking);
   FIELD(nsed_options, drift_tol);
   FIELD(nsed_options, floor_spin);
+  FIELD(nsed_options, step_controller);
   SIZE(nsed_law);
   FIELD(nsed_law, type);
   FIELD(nsed_law, value);
@@ -326,6 +328,8 @@ int main(void) {
   CONST(NSED_INTEGRATOR_CVODE_BDF);
   CONST(NSED_RESOLVER_LCP);
   CONST(NSED_RESOLVER_TRIAL);
+  CONST(NSED_STEP_CONTROLLER_PI_GUSTAFSSON);
+  CONST(NSED_STEP_CONTROLLER_PI);
   /* The enums' sizes (cffi gives its enums int's size). */
   SIZE(nsed_friction_model);
   SIZE(nsed_lcp_path);
@@ -341,5 +345,6 @@ int main(void) {
   SIZE(nsed_contact_tracking);
   SIZE(nsed_integrator);
   SIZE(nsed_event_resolver);
+  SIZE(nsed_step_controller);
   return 0;
 }
