@@ -1,9 +1,8 @@
 /* The ODE stepper adapter (src/integrate/ is nsed's only user of
  * SUNDIALS). ARKODE's explicit ERKStep (Dormand-Prince 5(4) or Verner
  * 6(5)) or CVODE (Adams with fixed-point iteration, or BDF with a dense
- * Newton solver), with
- * root-finding on the engine's indicator functions; reinitialised (never
- * reallocated) after every event. */
+ * Newton solver), with root-finding on the engine's indicator functions;
+ * reinitialised (never reallocated) after every event. */
 #ifndef NSED_INTEGRATE_INTEGRATOR_H
 #define NSED_INTEGRATE_INTEGRATOR_H
 
