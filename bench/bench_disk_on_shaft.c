@@ -31,7 +31,7 @@ int main(int argc, char **argv) {
   }
   double t_end = nsed_model_options(m)->t_end;
   double best_nsed = 1e300, best_red = 1e300;
-  long nsed_events = 0, nsed_steps = 0, nsed_rhs = 0;
+  long nsed_events = 0, nsed_steps = 0, nsed_rhs = 0, nsed_rejected = 0;
   dos_params p;
   dos_params_case(&p, 2);
   dos_result res = {0};
@@ -52,6 +52,7 @@ int main(int argc, char **argv) {
     nsed_events = st->events;
     nsed_steps = st->steps;
     nsed_rhs = st->rhs_evals;
+    nsed_rejected = st->error_test_failures;
     if (w < best_nsed) best_nsed = w;
     nsed_data_free(&d);
 
@@ -66,8 +67,8 @@ int main(int argc, char **argv) {
     if (w < best_red) best_red = w;
   }
   printf("disk on shaft, case 2 (%g s simulated, best of %d)\n", t_end, repeats);
-  printf("  nsed (generic assembly, ARKODE DP5, default tolerances): %10.3f ms per simulated s  (%ld events, %ld steps, %ld rhs)\n",
-         1e3 * best_nsed / t_end, nsed_events, nsed_steps, nsed_rhs);
+  printf("  nsed (generic assembly, ARKODE DP5, default tolerances): %10.3f ms per simulated s  (%ld events, %ld steps, %ld rejected, %ld rhs)\n",
+         1e3 * best_nsed / t_end, nsed_events, nsed_steps, nsed_rejected, nsed_rhs);
   printf("  reduced model (own DP5 rtol 1e-12):             %10.3f ms per simulated s  (%d events, %ld steps, %ld rhs)\n",
          1e3 * best_red / p.t_end, res.nev, res.steps, res.rhs_evals);
   printf("  ratio nsed / reduced: %.2f (goal <= 2)\n", (best_nsed / t_end) / (best_red / p.t_end));

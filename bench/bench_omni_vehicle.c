@@ -85,7 +85,7 @@ typedef struct {
   double t_end, t_reached;
   double wall, cpu;     /* of the fastest run (s) */
   double wall_rhs, wall_roots, wall_events, wall_monitor;
-  long rhs, roots, steps, events, by_kind[8];
+  long rhs, roots, steps, rejected, events, by_kind[8];
   long handovers, recontacts;
   /* progress of the current run, for a case stopped on its budget */
   double progress_t, progress_wall;
@@ -169,6 +169,7 @@ static void record(result *r, const nsed_data *d, double cpu, const counter *c) 
   r->rhs = st->rhs_evals;
   r->roots = st->root_evals;
   r->steps = st->steps;
+  r->rejected = st->error_test_failures;
   r->events = st->events;
   memcpy(r->by_kind, st->events_by_kind, sizeof r->by_kind);
   r->handovers = c->handovers;
@@ -481,11 +482,11 @@ int main(int argc, char **argv) {
     if (r->events == 0) printf(" none");
     for (int k = 0; k < 8; k++)
       if (r->by_kind[k]) printf(" %s %ld", nsed_event_kind_name((nsed_event_kind)k), r->by_kind[k]);
-    printf(". %ld RHS evaluations (%.0f per simulated second, %.1f us each), %ld steps, %ld "
-           "indicator evaluations. Wall time shares: RHS %.1f%%, roots %.1f%%, events %.1f%%, "
+    printf(". %ld RHS evaluations (%.0f per simulated second, %.1f us each), %ld steps (%ld "
+           "rejected), %ld indicator evaluations. Wall time shares: RHS %.1f%%, roots %.1f%%, events %.1f%%, "
            "rest %.1f%%; of it the law monitor %.2f%% (goal < 2%%).\n\n",
            r->rhs, r->rhs / r->t_reached, 1e6 * r->wall_rhs / (double)(r->rhs > 0 ? r->rhs : 1), r->steps,
-           r->roots, pct(r->wall_rhs, r->wall), pct(r->wall_roots, r->wall), pct(r->wall_events, r->wall),
+           r->rejected, r->roots, pct(r->wall_rhs, r->wall), pct(r->wall_roots, r->wall), pct(r->wall_events, r->wall),
            pct(rest, r->wall), pct(r->wall_monitor, r->wall));
   }
 
