@@ -204,6 +204,9 @@ typedef struct {
                                      that would pull there (onset.c, for the message) */
   int by_motion;             /* the event's stages evaluate each roller on the side it is
                                 moving to, not on its phase's (nsedi_contact_side) */
+  int line_model_off;        /* slips' directions searched on evaluations only, not on their
+                                fitted responses (tests compare both ways; onset.c) */
+  long line_evals;           /* evaluations the directions' search made (tests count them) */
 } nsedi_event_ws;
 
 /* The last right-hand side's derivative, for the integrator asking for it

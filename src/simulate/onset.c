@@ -5,7 +5,9 @@
  *
  * A held slip's friction is -mu lambda_n s with s fixed. Its direction is
  * consistent when the slip's own tangential acceleration a_t(s) is along s
- * (s x a_t = 0): a scan and a bisection of that angle for one slip,
+ * (s x a_t = 0): a scan and a bisection of that angle for one slip (on
+ * its response fitted from three evaluations, slip_response.c, the root
+ * checked by a fourth; on evaluations where the check fails),
  * Gauss-Seidel sweeps and then Newton for coupled ones (two wheels of a
  * vehicle saturating together), and if that fails, Newton again on s x a_t
  * itself, smooth where the angle is not (onsets whose accelerations all
@@ -23,6 +25,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "slip_response.h"
 #include "small_lu.h"
 #include "sim_impl.h"
 #include "tolerances.h"
@@ -56,6 +59,7 @@ static void products(const nsed_data *d, int c, double *cross, double *dot) {
 static int residual_at(const nsed_model *m, nsed_data *d, int c, double th, double *cross,
                        double *dot, nsed_error *err) {
   set_angle(d, c, th);
+  d->ev.line_evals++;
   int rc = nsedi_eval(m, d, d->t, d->x, NULL, err);
   if (rc) return rc;
   products(d, c, cross, dot);
@@ -109,14 +113,30 @@ typedef struct {
 /* Angular distance of th from th0 in [0, pi]. */
 static double ang_dist(double th, double th0) { return fabs(remainder(th - th0, 2 * M_PI)); }
 
-/* Bisect bracket b of contact c to NSEDI_LINE_BISECT; returns the angle and
- * the along-s acceleration there in *dot. */
-static int bisect(const nsed_model *m, nsed_data *d, int c, bracket b, double *th, double *dot,
-                  nsed_error *err) {
+/* Contact c's s x a_t and s . a_t as functions of its direction's angle:
+ * evaluated, or from its fitted response (model non-NULL). */
+typedef struct {
+  const nsed_model *m;
+  nsed_data *d;
+  int c;
+  const nsedi_slip_response *model;
+} line_fn;
+
+enum { LINE_OFF_MODEL = 1 }; /* the model has no value there (its lambda_n unbounded) */
+
+static int line_at(const line_fn *l, double th, double *cross, double *dot, nsed_error *err) {
+  if (!l->model) return residual_at(l->m, l->d, l->c, th, cross, dot, err);
+  double mag;
+  return nsedi_slip_response_at(l->model, th, cross, dot, &mag) ? LINE_OFF_MODEL : NSED_OK;
+}
+
+/* Bisect bracket b to NSEDI_LINE_BISECT; returns the angle and the
+ * along-s acceleration there in *dot. */
+static int bisect(const line_fn *l, bracket b, double *th, double *dot, nsed_error *err) {
   double cr;
   for (int it = 0; it < 60 && b.hi - b.lo > NSEDI_LINE_BISECT; it++) {
     double mid = 0.5 * (b.lo + b.hi);
-    int rc = residual_at(m, d, c, mid, &cr, dot, err);
+    int rc = line_at(l, mid, &cr, dot, err);
     if (rc) return rc;
     if ((cr <= 0) == (b.f_lo <= 0)) {
       b.lo = mid;
@@ -126,36 +146,24 @@ static int bisect(const nsed_model *m, nsed_data *d, int c, bracket b, double *t
     }
   }
   *th = 0.5 * (b.lo + b.hi);
-  return residual_at(m, d, c, *th, &cr, dot, err);
+  return line_at(l, *th, &cr, dot, err);
 }
 
-/* The scalar solve for contact c with the others' directions fixed: a scan
- * of the angle for sign changes of s x a_t, then bisection of the brackets
- * in order (stable before unstable, nearest first) until a root qualifies:
- * an onset's must accelerate along s (the accelerating cone of a slip at
- * mu0 ~ mu is narrower than the scan's step), a slowing slip's must lie
- * within a quarter turn of where it was. None: the direction is kept and
- * *found is 0. */
-static int align_one(const nsed_model *m, nsed_data *d, int c, int onset, double *moved, int *found,
-                     nsed_error *err) {
-  double th0 = angle_of(d, c), afl = -accel_floor(m, d, c);
-  double prev_th = th0, prev_cross, prev_dot;
+/* A scan of the angle from th0 (where s x a_t is cross0) for sign changes
+ * of s x a_t, then bisection of the brackets in order (stable before
+ * unstable, nearest first) until a root qualifies: an onset's must
+ * accelerate along s (the accelerating cone of a slip at mu0 ~ mu is
+ * narrower than the scan's step), a slowing slip's must lie within a
+ * quarter turn of where it was. *found 0: none qualifies. */
+static int scan_line(const line_fn *l, double th0, double cross0, int onset, double afl, double *th_out,
+                     int *found, nsed_error *err) {
+  double prev_th = th0, prev_cross = cross0;
   bracket br[NSEDI_LINE_SCAN];
   int nb = 0;
   *found = 0;
-  int rc = residual_at(m, d, c, th0, &prev_cross, &prev_dot, err);
-  if (rc) return rc;
-  /* Aligned already (a slip that does not turn; a sphere's, whose every
-   * direction is), or an onset at mu0 = mu whose acceleration is still zero
-   * (round-off): the saturated force's direction is its own. */
-  int aligned = fabs(atan2(prev_cross, fabs(prev_dot))) < NSEDI_LINE_ALIGNED;
-  if ((aligned && (!onset || prev_dot >= afl)) || (onset && hypot(prev_cross, prev_dot) <= -afl)) {
-    *found = 1;
-    return NSED_OK;
-  }
   for (int k = 1; k <= NSEDI_LINE_SCAN; k++) {
     double th = th0 + 2 * M_PI * k / NSEDI_LINE_SCAN, cr, dt;
-    rc = residual_at(m, d, c, th, &cr, &dt, err);
+    int rc = line_at(l, th, &cr, &dt, err);
     if (rc) return rc;
     if ((cr <= 0) != (prev_cross <= 0)) {
       bracket b = {.lo = prev_th, .hi = th, .f_lo = prev_cross, .stable = prev_cross > 0,
@@ -172,16 +180,101 @@ static int align_one(const nsed_model *m, nsed_data *d, int c, int onset, double
                            (br[i].stable == br[best].stable && br[i].dist < br[best].dist)))
         best = i;
     double th, dot;
-    rc = bisect(m, d, c, br[best], &th, &dot, err);
+    int rc = bisect(l, br[best], &th, &dot, err);
     if (rc) return rc;
     br[best].tried = 1;
     if (onset && dot < afl) continue;
-    *moved = fmax(*moved, fabs(remainder(th - th0, 2 * M_PI)));
-    set_angle(d, c, th);
+    *th_out = th;
     *found = 1;
     return NSED_OK;
   }
-  set_angle(d, c, th0);
+  return NSED_OK;
+}
+
+/* Contact c's tangential acceleration and normal multiplier after an
+ * evaluation. */
+static void response_sample(const nsed_data *d, int c, double *lam, double *a) {
+  const nsedi_contact_geom *g = &d->cache.geom[c];
+  a[0] = nsedi_row_accel(&g->row[1], d->cache.du);
+  a[1] = nsedi_row_accel(&g->row[2], d->cache.du);
+  *lam = d->cache.lambda_c[3 * c];
+}
+
+/* The direction's search on contact c's response fitted from th0 (already
+ * evaluated: lam0, a0) and two more evaluations a third of a turn either
+ * side, its answer checked by an evaluation there: the scan's 72 angles
+ * and the bisection's 50 cost three evaluations and a check instead of
+ * 120. *found 1: the model's root, evaluated, agrees with the model to
+ * NSEDI_LINE_MODEL_TOL of the acceleration (and an onset's accelerates);
+ * 0: the caller searches on evaluations. */
+static int scan_on_response(const nsed_model *m, nsed_data *d, int c, double th0, double lam0,
+                            const double *a0, int onset, double afl, double *th_out, int *found,
+                            nsed_error *err) {
+  double th[3] = {th0, th0 + 2 * M_PI / 3, th0 - 2 * M_PI / 3}, lam[3] = {lam0}, a[6] = {a0[0], a0[1]};
+  double cr, dt;
+  *found = 0;
+  for (int k = 1; k < 3; k++) {
+    int rc = residual_at(m, d, c, th[k], &cr, &dt, err);
+    if (rc) return rc;
+    response_sample(d, c, &lam[k], &a[2 * k]);
+  }
+  nsedi_slip_response model;
+  if (nsedi_slip_response_fit(th, lam, a, &model)) return NSED_OK;
+  line_fn l = {m, d, c, &model};
+  double cross0, dot0, mag, th_root;
+  if (nsedi_slip_response_at(&model, th0, &cross0, &dot0, &mag)) return NSED_OK;
+  int rc = scan_line(&l, th0, cross0, onset, afl, &th_root, found, err);
+  if (rc == LINE_OFF_MODEL || !*found) {
+    *found = 0;
+    return NSED_OK;
+  }
+  if (rc) return rc;
+  double pc, pd, pmag, ec, ed;
+  *found = 0;
+  if (nsedi_slip_response_at(&model, th_root, &pc, &pd, &pmag)) return NSED_OK;
+  rc = residual_at(m, d, c, th_root, &ec, &ed, err);
+  if (rc) return rc;
+  double tol = NSEDI_LINE_MODEL_TOL * fmax(pmag, hypot(ec, ed));
+  if (fabs(ec - pc) <= tol && fabs(ed - pd) <= tol && !(onset && ed < afl)) {
+    *th_out = th_root;
+    *found = 1;
+  }
+  return NSED_OK;
+}
+
+/* The scalar solve for contact c with the others' directions fixed: the
+ * root of s x a_t that scan_line picks, found on the contact's fitted
+ * response and checked, or else on evaluations. None: the direction is
+ * kept and *found is 0. */
+static int align_one(const nsed_model *m, nsed_data *d, int c, int onset, double *moved, int *found,
+                     nsed_error *err) {
+  double th0 = angle_of(d, c), afl = -accel_floor(m, d, c);
+  double cross0, dot0, lam0, a0[2], th = th0;
+  *found = 0;
+  int rc = residual_at(m, d, c, th0, &cross0, &dot0, err);
+  if (rc) return rc;
+  /* Aligned already (a slip that does not turn; a sphere's, whose every
+   * direction is), or an onset at mu0 = mu whose acceleration is still zero
+   * (round-off): the saturated force's direction is its own. */
+  int aligned = fabs(atan2(cross0, fabs(dot0))) < NSEDI_LINE_ALIGNED;
+  if ((aligned && (!onset || dot0 >= afl)) || (onset && hypot(cross0, dot0) <= -afl)) {
+    *found = 1;
+    return NSED_OK;
+  }
+  response_sample(d, c, &lam0, a0);
+  if (!d->ev.line_model_off) rc = scan_on_response(m, d, c, th0, lam0, a0, onset, afl, &th, found, err);
+  if (rc) return rc;
+  if (!*found) {
+    line_fn l = {m, d, c, NULL};
+    rc = scan_line(&l, th0, cross0, onset, afl, &th, found, err);
+    if (rc) return rc;
+  }
+  if (!*found) {
+    set_angle(d, c, th0);
+    return NSED_OK;
+  }
+  *moved = fmax(*moved, fabs(remainder(th - th0, 2 * M_PI)));
+  set_angle(d, c, th);
   return NSED_OK;
 }
 

@@ -40,6 +40,18 @@ static inline int rec_sample(void *ctx, const nsed_model *m, const nsed_data *d,
   return 0;
 }
 
+/* The largest difference in time between two runs' events, or INFINITY
+ * where their sequences (kind and contact, in order) differ. */
+static inline double events_worst_difference(const recorder *a, const recorder *b) {
+  if (a->nev != b->nev) return INFINITY;
+  double worst = 0;
+  for (int i = 0; i < a->nev; i++) {
+    if (a->ev[i].kind != b->ev[i].kind || a->ev[i].contact != b->ev[i].contact) return INFINITY;
+    worst = fmax(worst, fabs(a->ev[i].t - b->ev[i].t));
+  }
+  return worst;
+}
+
 /* Run m from its initial state; returns the status, prints the error. */
 static inline int run_model(const nsed_model *m, nsed_data **dout, recorder *r) {
   nsed_error err;
