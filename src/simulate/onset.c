@@ -224,11 +224,11 @@ static int scan_on_response(const nsed_model *m, nsed_data *d, int c, double th0
   double cross0, dot0, mag, th_root;
   if (nsedi_slip_response_at(&model, th0, &cross0, &dot0, &mag)) return NSED_OK;
   int rc = scan_line(&l, th0, cross0, onset, afl, &th_root, found, err);
-  if (rc == LINE_OFF_MODEL || !*found) {
+  if (rc == LINE_OFF_MODEL) {
     *found = 0;
     return NSED_OK;
   }
-  if (rc) return rc;
+  if (rc || !*found) return rc;
   double pc, pd, pmag, ec, ed;
   *found = 0;
   if (nsedi_slip_response_at(&model, th_root, &pc, &pd, &pmag)) return NSED_OK;
