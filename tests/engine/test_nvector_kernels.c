@@ -7,7 +7,6 @@
  * sum in another order (say a x + a y where SUNDIALS forms a (x + y))
  * differs in the last bit on most elements. */
 #include <math.h>
-#include <stdint.h>
 #include <string.h>
 
 #include "nsed_test.h"
@@ -15,14 +14,9 @@
 
 enum { N = 263, NV = 9 }; /* odd: the vector loops' remainders are reached */
 
-static uint64_t rng = 0x2545F4914F6CDD1Dull;
+static unsigned long long rng = 0x2545F4914F6CDD1Dull;
 
-static double urand(void) {
-  rng ^= rng << 13;
-  rng ^= rng >> 7;
-  rng ^= rng << 17;
-  return (double)(rng >> 11) * 0x1.0p-53;
-}
+static double urand(void) { return nsed_test_urand(&rng); }
 
 /* Values over twelve decades, both signs. */
 static void fill(N_Vector v) {

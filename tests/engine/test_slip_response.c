@@ -16,12 +16,7 @@
 
 static unsigned long long rng_state = 88172645463325252ULL;
 
-static double uniform(double lo, double hi) {
-  rng_state ^= rng_state << 13;
-  rng_state ^= rng_state >> 7;
-  rng_state ^= rng_state << 17;
-  return lo + (hi - lo) * (double)(rng_state >> 11) / 9007199254740992.0;
-}
+static double uniform(double lo, double hi) { return lo + (hi - lo) * nsed_test_urand(&rng_state); }
 
 static void true_response(const nsedi_slip_response *r, double th, double *lam, double *a) {
   double s1 = cos(th), s2 = sin(th);

@@ -5,7 +5,6 @@
  * product, to 1e-13), and several right-hand sides solved together (in
  * pairs where a paired copy exists) bit for bit as each alone. */
 #include <math.h>
-#include <stdint.h>
 #include <string.h>
 
 #include "nsed_test.h"
@@ -13,14 +12,9 @@
 
 enum { NMAX = 14, RMAX = 7 };
 
-static uint64_t rng = 0x853C49E6748FEA9Bull;
+static unsigned long long rng = 0x853C49E6748FEA9Bull;
 
-static double urand(void) {
-  rng ^= rng << 13;
-  rng ^= rng >> 7;
-  rng ^= rng << 17;
-  return (double)(rng >> 11) * 0x1.0p-53;
-}
+static double urand(void) { return nsed_test_urand(&rng); }
 
 int main(void) {
   double worst = 0;
