@@ -342,6 +342,8 @@ typedef struct {
                                  floor_normal (a turntable); its surface moves with
                                  floor_velocity + floor_spin n x (p - floor_point) (default 0) */
   nsed_step_controller step_controller; /* ARKODE integrators (default PI_GUSTAFSSON) */
+  int output_steps;           /* nsed_run_problem writes steps.csv, one row per accepted step
+                                 (ARKODE integrators; default 0: docs/engine.md "The step log") */
 } nsed_options;
 
 /* Fill o with the defaults documented above. */

@@ -148,6 +148,28 @@ typedef enum {
                                 the state after the event, not this one) */
 } nsed_sample_reason;
 
+/* One step the integrator accepted (nsed_observer.step; docs/engine.md,
+ * "The step log"). A step that holds an event is recorded whole; the run
+ * goes on from the event. Steps nsed takes again to land on an event
+ * (nsed_stats.landing_steps) are not recorded. */
+typedef struct {
+  double t;           /* the step's end (s) */
+  double h;           /* its size (s): t less the previous step's end, or the phase's start */
+  long rejected;      /* attempts the error test rejected before it (since the previous
+                         recorded step, or the phase's start) */
+  long rhs;           /* right-hand sides the integrator asked for over the same span
+                         (rejected attempts and a phase's initial step estimate included) */
+  double error;       /* its local error estimate's weighted RMS norm, as the error test
+                         saw it (<= 1) */
+  int limit;          /* the state (index into the state vector, nsed_state_name) with
+                         the largest weighted local error; -1 if the estimate is zero */
+  double limit_share; /* that state's share of the squared norm, in (0, 1] */
+  long events;        /* events handled before this step */
+  int first;          /* 1: the first step since the integrator was started or restarted (the
+                         run's start, an event, an indicator's root that changed no mode);
+                         its start may lie before the previous step's end */
+} nsed_step_info;
+
 /* Observer of a run; any callback may be NULL. A non-zero return from a
  * callback stops the run with NSED_ERR_IO (e.g. a write failed). */
 typedef struct {
@@ -157,7 +179,21 @@ typedef struct {
   /* Progress, called about every 0.1 s of wall time. */
   void (*progress)(void *ctx, double t, double t_end, long events, double wall_seconds);
   volatile sig_atomic_t *interrupt; /* if non-NULL and set non-zero, the run stops with NSED_ERR_INTERRUPTED */
+  /* After each step the integrator accepts (ARKODE integrators only: with
+   * a CVODE one nsed_simulate returns NSED_ERR_INPUT). d is mid-step: read
+   * the step from s. NULL costs nothing. */
+  int (*step)(void *ctx, const nsed_model *m, const nsed_data *d, const nsed_step_info *s);
 } nsed_observer;
+
+/* The name of state i of m's state vector into buf (at most size bytes):
+ * "BODY.x" ... "BODY.wz" as trajectory.csv's columns (a rotor's frame and
+ * its angular velocity in that frame, docs/engine.md "Rotors"),
+ * "BODY.spin" (a rotor's turn), "JOINT.angle" (a driven joint's turns),
+ * "CONTACT.track_q", "CONTACT.track_phi" (a roller's differential
+ * tracking), "CONTACT.track_x" .. "_z" (an algebraic surface's), "work_external",
+ * "work_contacts", "work_joints". Returns NSED_OK, or NSED_ERR_INPUT for i
+ * out of range (buf then ""). */
+NSED_API int nsed_state_name(const nsed_model *m, int i, char *buf, size_t size);
 
 /* Create simulation data for a finalized model, at the model's initial state. */
 NSED_API int nsed_data_create(const nsed_model *m, nsed_data **out, nsed_error *err);

@@ -16,7 +16,7 @@ import numpy as np
 
 from ._ffi import ffi, load_library, new_padded
 from .results import (BODY_FIELDS, CONTACT_NUMBERS, JOINT_FIELDS, MODE_NAMES, Result,
-                      contacts_array, events_array, read_result, trajectory_array)
+                      contacts_array, events_array, read_result, steps_array, trajectory_array)
 
 lib, LIBRARY_PATH = load_library()
 
@@ -181,6 +181,13 @@ class Model:
         self.output_dt = o.output_dt
         self.integrator = _str(lib.nsed_integrator_name(o.integrator))
         self.step_controller = _str(lib.nsed_step_controller_name(o.step_controller))
+        self.output_steps = bool(o.output_steps)
+        buf = ffi.new("char[]", 256)
+        names = []
+        for i in range(self.nstate + 3):      # and the three work integrals
+            lib.nsed_state_name(m, i, buf, 256)
+            names.append(_str(buf))
+        self.state_names = tuple(names)
         self.friction_model = _str(lib.nsed_friction_model_name(o.friction.model))
         self.friction_sides = o.friction.sides
 
@@ -558,6 +565,43 @@ def _recorded(model, rec):
     return trajectory, contacts, events_array(cols)
 
 
+class _StepRows:
+    """The step callback of an in-memory run whose model has output.steps:
+    one tuple per accepted step, turned into Result.steps at the end. An
+    exception in it goes to the run's _Progress, as in _JointRows."""
+
+    def __init__(self, relay):
+        self.relay = relay
+        self.rows = []
+        self.callback = ffi.callback(
+            "int(void *, const nsed_model *, const nsed_data *, const nsed_step_info *)",
+            self._step, onerror=self._failed)
+
+    def attach(self, inner):
+        """A copy of observer inner with this step callback."""
+        self.obs, self._buf = new_padded("nsed_observer")
+        ffi.memmove(self.obs, inner, ffi.sizeof("nsed_observer"))
+        self.obs.step = self.callback
+        return self.obs
+
+    def _step(self, ctx, m, d, s):
+        self.rows.append((s.t, s.h, s.rejected, s.rhs, s.error, s.limit, s.limit_share, s.events,
+                          s.first))
+        return 0
+
+    def _failed(self, exc, value, tb):
+        self.relay._failed(exc, value, tb)
+        return 0
+
+    def array(self, model):
+        cols = list(zip(*self.rows)) if self.rows else [()] * 9
+        names = model.state_names
+        return steps_array({"t": cols[0], "h": cols[1], "rejected": cols[2], "rhs": cols[3],
+                            "error": cols[4],
+                            "limit": [names[i] if 0 <= i < len(names) else "" for i in cols[5]],
+                            "limit_share": cols[6], "events": cols[7], "first": cols[8]})
+
+
 def _free_recorder(p):
     lib.nsed_recorder_free(ffi.new("nsed_recorder **", p))
 
@@ -574,12 +618,15 @@ def _run_in_memory(model, progress, check, joints=False):
     relay = _Progress(progress)
     lib.nsed_recorder_chain(rec, relay.callback, ffi.NULL, relay.interrupt)
     rows = _JointRows(model, rec, relay) if joints else None
+    steps = _StepRows(relay) if model.output_steps else None
     dp = ffi.new("nsed_data **")
     rc = lib.nsed_data_create(model._m, dp, err)
     if rc != NSED_OK:
         _raise(rc, _str(err.message))
     try:
         obs = rows.obs if rows is not None else lib.nsed_recorder_observer(rec)
+        if steps is not None:
+            obs = steps.attach(obs)
         rc = lib.nsed_simulate(model._m, dp[0], obs, err)
         message = ffi.string(err.message)
         if not relay.interrupted:
@@ -593,7 +640,8 @@ def _run_in_memory(model, progress, check, joints=False):
     finally:
         lib.nsed_data_free(dp)
     result = Result(trajectory, contacts, events, summary,
-                    joints=rows.array(model, trajectory) if rows is not None else None)
+                    joints=rows.array(model, trajectory) if rows is not None else None,
+                    steps=steps.array(model) if steps is not None else None)
     result.failed_event_problem = failed
     if relay.interrupted:
         relay.raise_interrupt(message.decode("utf-8", "replace"), result)

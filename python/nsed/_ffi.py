@@ -60,11 +60,22 @@ typedef struct {
 } nsed_stats;
 
 typedef struct {
+  double t, h;
+  long rejected, rhs;
+  double error;
+  int limit;
+  double limit_share;
+  long events;
+  int first;
+} nsed_step_info;
+
+typedef struct {
   void *ctx;
   int (*sample)(void *ctx, const nsed_model *m, const nsed_data *d, int why);
   int (*event)(void *ctx, const nsed_model *m, const nsed_data *d, const nsed_event *ev);
   void (*progress)(void *ctx, double t, double t_end, long events, double wall_seconds);
   volatile int *interrupt;
+  int (*step)(void *ctx, const nsed_model *m, const nsed_data *d, const nsed_step_info *s);
 } nsed_observer;
 
 typedef enum {
@@ -191,6 +202,7 @@ typedef struct {
   double drift_tol;
   double floor_spin;
   nsed_step_controller step_controller;
+  int output_steps;
 } nsed_options;
 
 typedef void (*nsed_progress_fn)(void *ctx, double t, double t_end, long events,
@@ -220,6 +232,7 @@ int nsed_model_njoint(const nsed_model *m);
 int nsed_model_ncontact(const nsed_model *m);
 int nsed_model_nforce(const nsed_model *m);
 int nsed_model_nstate(const nsed_model *m);
+int nsed_state_name(const nsed_model *m, int i, char *buf, size_t size);
 int nsed_model_nplane(const nsed_model *m);
 int nsed_model_find_body(const nsed_model *m, const char *name);
 const char *nsed_model_body_name(const nsed_model *m, int i);

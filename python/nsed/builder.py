@@ -527,7 +527,8 @@ _OPTIONS = {"gravity": ("vector", 3), "floor_normal": ("vector", 3),
             "zeno_window": ("number",), "zeno_velocity": ("number",),
             "max_events": ("integer",), "event_resolver": ("word", EVENT_RESOLVERS),
             "contact_tracking": ("word", TRACKING), "drift_tol": ("number",),
-            "floor_spin": ("number",), "step_controller": ("word", STEP_CONTROLLERS)}
+            "floor_spin": ("number",), "step_controller": ("word", STEP_CONTROLLERS),
+            "output_steps": ("flag",)}
 
 
 def _check_keys(fields, table, owner):
@@ -688,7 +689,9 @@ class ModelBuilder:
         output_dt, baumgarte_eta, baumgarte_xi, baumgarte_gamma,
         contact_tol, slip_tol, slip_stop_speed, zeno_events, zeno_window,
         zeno_velocity, max_events, event_resolver, contact_tracking,
-        drift_tol, floor_spin, step_controller. Later calls add to (and override) earlier ones; the rest
+        drift_tol, floor_spin, step_controller, output_steps (True: runs
+        record Result.steps, one row per accepted step; arkode integrators
+        only). Later calls add to (and override) earlier ones; the rest
         are nsed_options_default's."""
         merged = dict(self._options)
         for k, v in fields.items():

@@ -36,6 +36,12 @@ MODE_NAMES = ("open", "stick", "slip")
 # rate, the coordinate of anchor_b along axis_a from anchor_a (m) and its rate.
 JOINT_FIELDS = ("angle", "rate", "axial", "axial_rate")
 
+# steps.csv (output.steps): one row per step the integrator accepted
+# (docs/engine.md, "The step log").
+STEP_COLUMNS = ("t", "h", "rejected", "rhs", "error", "limit", "limit_share", "events", "first")
+_STEP_INTS = ("rejected", "rhs", "events", "first")
+_STEP_FLOATS = ("t", "h", "error", "limit_share")
+
 # events.csv columns a reader cannot do without; the others default to
 # "" / 0 / NaN when a hand-made file lacks them.
 _EVENT_REQUIRED = ("t", "kind", "contact")
@@ -61,7 +67,7 @@ class Result:
     events: structured array with the columns of events.csv.
     summary: dict with the keys of summary.json.
     outdir: the directory read (None for an in-memory run).
-    files: {"trajectory", "contacts", "events", "summary": path read or None}.
+    files: {"trajectory", "contacts", "events", "summary", "steps": path read or None}.
     joints: structured array with fields "t" and "JOINT.angle",
         "JOINT.rate", "JOINT.axial", "JOINT.axial_rate" per joint
         (nsed_data_joint_coordinates), one row per trajectory row; only an
@@ -69,17 +75,22 @@ class Result:
     failed_event_problem: the event problem the run stopped on, unsolved
         (a ContactProblem: in memory, or read from the result directory's
         failed_event_problem.txt), else None.
+    steps: structured array with the columns of steps.csv (t, h, rejected,
+        rhs, error, limit as the state's name, limit_share, events, first),
+        one row per step the integrator accepted, when the model's
+        output.steps was set (steps.csv or in memory), else None.
     """
 
     def __init__(self, trajectory, contacts, events, summary, outdir=None, files=None,
-                 joints=None):
+                 joints=None, steps=None):
         self.trajectory = trajectory
         self.contacts = contacts
         self.events = events
         self.summary = summary
         self.outdir = outdir
-        self.files = files or {k: None for k in ("trajectory", "contacts", "events", "summary")}
+        self.files = files or {k: None for k in ("trajectory", "contacts", "events", "summary", "steps")}
         self.joints = joints
+        self.steps = steps
         self.failed_event_problem = None
 
     @property
@@ -229,6 +240,19 @@ def events_array(columns):
     return a
 
 
+def steps_array(columns):
+    """The steps array from {column: sequence} with every STEP_COLUMNS key
+    (limit: the state's name, "" where the estimate was zero)."""
+    n = len(columns["t"])
+    dt = [("t", "f8"), ("h", "f8"), ("rejected", "i8"), ("rhs", "i8"), ("error", "f8"),
+          ("limit", _str_dtype(columns["limit"])), ("limit_share", "f8"), ("events", "i8"),
+          ("first", "?")]
+    a = np.zeros(n, dtype=dt)
+    for name in STEP_COLUMNS:
+        a[name] = columns[name]
+    return a
+
+
 # ---------------------------------------------------------------------------
 # CSV
 # ---------------------------------------------------------------------------
@@ -365,6 +389,24 @@ def _read_csv_result(outdir):
                                           for k, p in files.items()}
 
 
+def _read_steps(outdir):
+    """steps.csv's array, or None when the run wrote none."""
+    path = os.path.join(outdir, "steps.csv")
+    if not os.path.exists(path):
+        return None, None
+    header, rows = _read_table(path, STEP_COLUMNS, optional_file=False)
+    cols = {}
+    for c in STEP_COLUMNS:
+        if c in _STEP_FLOATS:
+            cols[c] = _floats(path, header, rows, (c,))[:, 0]
+        elif c in _STEP_INTS:
+            i = header.index(c)
+            cols[c] = [_to_int(f[i], path, n, c) for n, f in rows]
+        else:
+            cols[c] = _strings(header, rows, c)
+    return steps_array(cols), path
+
+
 # ---------------------------------------------------------------------------
 # HDF5 (docs/cli.md, "HDF5 output")
 # ---------------------------------------------------------------------------
@@ -456,4 +498,5 @@ def read_result(outdir, strict_summary=True):
         files["summary"] = h5
         path = h5
     summary = _parse_summary(text, path, strict_summary) if text is not None else {}
-    return Result(trajectory, contacts, events, summary, outdir=outdir, files=files)
+    steps, files["steps"] = _read_steps(outdir)
+    return Result(trajectory, contacts, events, summary, outdir=outdir, files=files, steps=steps)

@@ -6,6 +6,7 @@
 #include <arkode/arkode_erkstep.h>
 #include <cvode/cvode.h>
 #include <nvector/nvector_serial.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -63,6 +64,10 @@ struct nsedi_integrator {
   double *y_stage;      /* n: a stage's state */
   int k1_valid;         /* k[0] is f(t_start, y_start) of the current last step */
   nsedi_step_control control; /* ERKStep: the step controller's phase count */
+  nsedi_step_fn step_log;     /* ERKStep: called after each accepted step, or NULL */
+  void *step_log_ud;
+  N_Vector ele, ewt;          /* the step log's copies of the error estimate and weights */
+  long log_base[NSEDI_NCOUNT]; /* the raw counters at the last logged step */
 };
 
 static int rhs_tramp(realtype t, N_Vector y, N_Vector yd, void *p) {
@@ -70,6 +75,35 @@ static int rhs_tramp(realtype t, N_Vector y, N_Vector yd, void *p) {
   int rc = it->f(t, NV_DATA_S(y), NV_DATA_S(yd), it->ud);
   it->rhs_recoverable = rc > 0;
   return rc;
+}
+
+static void raw_counts(const nsedi_integrator *it, long c[NSEDI_NCOUNT]);
+
+/* The step ERKStep has just accepted: its error estimate (tempv1, which
+ * nothing overwrites between the error test and the post-step hook) in the
+ * weights it was tested in (set from the step's start). */
+static void log_step(nsedi_integrator *it, double t) {
+  nsedi_step_record r = {.t = t, .h = t - it->t_start, .limit = -1, .first = it->control.phase_steps == 1};
+  long c[NSEDI_NCOUNT];
+  raw_counts(it, c);
+  r.rejected = c[NSEDI_COUNT_ERR_FAILS] - it->log_base[NSEDI_COUNT_ERR_FAILS];
+  r.rhs = c[NSEDI_COUNT_RHS] - it->log_base[NSEDI_COUNT_RHS];
+  memcpy(it->log_base, c, sizeof c);
+  if (ERKStepGetEstLocalErrors(it->mem, it->ele) >= 0 && ERKStepGetErrWeights(it->mem, it->ewt) >= 0) {
+    const double *e = NV_DATA_S(it->ele), *w = NV_DATA_S(it->ewt);
+    double sum = 0, largest = 0;
+    for (int i = 0; i < it->n; i++) {
+      double ew = e[i] * w[i], sq = ew * ew;
+      sum += sq;
+      if (sq > largest) {
+        largest = sq;
+        r.limit = i;
+      }
+    }
+    r.error = sqrt(sum / it->n);
+    r.limit_share = sum > 0 ? largest / sum : 0;
+  }
+  it->step_log(&r, it->step_log_ud);
 }
 
 /* ERKStep, after each accepted step: where a retry restarts, and where a
@@ -84,6 +118,7 @@ static int step_accepted(realtype t, N_Vector y, void *p) {
   N_VScale(1.0, y, it->y_ok);
   it->k1_valid = 0;
   it->control.phase_steps++;
+  if (it->step_log) log_step(it, t);
   return 0;
 }
 
@@ -151,7 +186,10 @@ int nsedi_integrator_dense(const nsedi_integrator *it, double t, double *y) {
 static void harvest(nsedi_integrator *it) {
   long c[NSEDI_NCOUNT];
   raw_counts(it, c);
-  for (int i = 0; i < NSEDI_NCOUNT; i++) it->banked[i] += c[i];
+  for (int i = 0; i < NSEDI_NCOUNT; i++) {
+    it->banked[i] += c[i];
+    it->log_base[i] = 0; /* the raw counters start again */
+  }
 }
 
 void nsedi_integrator_counts(const nsedi_integrator *it, long counts[NSEDI_NCOUNT]) {
@@ -317,11 +355,29 @@ void nsedi_integrator_free(nsedi_integrator **pit) {
   if (it->yd) N_VDestroy(it->yd);
   if (it->y_ok) N_VDestroy(it->y_ok);
   if (it->y_start) N_VDestroy(it->y_start);
+  if (it->ele) N_VDestroy(it->ele);
+  if (it->ewt) N_VDestroy(it->ewt);
   free(it->k);
   free(it->y_stage);
   if (it->ctx) SUNContext_Free(&it->ctx);
   free(it);
   *pit = NULL;
+}
+
+int nsedi_integrator_set_step_log(nsedi_integrator *it, nsedi_step_fn fn, void *ud, nsed_error *err) {
+  if (fn && is_cvode(it))
+    return nsed_error_set(err, NSED_ERR_INPUT,
+                          "a step log needs an ARKODE integrator (arkode_dp5 or arkode_verner): "
+                          "CVODE has no hook after each step");
+  if (fn && !it->ele) {
+    it->ele = N_VClone(it->y);
+    it->ewt = N_VClone(it->y);
+    if (!it->ele || !it->ewt) return nsed_error_set(err, NSED_ERR_NOMEM, "out of memory (step log)");
+  }
+  if (fn && !it->step_log) raw_counts(it, it->log_base); /* the record counts from here */
+  it->step_log = fn;
+  it->step_log_ud = ud;
+  return NSED_OK;
 }
 
 int nsedi_integrator_reinit(nsedi_integrator *it, double t, const double *y, nsed_error *err) {

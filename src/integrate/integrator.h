@@ -87,6 +87,25 @@ int nsedi_integrator_can_restep(const nsedi_integrator *it);
  * is outside the step or a right-hand side fails. */
 int nsedi_integrator_restep(nsedi_integrator *it, double t, double *y);
 
+/* One step ERKStep accepted, for the step log (docs/engine.md, "The step
+ * log"). */
+typedef struct {
+  double t, h;        /* the step's end, and its size (t less the previous step's end) */
+  long rejected;      /* error-test failures since the previous accepted step or (re)start */
+  long rhs;           /* right-hand sides ERKStep asked for since then (memo answers included) */
+  double error;       /* the local error estimate's weighted RMS norm, as ERKStep tested it */
+  int limit;          /* the state with the largest weighted error (-1: the estimate is zero) */
+  double limit_share; /* that state's share of the squared norm */
+  int first;          /* the first step since the integrator was (re)started */
+} nsedi_step_record;
+
+typedef void (*nsedi_step_fn)(const nsedi_step_record *r, void *ud);
+
+/* Call fn after each accepted step (fn NULL: no more). ERKStep only:
+ * NSED_ERR_INPUT for CVODE, whose steps have no post-step hook. The first
+ * call allocates the two vectors the records need; none per step. */
+int nsedi_integrator_set_step_log(nsedi_integrator *it, nsedi_step_fn fn, void *ud, nsed_error *err);
+
 /* The solver's counters, cumulative across reinitialisations. */
 enum {
   NSEDI_COUNT_STEPS = 0,     /* steps taken */

@@ -136,12 +136,24 @@ static int read_solver(nsedi_problem_defs *p) {
 }
 
 static int read_output(nsedi_problem_defs *p) {
-  static const char *const keys[] = {"dt", NULL};
+  static const char *const keys[] = {"dt", "steps", NULL};
+  static const char *const booleans[] = {"false", "true", NULL};
   int rc = 0;
   const nsedi_ynode *s = section(p, "output", keys, &rc);
   if (!s) return rc;
   const char *path = "output";
   NSEDI_OPT(s, path, "dt", nsedi_read_double(p->d, v_, kp_, NSEDI_POSITIVE, &p->opt.output_dt));
+  const nsedi_ynode *steps = nsedi_ymap_get(s, "steps");
+  if (steps) {
+    int on = p->opt.output_steps != 0;
+    if (nsedi_read_enum(p->d, steps, "output.steps", booleans, &on)) return -1;
+    nsed_integrator it = p->opt.integrator;
+    if (on && (it == NSED_INTEGRATOR_CVODE_ADAMS || it == NSED_INTEGRATOR_CVODE_BDF))
+      return nsedi_diag_add(p->d, steps, "output.steps",
+                            "the step log needs an arkode integrator; %s has no hook after each step "
+                            "(remove the key or use arkode_dp5 / arkode_verner)", nsed_integrator_name(it));
+    p->opt.output_steps = on;
+  }
   return rc;
 }
 

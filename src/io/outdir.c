@@ -60,7 +60,7 @@ static int make_parents(const char *path, nsed_error *err) {
  * the page `nsed view` writes, and the figures directory that
  * `nsed run --plot` / `nsed plot` fill. */
 static const char *const result_files[] = {"summary.json", "trajectory.csv", "contacts.csv",
-                                           "events.csv", "results.h5", "view.html",
+                                           "events.csv", "steps.csv", "results.h5", "view.html",
                                            NSED_FAILED_PROBLEM_FILE};
 static const char *const figures_dir = "plots";
 static const char *const figure_suffixes[] = {".png", ".pdf", ".svg"};

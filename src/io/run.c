@@ -7,6 +7,7 @@
 
 #include "nsed/io.h"
 #include "outdir.h"
+#include "step_log.h"
 #include "writer.h"
 
 void nsed_run_options_default(nsed_run_options *o) { memset(o, 0, sizeof *o); }
@@ -32,6 +33,7 @@ static void hash_problem(const nsed_run_options *o, char hex[65], int *have, cha
 /* Forward progress to the caller's callback (the observer's ctx is the writer). */
 typedef struct {
   nsedi_sink w;
+  nsedi_step_log *steps; /* steps.csv, or NULL */
   const nsed_run_options *opt;
 } run_ctx;
 
@@ -42,6 +44,9 @@ static int on_sample(void *ctx, const nsed_model *m, const nsed_data *d, nsed_sa
 static int on_event(void *ctx, const nsed_model *m, const nsed_data *d, const nsed_event *ev) {
   nsedi_sink *w = &((run_ctx *)ctx)->w;
   return w->event(w->self, m, d, ev);
+}
+static int on_step(void *ctx, const nsed_model *m, const nsed_data *d, const nsed_step_info *s) {
+  return nsedi_step_log_write(((run_ctx *)ctx)->steps, m, d, s);
 }
 static void on_progress(void *ctx, double t, double t_end, long events, double wall) {
   const nsed_run_options *o = ((run_ctx *)ctx)->opt;
@@ -137,9 +142,14 @@ int nsed_run_problem(const nsed_model *m, const char *outdir, const nsed_run_opt
 
   run_ctx ctx;
   ctx.opt = opt;
+  ctx.steps = NULL;
+  nsedi_step_log steps;
+  memset(&steps, 0, sizeof steps);
   rc = nsedi_sink_open(&ctx.w, opt->format, tmp, m, err);
+  if (rc == NSED_OK && nsed_model_options(m)->output_steps) rc = nsedi_step_log_open(&steps, tmp, m, err);
   if (rc != NSED_OK) {
     nsed_data_free(&d);
+    nsedi_step_log_close(&steps, NULL);
     if (ctx.w.self) ctx.w.close(ctx.w.self, NULL, NULL);
     nsedi_remove_tree(tmp);
     nsedi_outdir_release(lock);
@@ -154,6 +164,10 @@ int nsed_run_problem(const nsed_model *m, const char *outdir, const nsed_run_opt
   obs.event = on_event;
   obs.progress = on_progress;
   obs.interrupt = opt->interrupt;
+  if (steps.f) {
+    obs.step = on_step;
+    ctx.steps = &steps;
+  }
   nsed_error sim_err;
   nsed_error_clear(&sim_err);
   int sim_rc = nsed_simulate(m, d, &obs, &sim_err);
@@ -200,6 +214,8 @@ int nsed_run_problem(const nsed_model *m, const char *outdir, const nsed_run_opt
   nsed_error close_err;
   nsed_error_clear(&close_err);
   int close_rc = ctx.w.close(ctx.w.self, io_rc == NSED_OK ? &meta : NULL, &close_err);
+  if (close_rc == NSED_OK) close_rc = nsedi_step_log_close(&steps, &close_err);
+  else nsedi_step_log_close(&steps, NULL);
   free(summary_text);
   free(read_text);
   if (io_rc == NSED_OK && close_rc != NSED_OK) {

@@ -818,6 +818,9 @@ int nsed_model_finalize(nsed_model *m, nsed_error *err) {
     return nsed_error_set(err, NSED_ERR_INPUT, "unknown integrator %d", (int)o->integrator);
   if ((unsigned)o->step_controller > NSED_STEP_CONTROLLER_PI)
     return nsed_error_set(err, NSED_ERR_INPUT, "unknown step controller %d", (int)o->step_controller);
+  if (o->output_steps && o->integrator != NSED_INTEGRATOR_ARKODE_DP5 && o->integrator != NSED_INTEGRATOR_ARKODE_VERNER)
+    return nsed_error_set(err, NSED_ERR_INPUT, "output_steps: the step log needs an ARKODE integrator, not %s",
+                          nsed_integrator_name(o->integrator));
   int rc = check_exact_torsion(m, err);
   if (rc) return rc;
   m->nbstate = 13 * m->nbody;

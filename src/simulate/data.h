@@ -272,6 +272,9 @@ struct nsed_data {
                                 reaches (nsedi_contact_geom.past_event): retried smaller */
   nsed_error rhs_err;        /* a failure inside the right-hand side, which SUNDIALS cannot
                                 carry: reported by the loop */
+  const nsed_observer *step_obs; /* the running nsed_simulate's observer, whose step callback
+                                    the integrator's step log calls (NULL between runs) */
+  int step_obs_failed;       /* that callback returned non-zero: the loop stops with NSED_ERR_IO */
   nsedi_event_ws ev;         /* one event step's stages */
   int failure_contact;       /* the contact a failure concerns (-1: none, or several) */
   int failed_problem;        /* the last event problem was not solved: 1 acceleration level,

@@ -225,6 +225,18 @@ static void integrator_settings(const nsed_options *o, nsedi_integrator_settings
   s->max_step = o->max_step;
 }
 
+/* The integrator's step record, passed on to the run's observer with the
+ * events so far. A failing callback cannot stop ERKStep cleanly from
+ * inside its step, so the loop stops the run when the integrator returns. */
+static void step_logged(const nsedi_step_record *r, void *ud) {
+  nsed_data *d = ud;
+  const nsed_observer *obs = d->step_obs;
+  if (!obs || !obs->step || d->step_obs_failed) return;
+  nsed_step_info s = {.t = r->t, .h = r->h, .rejected = r->rejected, .rhs = r->rhs, .error = r->error,
+                      .limit = r->limit, .limit_share = r->limit_share, .events = d->stats.events, .first = r->first};
+  if (obs->step(obs->ctx, d->m, d, &s)) d->step_obs_failed = 1;
+}
+
 int nsed_simulate(const nsed_model *m, nsed_data *d, const nsed_observer *obs, nsed_error *err) {
   const nsed_options *o = &m->opt;
   double w0 = wall_now(), last_progress = w0, wall_before = d->stats.wall_seconds;
@@ -232,6 +244,12 @@ int nsed_simulate(const nsed_model *m, nsed_data *d, const nsed_observer *obs, n
   nsed_error_clear(&d->rhs_err);
   int rc = NSED_OK;
   d->cache.key_valid = 0; /* no evaluation of an earlier call is reused */
+  if (obs && obs->step && o->integrator != NSED_INTEGRATOR_ARKODE_DP5 &&
+      o->integrator != NSED_INTEGRATOR_ARKODE_VERNER)
+    return nsed_error_set(err, NSED_ERR_INPUT,
+                          "a step log needs an ARKODE integrator (arkode_dp5 or arkode_verner), not "
+                          "%s: CVODE has no hook after each step",
+                          nsed_integrator_name(o->integrator));
   int nroot = nsedi_nroot(m);
   int *fired = calloc((size_t)nroot, sizeof *fired);
   if (!fired) return nsed_error_set(err, NSED_ERR_NOMEM, "out of memory");
@@ -253,6 +271,10 @@ int nsed_simulate(const nsed_model *m, nsed_data *d, const nsed_observer *obs, n
     rc = sample(m, d, obs, NSED_SAMPLE_INITIAL, err);
     if (rc) goto done;
   }
+  d->step_obs = obs;
+  d->step_obs_failed = 0;
+  rc = nsedi_integrator_set_step_log(d->integ, obs && obs->step ? step_logged : NULL, d, err);
+  if (rc) goto done;
   long k_out = (long)floor(d->t / o->output_dt + 1e-9) + 1;
   double t_event = d->t; /* of the last event (or the start): a stall's context */
   while (d->t < o->t_end) {
@@ -263,6 +285,11 @@ int nsed_simulate(const nsed_model *m, nsed_data *d, const nsed_observer *obs, n
     nsedi_step_result res;
     double t, t_from = d->t;
     rc = nsedi_integrator_advance(d->integ, next_out, stop, d->x, &t, &res, err);
+    if (d->step_obs_failed) {
+      d->t = t;
+      rc = nsed_error_set(err, NSED_ERR_IO, "t = %.17g: the step log's callback failed", t);
+      goto done;
+    }
     if (rc) {
       d->t = t;
       rc = integrator_error(m, d, t_event, err);
@@ -315,6 +342,8 @@ int nsed_simulate(const nsed_model *m, nsed_data *d, const nsed_observer *obs, n
     }
   }
 done:
+  d->step_obs = NULL;
+  if (d->integ) nsedi_integrator_set_step_log(d->integ, NULL, NULL, NULL);
   if (rc < 0 && rc != NSED_ERR_INTERRUPTED && rc != NSED_ERR_IO && obs && obs->event) {
     /* The event log ends with the failure, so a reader of events.csv alone
      * sees that the run stopped and why (the message is in the summary). */

@@ -43,6 +43,8 @@ CASES = {
     "unknown_top_level_key.yaml": ["unknown_top_level_key.yaml:6:1:", "solvr: unknown key 'solvr' (did you mean 'solver'?)"],
     "step_controller_unknown.yaml": ["step_controller_unknown.yaml:7:20:", "solver.step_controller: unknown value 'pid' (did you mean 'pi'?)"],
     "step_controller_cvode.yaml": ["step_controller_cvode.yaml:8:20:", "solver.step_controller: applies to the arkode integrators; cvode_bdf"],
+    "steps_cvode.yaml": ["steps_cvode.yaml:9:10:", "output.steps: the step log needs an arkode integrator; cvode_adams"],
+    "steps_not_boolean.yaml": ["steps_not_boolean.yaml:7:10:", "output.steps: expected one of false, true, got yes please"],
     "unknown_integrator.yaml": ["unknown_integrator.yaml:7:15:", "solver.integrator: unknown value 'arkode_dp4' (did you mean 'arkode_dp5'?)"],
     "shape_typo.yaml": ["shape_typo.yaml:4:19:", "bodies[0].shape.type: unknown value 'sphear' (did you mean 'sphere'?)"],
     "negative_mass.yaml": ["negative_mass.yaml:3:11:", "bodies[0].mass: expected a positive number, got -1"],

@@ -4,6 +4,7 @@ output directory, --help, usage errors, and SIGINT (status "interrupted",
 complete files, exit 1, no temporary directory left).
 Usage: run_cli.py NSED GOOD_DIR
 """
+import csv
 import json
 import os
 import shutil
@@ -139,6 +140,27 @@ def main():
             s = json.load(open(os.path.join(out, "summary.json")))
             check(s["status"] == "ok" and s["overrides"] == ["solver.t_end=0.3"], "summary %s" % s)
             check(s["t_reached"] == 0.3 and s["events_by_kind"]["stick"] == 1, "summary %s" % s)
+
+        # output.steps: steps.csv, one row per accepted step, beside the other
+        # files; a result holding it is replaced by the next run.
+        for again in (0, 1):
+            p = subprocess.run([nsed, "run", sphere, "-o", "st", "--quiet", "--set", "solver.t_end=0.3",
+                                "--set", "output.steps=%s" % ("true" if again == 0 else "false")],
+                               capture_output=True, text=True, cwd=work)
+            check(p.returncode == 0, "run with output.steps: %d %s" % (p.returncode, p.stderr))
+            files = sorted(os.listdir(os.path.join(work, "st")))
+            want = ["contacts.csv", "events.csv", "summary.json", "trajectory.csv"]
+            check(files == sorted(want + (["steps.csv"] if again == 0 else [])), "output.steps files %s" % files)
+            if again == 0 and "steps.csv" in files:
+                s = json.load(open(os.path.join(work, "st", "summary.json")))
+                with open(os.path.join(work, "st", "steps.csv")) as f:
+                    rows = list(csv.DictReader(f))
+                check(len(rows) == s["steps"] and len(rows) > 10, "steps.csv rows %d, steps %d" % (len(rows), s["steps"]))
+                check(sum(int(r["rejected"]) for r in rows) == s["error_test_failures"], "steps.csv rejected")
+                check(all(0 < float(r["error"]) <= 1 and r["limit"].startswith("ball.") for r in rows[1:]),
+                      "steps.csv errors and limits: %s" % rows[:3])
+                firsts = [r for r in rows if r["first"] == "1"]
+                check(len(firsts) >= 1 + s["events"] and rows[0]["first"] == "1", "steps.csv first %d" % len(firsts))
 
         p = subprocess.run([nsed, "run", sphere, "-o", "q", "--quiet"], capture_output=True,
                            text=True, cwd=work)

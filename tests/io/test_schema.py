@@ -37,6 +37,7 @@ SCHEMA_REJECTS = [
     "unknown_integrator.yaml", "negative_mass.yaml", "restitution_above_one.yaml",
     "shape_typo.yaml", "t_end_zero.yaml", "t_end_negative.yaml", "drive_type_typo.yaml",
     "top_level_list.yaml", "rotor_axis_typo.yaml", "vehicle_roller_frame_typo.yaml",
+    "steps_not_boolean.yaml",
 ]
 
 

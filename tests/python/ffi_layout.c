@@ -71,6 +71,17 @@ int main(void) {
   FIELD(nsed_observer, event);
   FIELD(nsed_observer, progress);
   FIELD(nsed_observer, interrupt);
+  FIELD(nsed_observer, step);
+  SIZE(nsed_step_info);
+  FIELD(nsed_step_info, t);
+  FIELD(nsed_step_info, h);
+  FIELD(nsed_step_info, rejected);
+  FIELD(nsed_step_info, rhs);
+  FIELD(nsed_step_info, error);
+  FIELD(nsed_step_info, limit);
+  FIELD(nsed_step_info, limit_share);
+  FIELD(nsed_step_info, events);
+  FIELD(nsed_step_info, first);
   SIZE(nsed_complementarity_settings);
   FIELD(nsed_complementarity_settings, model);
   FIELD(nsed_complementarity_settings, sides);
@@ -105,6 +116,7 @@ int main(void) {
   FIELD(nsed_options, drift_tol);
   FIELD(nsed_options, floor_spin);
   FIELD(nsed_options, step_controller);
+  FIELD(nsed_options, output_steps);
   SIZE(nsed_law);
   FIELD(nsed_law, type);
   FIELD(nsed_law, value);

@@ -101,6 +101,14 @@ def test_sphere(tmp):
         print(f"built sphere v0 = {v0}, mu = {mu}: stick at {stick[0]!r} s, closed form "
               f"{tstar!r} s, |diff| {abs(stick[0] - tstar):.3g} s; final vx "
               f"{ball['vx'][-1]!r} vs 5/7 v0 = {5 / 7 * v0!r}")
+    # the step log: the built model's option reaches the run, which takes the
+    # file's steps (the same run, so the same steps bit for bit)
+    m = sphere()
+    m.options(output_steps=True)
+    st = m.build().run().steps
+    f = nsed.run(problem("sphere_slide_roll.yaml"), overrides={"output.steps": True}).steps
+    check(st is not None and r.steps is None and len(st) == r.summary["steps"]
+          and st.tobytes() == f.tobytes(), f"built steps {None if st is None else len(st)}")
     # a builder builds again, and each model runs alike
     b = sphere()
     check(b.build().run().trajectory.tobytes() == b.build().run().trajectory.tobytes(),
@@ -268,6 +276,9 @@ def test_errors(tmp):
                  "body 'ball': duplicate or reserved name", "duplicate body")
     expect_error(build(lambda m: m.options(t_end=-1)), nsed.InputError,
                  "solver.t_end must be a positive number, got -1", "t_end -1")
+    expect_error(build(lambda m: m.options(output_steps=True, integrator="cvode_bdf")), nsed.InputError,
+                 "output_steps: the step log needs an ARKODE integrator, not cvode_bdf",
+                 "a step log under CVODE")
     expect_error(build(lambda m: m.options(friction={"sides": 6})), nsed.InputError,
                  "friction.sides must be a multiple of 4 (4n*), >= 4; got 6", "6 sides")
     expect_error(build(lambda m: m.contact(name="c3", body="ball", mu=0.5, mu0=0.2)),

@@ -158,6 +158,13 @@ def compare(name, mem, disk):
     for table in ("trajectory", "contacts", "events"):
         check(same_array(getattr(mem, table), getattr(disk, table)),
               f"{name}: {table} differs between the in-memory run and {disk.outdir}")
+    # the step log (output.steps): steps.csv beside either format
+    if mem.steps is None or disk.steps is None:
+        check(mem.steps is None and disk.steps is None,
+              f"{name}: steps recorded {mem.steps is not None} in memory, {disk.steps is not None} on disk")
+    else:
+        check(same_array(mem.steps, disk.steps) and len(mem.steps) == mem.summary["steps"],
+              f"{name}: steps differ between the in-memory run and {disk.outdir}")
     check(list(mem.summary) == list(disk.summary),
           f"{name}: summary keys {list(mem.summary)} vs {list(disk.summary)}")
     a, b = without_wall(mem.summary), without_wall(disk.summary)
@@ -175,6 +182,8 @@ def test_runs(tmp):
         ("dos2", "disk_on_shaft_case2.yaml", {"solver.t_end": 3}),  # joints, stick-slip
         ("belt", "block_on_belt.yaml", {}),                      # a moving floor, time laws
         ("vehicle", "omni_vehicle_coast.yaml", {"solver.t_end": 0.5}),  # many contacts
+        # the step log: one row per accepted step, rotor states named
+        ("steps", "omni_vehicle_coast.yaml", {"solver.t_end": 0.5, "output.steps": True}),
         # 100001 output instants: the recorder outgrows its first buffers
         ("dense", "sphere_slide_roll.yaml", {"output.dt": 1e-5}),
         # fails after three events: the partial run and the failure row
@@ -204,7 +213,13 @@ def test_runs(tmp):
         if name == "failed":
             check(mem.summary["status"] == "failed" and mem.events["kind"][-1] == "failure",
                   f"failed: status {mem.summary['status']}, last event {mem.events['kind'][-1:]}")
-        if HAVE_HDF5 and name in ("ball", "dos2", "vehicle", "failed"):
+        if name == "steps":
+            st = mem.steps
+            check(len(st) > 100 and st["first"][0] and np.all(st["error"] <= 1)
+                  and int(st["rejected"].sum()) == mem.summary["error_test_failures"]
+                  and all(lim.split(".")[0] in mem.body_names or lim.startswith("work_") for lim in st["limit"]),
+                  f"steps: {st[:3]}")
+        if HAVE_HDF5 and name in ("ball", "dos2", "vehicle", "failed", "steps"):
             h5 = os.path.join(tmp, name + "_h5")
             p = cli(path, h5, sets, fmt="hdf5")
             check(p.returncode == (1 if name == "failed" else 0),
