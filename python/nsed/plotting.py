@@ -5,7 +5,7 @@ figure scripts of python/ (docs/plotting.md).
     paths = plotting.plot_results("out/ball")       # -> list of written files
 
 The five standard figures (trajectory, contact_forces, slip_speed, events,
-velocities) and the pieces the paper-figure scripts build on: reading a
+velocities; steps too when the run wrote steps.csv) and the pieces the paper-figure scripts build on: reading a
 result for plotting, mode shading, legends, titles, empty panels, plain
 tick labels (no offset notation) and atomic saving. Results are read by
 nsed.results (CSV or results.h5). Needs numpy and matplotlib (Agg backend:
@@ -13,6 +13,7 @@ no display), not libnsed.
 """
 
 import os
+import re
 import tempfile
 
 import numpy as np
@@ -32,7 +33,8 @@ __all__ = ["ResultError", "plot_results", "read_for_plotting", "bodies_of", "con
            "event_tuples", "event_impulses", "new_figure", "mode_runs", "point_style",
            "shade_modes", "mode_legend", "empty_panel", "contact_axes", "run_title",
            "span_run", "event_rows", "plain_number_format", "fig_trajectory", "fig_velocities",
-           "fig_contact_forces", "fig_slip_speed", "fig_events", "save_atomic", "save_figures",
+           "fig_contact_forces", "fig_slip_speed", "fig_events", "fig_steps", "limit_group",
+           "save_atomic", "save_figures",
            "MODE_COLOURS", "EVENT_STYLES", "IMPULSE_STYLES", "FORMATS", "DEFAULT_DPI"]
 
 # Background shading of contact modes; "open" (and anything unknown) stays white.
@@ -352,6 +354,62 @@ def fig_events(contacts, events, t, summary):
     return fig
 
 
+STEP_GROUPS = 7   # limiting-state groups with their own colour on steps.png; the rest "other"
+
+
+def limit_group(name):
+    """A limiting state's group on steps.png: its body's name with digit runs
+    as '*' (the rollers of every wheel together), and its field."""
+    body, dot, field = name.rpartition(".")
+    if not dot:
+        return name or "(none)"
+    return re.sub(r"[0-9]+", "*", body) + "." + field
+
+
+def fig_steps(steps, events, t, summary):
+    """The step log (output.steps): each accepted step's size against time,
+    coloured by the group of its limiting state, rejected attempts marked,
+    events as lines; below, the steps taken so far."""
+    fig = new_figure(10, 7, run_title(summary, f"Steps ({len(steps)})"))
+    ax, ax_n = fig.subplots(2, 1, sharex=True, gridspec_kw={"height_ratios": [3, 2]})
+    span_run(ax, t)
+    if not len(steps):
+        empty_panel(ax, "no steps recorded")
+        ax.set_ylabel("step size h [s]")
+        return fig
+    for te, _, _ in events:
+        for a in (ax, ax_n):
+            a.axvline(te, color="0.85", lw=0.6, zorder=0)
+    groups = np.array([limit_group(str(n)) for n in steps["limit"]])
+    names, counts = np.unique(groups, return_counts=True)
+    order = names[np.argsort(-counts, kind="stable")]
+    shown = list(order[:STEP_GROUPS])
+    colours = {g: f"C{i}" for i, g in enumerate(shown)}
+    h = steps["h"]
+    size = 4 if len(steps) < 2000 else 2
+    for g in shown + ["other"]:
+        rows = np.isin(groups, shown, invert=True) if g == "other" else groups == g
+        if rows.any():
+            share = 100.0 * rows.sum() / len(steps)
+            ax.plot(steps["t"][rows], h[rows], linestyle="none", marker=".",
+                    color=colours.get(g, "0.5"), markersize=size,
+                    label=f"{g} ({share:.0f}%)")
+    rejected = steps["rejected"] > 0
+    if rejected.any():
+        ax.plot(steps["t"][rejected], h[rejected], linestyle="none", marker="x", color="black",
+                markersize=5, label=f"after rejections ({int(steps['rejected'].sum())})")
+    ax.set_yscale("log")
+    ax.set_ylabel("step size h [s]")
+    ax.grid(True, alpha=0.3)
+    ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1), fontsize="small",
+              title="limited by")
+    ax_n.plot(steps["t"], np.arange(1, len(steps) + 1), color="tab:blue", lw=1)
+    ax_n.set_ylabel("steps so far")
+    ax_n.set_xlabel("t [s]")
+    ax_n.grid(True, alpha=0.3)
+    return fig
+
+
 # --------------------------------------------------------------------------
 # Output
 # --------------------------------------------------------------------------
@@ -472,4 +530,6 @@ def plot_results(result_dir, out_dir=None, fmt="png", dpi=DEFAULT_DPI):
         ("events", lambda: fig_events(contacts, events, t, summary)),
         ("velocities", lambda: fig_velocities(t, bodies, summary)),
     ]
+    if result.steps is not None:
+        figures.append(("steps", lambda: fig_steps(result.steps, events, t, summary)))
     return save_figures(figures, out_dir, fmt, dpi)

@@ -27,8 +27,8 @@ def nsed_cmd(nsed, args, cwd, env=None):
                           env=dict(os.environ, **(env or {})))
 
 
-def check_pngs(d, tag):
-    for name in FIGURES:
+def check_pngs(d, tag, figures=FIGURES):
+    for name in figures:
         path = os.path.join(d, name + ".png")
         if not os.path.exists(path):
             check(False, "%s: %s missing" % (tag, path))
@@ -47,6 +47,13 @@ def main():
         check(p.returncode == 0, "run --plot: exit %d %s" % (p.returncode, p.stderr))
         check("r/plots/trajectory.png" in p.stdout, "run --plot lists no figures: %s" % p.stdout)
         check_pngs(os.path.join(work, "r", "plots"), "run --plot")
+
+        check(not os.path.exists(os.path.join(work, "r", "plots", "steps.png")),
+              "steps.png without a step log")
+        # with the step log (output.steps), steps.png too
+        p = nsed_cmd(nsed, ["run", sphere, "-o", "rs", "--plot", "--quiet", "--set", "output.steps=true"], work)
+        check(p.returncode == 0, "run --plot with output.steps: exit %d %s" % (p.returncode, p.stderr))
+        check_pngs(os.path.join(work, "rs", "plots"), "run --plot with steps", FIGURES + ("steps",))
 
         p = nsed_cmd(nsed, ["plot", "r", "--out", "figs", "--quiet"], work)
         check(p.returncode == 0 and p.stdout == "", "plot --out --quiet: %d %r %s" % (p.returncode, p.stdout, p.stderr))
