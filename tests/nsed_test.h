@@ -15,13 +15,18 @@
 static int nsed_test_checks = 0;
 static int nsed_test_failures = 0;
 
-/* Marsaglia's xorshift64 from *state (non-zero): a uniform double in
- * [0, 1), the same sequence on every machine. */
-static inline double nsed_test_urand(unsigned long long *state) {
+/* Marsaglia's xorshift64 from *state (non-zero): its next 64 bits, the
+ * same sequence on every machine. */
+static inline unsigned long long nsed_test_next(unsigned long long *state) {
   *state ^= *state << 13;
   *state ^= *state >> 7;
   *state ^= *state << 17;
-  return (double)(*state >> 11) * 0x1.0p-53;
+  return *state;
+}
+
+/* The same generator as a uniform double in [0, 1). */
+static inline double nsed_test_urand(unsigned long long *state) {
+  return (double)(nsed_test_next(state) >> 11) * 0x1.0p-53;
 }
 
 #define CHECK(cond)                                                               \

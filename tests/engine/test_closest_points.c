@@ -34,11 +34,8 @@
 #include "nsed_test.h"
 #include "superellipsoid.h"
 
-static uint64_t rng = 0x9e3779b97f4a7c15ull;
-static double urand(void) {
-  rng ^= rng << 13, rng ^= rng >> 7, rng ^= rng << 17;
-  return (double)(rng >> 11) / 9007199254740992.0;
-}
+static unsigned long long rng = 0x9e3779b97f4a7c15ull;
+static double urand(void) { return nsed_test_urand(&rng); }
 static double srnd(double a) { return a * (2 * urand() - 1); }
 
 enum { NG_CUBE = 300 };

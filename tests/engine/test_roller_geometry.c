@@ -209,12 +209,7 @@ static void check_envelope(const nsed_shape *s, double *eh, double *el, double *
 /* ---- 5: the engine's explicit point on a free roller ---------------------- */
 
 static unsigned long long rng = 0x9E3779B97F4A7C15ULL;
-static double urand(void) { /* xorshift64: reproducible, platform independent */
-  rng ^= rng << 13;
-  rng ^= rng >> 7;
-  rng ^= rng << 17;
-  return (double)(rng >> 11) * 0x1.0p-53;
-}
+static double urand(void) { return nsed_test_urand(&rng); }
 
 static nsed_model *roller_model(const nsed_shape *s) {
   nsed_error err;

@@ -33,14 +33,9 @@
 #include "nsed_test.h"
 #include "tolerances.h"
 
-static uint64_t rng_state = 0x9E3779B97F4A7C15ull;
+static unsigned long long rng_state = 0x9E3779B97F4A7C15ull;
 
-static double urand(void) { /* uniform in [0, 1) */
-  rng_state ^= rng_state << 13;
-  rng_state ^= rng_state >> 7;
-  rng_state ^= rng_state << 17;
-  return (double)(rng_state >> 11) * (1.0 / 9007199254740992.0);
-}
+static double urand(void) { return nsed_test_urand(&rng_state); }
 
 static double srand1(void) { return 2 * urand() - 1; }
 

@@ -19,16 +19,11 @@
 #include "format_g17.h"
 #include "nsed_test.h"
 
-static uint64_t rng = 0x9E3779B97F4A7C15ull;
+static unsigned long long rng = 0x9E3779B97F4A7C15ull;
 
-static uint64_t next(void) {
-  rng ^= rng << 13;
-  rng ^= rng >> 7;
-  rng ^= rng << 17;
-  return rng;
-}
+static uint64_t next(void) { return nsed_test_next(&rng); }
 
-static double urand(void) { return (double)(next() >> 11) * 0x1.0p-53; }
+static double urand(void) { return nsed_test_urand(&rng); }
 
 typedef struct {
   long values, fast, mismatches, roundtrip_failures;
