@@ -12,6 +12,21 @@
 
 #define MAX_EVENTS 4096
 
+/* Van der Pol at mu = 5 (steps from 1e-4 to 0.3 of its period), for the
+ * integrator's tests, and a root where y0 falls through -1.5. */
+static inline int vdp5_rhs(double t, const double *y, double *yd, void *ud) {
+  (void)t, (void)ud;
+  yd[0] = y[1];
+  yd[1] = 5.0 * (1 - y[0] * y[0]) * y[1] - y[0];
+  return 0;
+}
+
+static inline int vdp5_root(double t, const double *y, double *g, void *ud) {
+  (void)t, (void)ud;
+  g[0] = y[0] + 1.5;
+  return 0;
+}
+
 typedef struct {
   int nev;
   nsed_event ev[MAX_EVENTS];

@@ -18,20 +18,6 @@
 #include "nsed_test.h"
 #include "step_controller.h"
 
-/* Van der Pol at mu = 5: steps from 1e-4 to 0.3 of its period. */
-static int vdp_rhs(double t, const double *y, double *yd, void *ud) {
-  (void)t, (void)ud;
-  yd[0] = y[1];
-  yd[1] = 5.0 * (1 - y[0] * y[0]) * y[1] - y[0];
-  return 0;
-}
-
-static int vdp_root(double t, const double *y, double *g, void *ud) {
-  (void)t, (void)ud;
-  g[0] = y[0] + 1.5; /* decreasing through -1.5 */
-  return 0;
-}
-
 typedef struct {
   double y[2], t;
   long counts[NSEDI_NCOUNT];
@@ -43,7 +29,7 @@ static vdp_run vdp(nsedi_step_rule rule) {
   nsedi_integrator *it = NULL;
   nsed_error err;
   vdp_run r = {.y = {2, 0}, .t = 0};
-  CHECK(nsedi_integrator_create(&s, 2, 0, 1, vdp_rhs, vdp_root, NULL, 0.0, r.y, &it, &err) == NSED_OK);
+  CHECK(nsedi_integrator_create(&s, 2, 0, 1, vdp5_rhs, vdp5_root, NULL, 0.0, r.y, &it, &err) == NSED_OK);
   nsedi_step_result res = NSEDI_STEP_TOUT;
   CHECK(nsedi_integrator_advance(it, 30.0, 30.0, r.y, &r.t, &res, &err) == NSED_OK && res == NSEDI_STEP_ROOT);
   CHECK(nsedi_integrator_reinit(it, r.t, r.y, &err) == NSED_OK);

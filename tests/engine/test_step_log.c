@@ -2,7 +2,8 @@
  *  - on y' = L y (L diagonal) the Dormand-Prince error estimate of a step of
  *    size h from y_n is (R(hL) - R^(hL)) y_n, R and R^ the stability
  *    polynomials of the fifth- and fourth-order solutions, computed here
- *    from the method's coefficients as published (Dormand and Prince 1980):
+ *    from the method's coefficients as published (Dormand and Prince 1980;
+ *    tests/reference/dp45_tableau.h, which the references' integrators use):
  *    each record's error norm, limiting state and share must be those, and
  *    the states the records imply must be the integrator's, across a
  *    reinitialisation;
@@ -19,36 +20,25 @@
 #include "engine_util.h"
 #include "integrator.h"
 #include "nsed_test.h"
-
-/* Dormand-Prince 5(4): a, the fifth-order weights b and the fourth-order bh. */
-static const double dp_a[7][6] = {
-    {0},
-    {1.0 / 5},
-    {3.0 / 40, 9.0 / 40},
-    {44.0 / 45, -56.0 / 15, 32.0 / 9},
-    {19372.0 / 6561, -25360.0 / 2187, 64448.0 / 6561, -212.0 / 729},
-    {9017.0 / 3168, -355.0 / 33, 46732.0 / 5247, 49.0 / 176, -5103.0 / 18656},
-    {35.0 / 384, 0, 500.0 / 1113, 125.0 / 192, -2187.0 / 6784, 11.0 / 84}};
-static const double dp_b[7] = {35.0 / 384, 0, 500.0 / 1113, 125.0 / 192, -2187.0 / 6784, 11.0 / 84, 0};
-static const double dp_bh[7] = {5179.0 / 57600, 0,          7571.0 / 16695, 393.0 / 640,
-                                -92097.0 / 339200, 187.0 / 2100, 1.0 / 40};
+#include "reference/dp45_tableau.h"
 
 /* The stages' growth factors k_i / (lambda y_n) for z = h lambda. */
 static void dp_stages(double z, double g[7]) {
   for (int i = 0; i < 7; i++) {
     double s = 1;
-    for (int j = 0; j < i; j++) s += z * dp_a[i][j] * g[j];
+    for (int j = 0; j < i; j++) s += z * DP45_A[i][j] * g[j];
     g[i] = s;
   }
 }
 
-/* R(z) - 1 and R(z) - R^(z), both as z sum(w_i g_i). */
+/* R(z) - 1 and R(z) - R^(z), both as z sum(w_i g_i): the weights b are
+ * the last row of A (first same as last), b - b^ are DP45_E. */
 static void dp_step(double z, double *growth, double *error) {
   double g[7], sb = 0, se = 0;
   dp_stages(z, g);
   for (int i = 0; i < 7; i++) {
-    sb += dp_b[i] * g[i];
-    se += (dp_b[i] - dp_bh[i]) * g[i];
+    sb += (i < 6 ? DP45_A[6][i] : 0) * g[i];
+    se += DP45_E[i] * g[i];
   }
   *growth = z * sb;
   *error = z * se;
@@ -138,20 +128,6 @@ static void linear_closed_form(void) {
   nsedi_integrator_free(&it);
 }
 
-/* Van der Pol at mu = 5, as in engine_step_controller. */
-static int vdp_rhs(double t, const double *y, double *yd, void *ud) {
-  (void)t, (void)ud;
-  yd[0] = y[1];
-  yd[1] = 5.0 * (1 - y[0] * y[0]) * y[1] - y[0];
-  return 0;
-}
-
-static int vdp_root(double t, const double *y, double *g, void *ud) {
-  (void)t, (void)ud;
-  g[0] = y[0] + 1.5;
-  return 0;
-}
-
 typedef struct {
   long records, rejected, rhs, left; /* left: right-hand sides after a phase's last record */
   double worst_error, last_t;
@@ -177,7 +153,7 @@ static void counters_add_up(void) {
   nsed_error err;
   sums sum = {0};
   double y[2] = {2, 0}, t = 0;
-  CHECK(nsedi_integrator_create(&s, 2, 0, 1, vdp_rhs, vdp_root, NULL, 0.0, y, &it, &err) == NSED_OK);
+  CHECK(nsedi_integrator_create(&s, 2, 0, 1, vdp5_rhs, vdp5_root, NULL, 0.0, y, &it, &err) == NSED_OK);
   CHECK(nsedi_integrator_set_step_log(it, add_record, &sum, &err) == NSED_OK);
   nsedi_step_result res = NSEDI_STEP_TOUT;
   int roots = 0;
