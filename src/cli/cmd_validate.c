@@ -185,7 +185,8 @@ static void print_model(const char *path, const nsed_model *m) {
     vec(", velocity", p->velocity, 3);
     printf("\n");
   }
-  printf("output: every %.10g s and at every event\n", o->output_dt);
+  printf("output: every %.10g s and at every event%s\n", o->output_dt,
+         o->output_steps ? "; steps.csv: every step the integrator accepts" : "");
 }
 
 int nsedi_cmd_validate(int argc, char **argv) {
