@@ -166,8 +166,10 @@ typedef struct {
   double limit_share; /* that state's share of the squared norm, in (0, 1] */
   long events;        /* events handled before this step */
   int first;          /* 1: the first step since the integrator was started or restarted (the
-                         run's start, an event, an indicator's root that changed no mode);
-                         its start may lie before the previous step's end */
+                         run's start, an event, an indicator's root that changed no mode, a
+                         step retried smaller from the last one's end after a right-hand side
+                         could not be evaluated); its start may lie before the previous
+                         step's end */
 } nsed_step_info;
 
 /* Observer of a run; any callback may be NULL. A non-zero return from a
