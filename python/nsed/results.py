@@ -163,7 +163,8 @@ class Result:
 
     def to_pandas(self):
         """The three tables as pandas DataFrames: {"trajectory", "contacts",
-        "events"}, columns named and ordered as the arrays' fields (the CSV
+        "events"}, and "steps" when the run has a step log (.steps), columns
+        named and ordered as the arrays' fields (the CSV
         columns; strings as object columns), one row per array row, a
         default RangeIndex. Needs pandas (Debian: python3-pandas); raises
         ImportError saying so when it cannot be imported."""
@@ -174,7 +175,7 @@ class Result:
                               f"({e}); on Debian install python3-pandas "
                               "(apt-get install python3-pandas)") from e
         out = {}
-        for key in ("trajectory", "contacts", "events"):
+        for key in ("trajectory", "contacts", "events") + (("steps",) if self.steps is not None else ()):
             a = getattr(self, key)
             columns = {}
             for name in a.dtype.names:
@@ -246,7 +247,7 @@ def steps_array(columns):
     n = len(columns["t"])
     dt = [("t", "f8"), ("h", "f8"), ("rejected", "i8"), ("rhs", "i8"), ("error", "f8"),
           ("limit", _str_dtype(columns["limit"])), ("limit_share", "f8"), ("events", "i8"),
-          ("first", "?")]
+          ("first", "i4")]
     a = np.zeros(n, dtype=dt)
     for name in STEP_COLUMNS:
         a[name] = columns[name]

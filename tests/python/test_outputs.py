@@ -215,7 +215,7 @@ def test_runs(tmp):
                   f"failed: status {mem.summary['status']}, last event {mem.events['kind'][-1:]}")
         if name == "steps":
             st = mem.steps
-            check(len(st) > 100 and st["first"][0] and np.all(st["error"] <= 1)
+            check(len(st) > 100 and st["first"][0] == 1 and np.all(st["error"] <= 1)
                   and int(st["rejected"].sum()) == mem.summary["error_test_failures"]
                   and all(lim.split(".")[0] in mem.body_names or lim.startswith("work_") for lim in st["limit"]),
                   f"steps: {st[:3]}")

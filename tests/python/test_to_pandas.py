@@ -63,7 +63,7 @@ def same_frame(df, array, what):
 def main():
     global skipped
     problem = os.path.join(ROOT, "problems", "disk_on_shaft_case2.yaml")
-    r = nsed.run(problem, {"solver.t_end": 4})
+    r = nsed.run(problem, {"solver.t_end": 4, "output.steps": True})
 
     # without pandas: an ImportError that says what to install
     try:
@@ -82,17 +82,17 @@ def main():
         return check.summary(f", {skipped} skipped")
 
     frames = r.to_pandas()
-    check(sorted(frames) == ["contacts", "events", "trajectory"], f"keys {sorted(frames)}")
-    for key in ("trajectory", "contacts", "events"):
+    check(sorted(frames) == ["contacts", "events", "steps", "trajectory"], f"keys {sorted(frames)}")
+    for key in ("trajectory", "contacts", "events", "steps"):
         check(isinstance(frames[key], pandas.DataFrame), f"{key} is a DataFrame")
         same_frame(frames[key], getattr(r, key), f"in memory {key}")
     with tempfile.TemporaryDirectory(prefix="nsed-pandas-") as tmp:
         out = os.path.join(tmp, "out")
-        p = subprocess.run([EXE, "run", problem, "-o", out, "--quiet", "--set", "solver.t_end=4"],
-                           capture_output=True, text=True)
+        p = subprocess.run([EXE, "run", problem, "-o", out, "--quiet", "--set", "solver.t_end=4",
+                            "--set", "output.steps=true"], capture_output=True, text=True)
         check(p.returncode == 0, f"nsed run: {p.stderr}")
         disk = nsed.read_result(out).to_pandas()
-        for key in ("trajectory", "contacts", "events"):
+        for key in ("trajectory", "contacts", "events", "steps"):
             same_frame(disk[key], getattr(r, key), f"from the directory {key}")
             csv = pandas.read_csv(os.path.join(out, key + ".csv"), keep_default_na=False,
                                   float_precision="round_trip")
