@@ -33,7 +33,6 @@ import collections
 import csv
 import json
 import os
-import re
 import shutil
 import statistics
 import subprocess
@@ -42,6 +41,8 @@ import tempfile
 import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(ROOT, "python"))
+from nsed.results import limit_group  # noqa: E402  (numpy only, no libnsed)
 COLUMNS = ("variant", "rtol", "atol", "status", "t_reached", "events", "sequence",
            "worst_event_dt", "median_event_dt", "final_state_diff", "steps", "rejected",
            "rhs_evaluations", "wall_s", "limited_by")
@@ -103,12 +104,6 @@ def last_row(out):
     with open(os.path.join(out, "trajectory.csv"), newline="") as f:
         rows = list(csv.reader(f))
     return [float(x) for x in rows[-1][1:]] if len(rows) > 1 else []
-
-
-def limit_group(name):
-    """As steps.png groups them: digit runs of the body's name as '*'."""
-    body, dot, field = name.rpartition(".")
-    return re.sub(r"[0-9]+", "*", body) + dot + field if dot else (name or "(none)")
 
 
 def limited_by(out):

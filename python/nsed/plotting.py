@@ -13,7 +13,6 @@ no display), not libnsed.
 """
 
 import os
-import re
 import tempfile
 
 import numpy as np
@@ -27,7 +26,7 @@ from matplotlib.patches import Patch
 from matplotlib.ticker import ScalarFormatter
 from matplotlib.transforms import offset_copy
 
-from .results import BODY_FIELDS, ResultError, read_result
+from .results import BODY_FIELDS, ResultError, limit_group, read_result
 
 __all__ = ["ResultError", "plot_results", "read_for_plotting", "bodies_of", "contacts_of",
            "event_tuples", "event_impulses", "new_figure", "mode_runs", "point_style",
@@ -355,15 +354,6 @@ def fig_events(contacts, events, t, summary):
 
 
 STEP_GROUPS = 7   # limiting-state groups with their own colour on steps.png; the rest "other"
-
-
-def limit_group(name):
-    """A limiting state's group on steps.png: its body's name with digit runs
-    as '*' (the rollers of every wheel together), and its field."""
-    body, dot, field = name.rpartition(".")
-    if not dot:
-        return name or "(none)"
-    return re.sub(r"[0-9]+", "*", body) + "." + field
 
 
 def fig_steps(steps, events, t, summary):

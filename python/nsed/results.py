@@ -14,6 +14,7 @@ import csv
 import json
 import operator
 import os
+import re
 
 import numpy as np
 
@@ -239,6 +240,16 @@ def events_array(columns):
     for name in EVENT_COLUMNS:
         a[name] = columns[name]
     return a
+
+
+def limit_group(name):
+    """A step log's limiting state grouped as steps.png and
+    bench/work_precision.py count it: its body's name with digit runs as
+    '*' (the rollers of every wheel together), and its field."""
+    body, dot, field = name.rpartition(".")
+    if not dot:
+        return name or "(none)"
+    return re.sub(r"[0-9]+", "*", body) + "." + field
 
 
 def steps_array(columns):
