@@ -1,10 +1,13 @@
 /* nsed's own Lemke: complementary pivoting with the lexicographic ratio test,
  * made robust against the round-off that defeats Siconos 4.4's version
  * (docs/complementarity.md, "robustness"):
- *  - the LCP is first equilibrated: w~ = R M C z~ + R q / s with positive
- *    diagonal R, C (rows, then columns to unit max-norm) and the scalar s =
- *    ||R q||_inf, which keeps complementarity and makes the tableau O(1), so
- *    absolute thresholds mean something;
+ *  - the LCP is first scaled symmetrically: w~ = D M D z~ + D q / s with
+ *    d_i = 1 / sqrt(max(max_j |M_ij|, max_j |M_ji|)) and the scalar s =
+ *    ||D q||_inf, which keeps complementarity and makes every entry of the
+ *    tableau at most 1, so absolute thresholds mean something. A congruence
+ *    keeps a copositive-plus M copositive-plus, so a secondary ray still
+ *    proves infeasibility there; scaling rows and columns apart (R M C) did
+ *    not, and ended vertex-form problems that have solutions on rays;
  *  - a pivot must exceed NSEDI_LEMKE_PIVOT_REL of its column's largest
  *    entry and NSEDI_LEMKE_PIVOT_ABS (noise is never pivoted on);
  *  - ties in the minimum-ratio test and in the lexicographic comparison are
@@ -92,17 +95,13 @@ int nsedi_lemke(nsedi_workspace *ws, int n, const double *M, const double *q, do
     }
     return NSEDI_LCP_SOLVED;
   }
-  /* Equilibration: rows then columns to unit max-norm, q to unit max-norm. */
+  /* Symmetric scaling D M D (rs = cs = d), q to unit max-norm. |M_ij| d_i
+   * d_j <= 1 since |M_ij| is at most both r_i and r_j. */
   double *rs = ws->rs, *cs = ws->cs;
   for (int i = 0; i < n; i++) {
     double m = 0.0;
-    for (int j = 0; j < n; j++) m = fmax(m, fabs(M[(size_t)j * n + i]));
-    rs[i] = m > 0.0 ? 1.0 / m : 1.0;
-  }
-  for (int j = 0; j < n; j++) {
-    double m = 0.0;
-    for (int i = 0; i < n; i++) m = fmax(m, fabs(rs[i] * M[(size_t)j * n + i]));
-    cs[j] = m > 0.0 ? 1.0 / m : 1.0;
+    for (int j = 0; j < n; j++) m = fmax(m, fmax(fabs(M[(size_t)j * n + i]), fabs(M[(size_t)i * n + j])));
+    rs[i] = cs[i] = m > 0.0 ? 1.0 / sqrt(m) : 1.0;
   }
   double qs = 0.0;
   for (int i = 0; i < n; i++) qs = fmax(qs, fabs(rs[i] * q[i]));
