@@ -363,6 +363,23 @@ def check_trajectory_columns(names, path):
                               f"{', '.join(body + '.' + f for f in lacking)}")
 
 
+def _typed_columns(path, header, rows, columns, floats, ints, defaults):
+    """{column: values} of a table's rows: floats, ints, the rest strings;
+    a column the header lacks takes defaults[column] in every row."""
+    cols = {}
+    for c in columns:
+        if c not in header:
+            cols[c] = [defaults[c]] * len(rows)
+        elif c in floats:
+            cols[c] = _floats(path, header, rows, (c,))[:, 0]
+        elif c in ints:
+            i = header.index(c)
+            cols[c] = [_to_int(f[i], path, n, c) for n, f in rows]
+        else:
+            cols[c] = _strings(header, rows, c)
+    return cols
+
+
 def _read_csv_result(outdir):
     files = {k: os.path.join(outdir, f"{k}.csv") for k in ("trajectory", "contacts", "events")}
     path = files["trajectory"]
@@ -385,18 +402,8 @@ def _read_csv_result(outdir):
 
     path = files["events"]
     header, rows = _read_table(path, _EVENT_REQUIRED, optional_file=True)
-    cols = {}
-    for c in EVENT_COLUMNS:
-        if c not in header:
-            cols[c] = [_EVENT_DEFAULTS[c]] * len(rows)
-        elif c in _EVENT_FLOATS:
-            cols[c] = _floats(path, header, rows, (c,))[:, 0]
-        elif c in _EVENT_INTS:
-            i = header.index(c)
-            cols[c] = [_to_int(f[i], path, n, c) for n, f in rows]
-        else:
-            cols[c] = _strings(header, rows, c)
-    events = events_array(cols)
+    events = events_array(_typed_columns(path, header, rows, EVENT_COLUMNS, _EVENT_FLOATS,
+                                         _EVENT_INTS, _EVENT_DEFAULTS))
     return trajectory, contacts, events, {k: p if os.path.exists(p) else None
                                           for k, p in files.items()}
 
@@ -407,16 +414,8 @@ def _read_steps(outdir):
     if not os.path.exists(path):
         return None, None
     header, rows = _read_table(path, STEP_COLUMNS, optional_file=False)
-    cols = {}
-    for c in STEP_COLUMNS:
-        if c in _STEP_FLOATS:
-            cols[c] = _floats(path, header, rows, (c,))[:, 0]
-        elif c in _STEP_INTS:
-            i = header.index(c)
-            cols[c] = [_to_int(f[i], path, n, c) for n, f in rows]
-        else:
-            cols[c] = _strings(header, rows, c)
-    return steps_array(cols), path
+    return steps_array(_typed_columns(path, header, rows, STEP_COLUMNS, _STEP_FLOATS,
+                                      _STEP_INTS, {})), path
 
 
 # ---------------------------------------------------------------------------

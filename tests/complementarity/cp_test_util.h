@@ -58,6 +58,26 @@ static inline uint64_t cpt_next(cpt_rng *r) {
 static inline double cpt_unif(cpt_rng *r) { return (double)(cpt_next(r) >> 11) * 0x1.0p-53; }
 static inline int cpt_int(cpt_rng *r, int lo, int hi) { return lo + (int)(cpt_next(r) % (uint64_t)(hi - lo + 1)); }
 
+/* A random system of k freedoms: inverse masses minv in [0.5, 2], a
+ * velocity y in [-1, 1]^k and a contact Jacobian J (rows x k, column-major,
+ * entries in [-1, 1]), drawn freedom by freedom in that order. */
+static inline void cpt_random_system(cpt_rng *rng, int rows, int k, double *J, double *minv, double *y) {
+  for (int d = 0; d < k; d++) {
+    minv[d] = 0.5 + 1.5 * cpt_unif(rng);
+    y[d] = 2.0 * cpt_unif(rng) - 1.0;
+    for (int r = 0; r < rows; r++) J[(size_t)d * rows + r] = 2.0 * cpt_unif(rng) - 1.0;
+  }
+}
+
+/* v = J y: the contacts' relative velocities (or accelerations) of y. */
+static inline void cpt_apply(int rows, int k, const double *J, const double *y, double *v) {
+  for (int r = 0; r < rows; r++) {
+    double s = 0.0;
+    for (int d = 0; d < k; d++) s += J[(size_t)d * rows + r] * y[d];
+    v[r] = s;
+  }
+}
+
 /* G = J diag(minv) J^T for J (rows x k, column-major). */
 static inline void cpt_delassus(int rows, int k, const double *J, const double *minv, double *G) {
   for (int j = 0; j < rows; j++)

@@ -348,11 +348,7 @@ static void test_random(void) {
       double *J = malloc(sizeof(double) * (size_t)N * (size_t)k), *minv = malloc(sizeof(double) * (size_t)k);
       double *G = malloc(sizeof(double) * (size_t)N * (size_t)N), *b = malloc(sizeof(double) * (size_t)N);
       double *y = malloc(sizeof(double) * (size_t)k);
-      for (int d = 0; d < k; d++) {
-        minv[d] = 0.5 + 1.5 * cpt_unif(&rng);
-        y[d] = 2.0 * cpt_unif(&rng) - 1.0;
-        for (int r = 0; r < N; r++) J[(size_t)d * N + r] = 2.0 * cpt_unif(&rng) - 1.0;
-      }
+      cpt_random_system(&rng, N, k, J, minv, y);
       /* column 0 lifts every contact, gravity pushes along it; the spin rows
        * in other units (lever 1/L, L from 0.01 to 1) */
       for (int i = 0; i < nc; i++) J[3 * i] = 0.5 + cpt_unif(&rng);
@@ -362,11 +358,7 @@ static void test_random(void) {
         L[q] = pow(10.0, -2.0 * cpt_unif(&rng));
         for (int d = 0; d < k; d++) J[(size_t)d * N + n3 + q] /= L[q];
       }
-      for (int r = 0; r < N; r++) {
-        double v = 0.0;
-        for (int d = 0; d < k; d++) v += J[(size_t)d * N + r] * y[d];
-        b[r] = v;
-      }
+      cpt_apply(N, k, J, y, b);
       cpt_delassus(N, k, J, minv, G);
       nsed_cp_contact c[4];
       nsed_cp_spin w[4];

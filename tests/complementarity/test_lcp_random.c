@@ -37,20 +37,12 @@ int main(void) {
       double *J = malloc(sizeof(double) * (size_t)n3 * (size_t)k), *minv = malloc(sizeof(double) * (size_t)k);
       double *G = malloc(sizeof(double) * (size_t)n3 * (size_t)n3), *b = malloc(sizeof(double) * (size_t)n3);
       double *y = malloc(sizeof(double) * (size_t)k);
-      for (int d = 0; d < k; d++) {
-        minv[d] = 0.5 + 1.5 * cpt_unif(&rng);
-        y[d] = 2.0 * cpt_unif(&rng) - 1.0;
-        for (int r = 0; r < n3; r++) J[(size_t)d * n3 + r] = 2.0 * cpt_unif(&rng) - 1.0;
-      }
+      cpt_random_system(&rng, n3, k, J, minv, y);
       /* column 0 lifts every contact (so the normal problem is feasible) and
        * gravity pushes along it */
       for (int i = 0; i < nc; i++) J[3 * i] = 0.5 + cpt_unif(&rng);
       y[0] -= 3.0 * cpt_unif(&rng);
-      for (int r = 0; r < n3; r++) {
-        double v = 0.0;
-        for (int d = 0; d < k; d++) v += J[(size_t)d * n3 + r] * y[d];
-        b[r] = v;
-      }
+      cpt_apply(n3, k, J, y, b);
       cpt_delassus(n3, k, J, minv, G);
       nsed_cp_contact c[MAXC];
       for (int i = 0; i < nc; i++) {
