@@ -85,8 +85,8 @@ int nsedi_ws_reserve_contacts(nsedi_workspace *ws, int nc, int nw, int m);
 void nsedi_ws_free(nsedi_workspace *ws);
 
 /* ---- nsed Lemke (lcp_lemke.c) ---- */
-/* Solve w = Mz+q, 0<=z _|_ w>=0 by lexicographic Lemke on the row/column
- * equilibrated problem. ws must hold n. z, w outputs (w = Mz+q recomputed).
+/* Solve w = Mz+q, 0<=z _|_ w>=0 by lexicographic Lemke on the symmetrically
+ * scaled problem D M D (copositive-plus where M is). ws must hold n. z, w outputs (w = Mz+q recomputed).
  * pivots receives the pivot count. Returns NSEDI_LCP_*. */
 int nsedi_lemke(nsedi_workspace *ws, int n, const double *M, const double *q, double *z, double *w,
                 int max_pivots, int *pivots);

@@ -321,9 +321,9 @@
 
 /* ---- the complementarity layer (src/complementarity) ---- */
 
-/* nsed's Lemke (lcp_lemke.c) works on the equilibrated LCP (rows, then
- * columns to unit max-norm, q to unit max-norm), so its tableau is O(1)
- * and absolute thresholds mean something. A pivot must exceed
+/* nsed's Lemke (lcp_lemke.c) works on the scaled LCP (D M D with every
+ * entry at most 1, q to unit max-norm), so its tableau is O(1) and
+ * absolute thresholds mean something. A pivot must exceed
  * NSEDI_LEMKE_PIVOT_REL of its column's largest entry and
  * NSEDI_LEMKE_PIVOT_ABS: entries below that are round-off left by earlier
  * pivots (pivoting on a 1e-17 destroys the tableau), never pivoted on. */
@@ -332,7 +332,7 @@
 
 /* Ties in Lemke's minimum-ratio test: ratios within NSEDI_LEMKE_TIE_RATIO
  * of the minimum, relative to max(minimum, 1), are tied, and so are the
- * most negative entries of the equilibrated q (unit max-norm) at the first
+ * most negative entries of the scaled q (unit max-norm) at the first
  * step. Degenerate problems produce ratios equal up to round-off, which
  * floating-point equality misses, losing the lexicographic rule's
  * anti-cycling guarantee. It must also stay well below the accuracy an
@@ -340,7 +340,7 @@
  * sticking vehicle's event problem, whose tangential rows' q are 1e-9 of
  * the normal rows', had those rows tied with z0's, and Lemke ended 2.6e-9
  * from the solution (docs/complementarity.md, section 7). 1e-12 is a
- * thousand times below the acceptance and far above the equilibrated
+ * thousand times below the acceptance and far above the scaled
  * tableau's round-off. */
 #define NSEDI_LEMKE_TIE_RATIO 1e-12
 
