@@ -4,7 +4,8 @@ in closed form, tests/engine/test_block_on_belt.c) at three tolerances in
 two variants. Its event time errors against the reference must fall with
 the tolerance and stay within 100 rtol of the run's 20 s; its printed table,
 its CSV and its kept result directories (with their step logs) must agree;
-bad usage exits 2, a reference that fails exits 1 naming it.
+a CVODE variant runs without the step log its integrator refuses; bad
+usage exits 2, a reference that fails exits 1 naming it.
 
     test_work_precision.py SOURCE_ROOT BUILD_DIR
 """
@@ -54,6 +55,11 @@ with tempfile.TemporaryDirectory(prefix="nsed-wp-test-") as tmp:
                   r["limited_by"].startswith("block.") for r in mine), f"{variant}: costs {mine}")
     for name in ("reference", "default.rtol1e-08", "pi.rtol1e-12"):
         check(os.path.exists(os.path.join(keep, name, "steps.csv")), f"--keep: {name}/steps.csv")
+    # a CVODE variant runs without the step log its integrator refuses
+    p = wp("--rtol", "1e-10", "--variant", "adams", "solver.integrator=cvode_adams", "--csv", out_csv)
+    rows = list(csv.DictReader(open(out_csv))) if os.path.exists(out_csv) else []
+    check(p.returncode == 0 and len(rows) == 1 and rows[0]["status"] == "ok" and rows[0]["sequence"] == "same"
+          and rows[0]["limited_by"] == "", f"a CVODE variant: {p.returncode} {rows} {p.stderr}")
     p = wp("--set", "solver.rtol")
     check(p.returncode == 2 and "expected KEY=VALUE" in p.stderr, f"bad override: {p.returncode} {p.stderr}")
     p = wp("--rtol", "1e-10", "--set", "solver.max_events=1")
