@@ -15,7 +15,7 @@ import re
 import numpy as np
 
 from ._ffi import ffi, load_library, new_padded
-from .results import (BODY_FIELDS, CONTACT_NUMBERS, JOINT_FIELDS, MODE_NAMES, Result,
+from .results import (BODY_FIELDS, CONTACT_NUMBERS, JOINT_FIELDS, MODE_NAMES, STEP_COLUMNS, Result,
                       contacts_array, events_array, read_result, steps_array, trajectory_array)
 
 lib, LIBRARY_PATH = load_library()
@@ -594,12 +594,10 @@ class _StepRows:
         return 0
 
     def array(self, model):
-        cols = list(zip(*self.rows)) if self.rows else [()] * 9
+        cols = dict(zip(STEP_COLUMNS, zip(*self.rows) if self.rows else [()] * len(STEP_COLUMNS)))
         names = model.state_names
-        return steps_array({"t": cols[0], "h": cols[1], "rejected": cols[2], "rhs": cols[3],
-                            "error": cols[4],
-                            "limit": [names[i] if 0 <= i < len(names) else "" for i in cols[5]],
-                            "limit_share": cols[6], "events": cols[7], "first": cols[8]})
+        cols["limit"] = [names[i] if 0 <= i < len(names) else "" for i in cols["limit"]]
+        return steps_array(cols)
 
 
 def _free_recorder(p):
