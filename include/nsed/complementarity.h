@@ -146,6 +146,18 @@ NSED_API int nsed_contact_solve_accel(nsed_contact_solver *s, const nsed_contact
 NSED_API int nsed_contact_solve_impact(nsed_contact_solver *s, const nsed_contact_problem *p,
                               nsed_contact_solution *sol, nsed_lcp_stats *stats, nsed_error *err);
 
+/* Sees every LCP the solver poses, before it is solved: `form` names the
+ * formulation ("face", "vertex", "face-as-vertex", or "lcp" for nsed_lcp_solve),
+ * M is n x n column-major (w = M z + q). The pointers are valid during the call
+ * only. A nonzero return stops that solve with NSED_ERR_IO. */
+typedef int (*nsed_lcp_observer)(void *user, const char *form, int n, const double *M,
+                                 const double *q);
+
+/* Install an observer of the posed LCPs (fn NULL removes it); for `nsed cp
+ * --write-lcp` and research scripts. The exact cone poses no LCP. */
+NSED_API void nsed_contact_solver_set_lcp_observer(nsed_contact_solver *s, nsed_lcp_observer fn,
+                                                   void *user);
+
 /* A plain LCP w = M z + q, 0 <= z _|_ w >= 0 (M n x n column-major), solved by
  * the solver's path with verification; used by `nsed lcp` and the tests. */
 NSED_API int nsed_lcp_solve(nsed_contact_solver *s, int n, const double *M, const double *q, double *z,

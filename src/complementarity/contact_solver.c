@@ -74,6 +74,12 @@ int nsed_contact_solver_create(const nsed_complementarity_settings *s, int max_c
   return NSED_OK;
 }
 
+void nsed_contact_solver_set_lcp_observer(nsed_contact_solver *s, nsed_lcp_observer fn, void *user) {
+  if (!s) return;
+  s->observer = fn;
+  s->observer_user = fn ? user : NULL;
+}
+
 void nsed_contact_solver_free(nsed_contact_solver **s) {
   if (!s || !*s) return;
   nsedi_siconos_free(&(*s)->sic);

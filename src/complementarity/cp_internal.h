@@ -73,6 +73,8 @@ struct nsed_contact_solver {
   nsedi_workspace ws;
   nsedi_siconos *sic; /* long-lived Siconos Lemke options */
   nsedi_fc3d *fc;     /* created on first exact-cone solve */
+  nsed_lcp_observer observer; /* NULL: none */
+  void *observer_user;
 };
 
 /* ---- workspace (workspace.c) ---- */

@@ -9,55 +9,74 @@
  *    proves infeasibility there; scaling rows and columns apart (R M C) did
  *    not, and ended vertex-form problems that have solutions on rays;
  *  - a pivot must exceed NSEDI_LEMKE_PIVOT_REL of its column's largest
- *    entry and NSEDI_LEMKE_PIVOT_ABS (noise is never pivoted on);
+ *    entry and NSEDI_LEMKE_PIVOT_ABS times the tableau's growth (noise is
+ *    never pivoted on);
  *  - ties in the minimum-ratio test and in the lexicographic comparison are
- *    detected with relative tolerances, not by floating-point equality;
+ *    detected with tolerances, not by floating-point equality: the ratio
+ *    test's is the ratios' round-off, estimated from the tableau's growth,
+ *    kept between NSEDI_LEMKE_TIE_RATIO and NSEDI_LEMKE_TIE_CAP;
  *  - when z0 is among the tied rows it leaves (the run ends at once);
  *  - a tie that survives all of B^-1's columns goes to the largest pivot.
  * The tableau is dense n x (2n+2) in ws (no allocation here). */
 #include "cp_internal.h"
 
+#include <float.h>
 #include <math.h>
 #include <string.h>
 
-/* Gauss-Jordan pivot on (r, e) of the n x ncol column-major tableau. */
-static void pivot(double *T, int n, int ncol, int r, int e) {
-  double inv = 1.0 / T[(size_t)e * n + r];
+/* Gauss-Jordan pivot on (r, e) of the n x ncol column-major tableau.
+ * Returns max_i |T_ie| * max_c |T_rc|, the size of its largest update
+ * a - b c: each rounds by about an ulp of that, so the sum over the pivots
+ * (the tableau's growth) bounds the entries' round-off in ulps. */
+static double pivot(double *T, int n, int ncol, int r, int e) {
+  double inv = 1.0 / T[(size_t)e * n + r], rmax = 0.0, emax = 0.0;
   for (int c = 0; c < ncol; c++) T[(size_t)c * n + r] *= inv;
   T[(size_t)e * n + r] = 1.0;
+  const double *colE = T + (size_t)e * n;
+  for (int i = 0; i < n; i++)
+    if (i != r) emax = fmax(emax, fabs(colE[i]));
   for (int c = 0; c < ncol; c++) {
     if (c == e) continue;
     double trc = T[(size_t)c * n + r];
     if (trc == 0.0) continue;
+    rmax = fmax(rmax, fabs(trc));
     double *col = T + (size_t)c * n;
-    const double *colE = T + (size_t)e * n;
     for (int i = 0; i < n; i++)
       if (i != r) col[i] -= colE[i] * trc;
   }
-  double *colE = T + (size_t)e * n;
+  double *ce = T + (size_t)e * n;
   for (int i = 0; i < n; i++)
-    if (i != r) colE[i] = 0.0;
+    if (i != r) ce[i] = 0.0;
+  return emax * rmax;
 }
 
 /* Row leaving when column e enters, or -1 on a ray. z0row: the row where z0
- * is basic (-1 if none). */
-static int ratio_test(const double *T, int n, int e, int z0row, int *cand) {
+ * is basic (-1 if none); growth: 1 plus the pivots' updates so far, which
+ * bounds the tableau's round-off in units of the unit round-off. */
+static int ratio_test(const double *T, int n, int e, int z0row, double growth, int *cand, double *ratio) {
   const double *colE = T + (size_t)e * n, *rhs = T + (size_t)(2 * n + 1) * n;
   double cmax = 0.0;
   for (int i = 0; i < n; i++)
     if (colE[i] > cmax) cmax = colE[i];
-  double ptol = fmax(NSEDI_LEMKE_PIVOT_REL * cmax, NSEDI_LEMKE_PIVOT_ABS);
+  double ptol = fmax(NSEDI_LEMKE_PIVOT_REL * cmax, NSEDI_LEMKE_PIVOT_ABS * growth);
   double theta = INFINITY;
-  for (int i = 0; i < n; i++)
-    if (colE[i] > ptol) {
-      double r = fmax(rhs[i], 0.0) / colE[i];
-      if (r < theta) theta = r;
-    }
+  for (int i = 0; i < n; i++) {
+    ratio[i] = colE[i] > ptol ? fmax(rhs[i], 0.0) / colE[i] : INFINITY;
+    if (ratio[i] < theta) theta = ratio[i];
+  }
   if (theta == INFINITY) return -1;
-  double ttol = NSEDI_LEMKE_TIE_RATIO * fmax(theta, 1.0);
+  /* Ratios equal in real arithmetic differ by their round-off, about
+   * eps growth (1 + theta) / T_ie: tied within it, kept between the floor
+   * and the cap (NSEDI_LEMKE_TIE_RATIO, NSEDI_LEMKE_TIE_CAP). */
+  const double scale = fmax(theta, 1.0), window = theta + NSEDI_LEMKE_TIE_CAP * scale;
+  double cmin = INFINITY;
+  for (int i = 0; i < n; i++)
+    if (ratio[i] <= window) cmin = fmin(cmin, colE[i]);
+  double noise = DBL_EPSILON * growth * (1.0 + theta) / cmin;
+  double ttol = fmin(fmax(NSEDI_LEMKE_TIE_RATIO * scale, noise), NSEDI_LEMKE_TIE_CAP * scale);
   int nc = 0;
   for (int i = 0; i < n; i++)
-    if (colE[i] > ptol && fmax(rhs[i], 0.0) / colE[i] <= theta + ttol) cand[nc++] = i;
+    if (ratio[i] <= theta + ttol) cand[nc++] = i;
   if (nc == 1) return cand[0];
   for (int k = 0; k < nc; k++)
     if (cand[k] == z0row) return z0row;
@@ -127,7 +146,7 @@ int nsedi_lemke(nsedi_workspace *ws, int n, const double *M, const double *q, do
   for (int i = 0; i < n; i++)
     if (rhs[i] <= qmin + NSEDI_LEMKE_TIE_RATIO) r = i;
   int z0 = 2 * n;
-  pivot(T, n, ncol, r, z0);
+  double growth = 1.0 + pivot(T, n, ncol, r, z0);
   int leaving = basis[r];
   basis[r] = z0;
   int z0row = r;
@@ -135,12 +154,12 @@ int nsedi_lemke(nsedi_workspace *ws, int n, const double *M, const double *q, do
   int np = 1;
   while (np < max_pivots) {
     int e = leaving < n ? leaving + n : leaving - n;
-    r = ratio_test(T, n, e, z0row, ws->cand);
+    r = ratio_test(T, n, e, z0row, growth, ws->cand, w); /* w: scratch until the end */
     if (r < 0) {
       status = NSEDI_LCP_RAY;
       break;
     }
-    pivot(T, n, ncol, r, e);
+    growth += pivot(T, n, ncol, r, e);
     np++;
     leaving = basis[r];
     basis[r] = e;

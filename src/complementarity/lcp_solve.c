@@ -38,6 +38,9 @@ static const char *const path_names[4][P_COUNT] = {
      "face-as-vertex/enum"},
 };
 
+/* The observer's names of the formulations, in path_names' order. */
+static const char *const form_names[4] = {"lcp", "face", "vertex", "face-as-vertex"};
+
 static const char *outcome_name(int st) {
   switch (st) {
   case NSEDI_LCP_SOLVED: return "terminated";
@@ -71,6 +74,9 @@ int nsedi_lcp_run(nsed_contact_solver *s, int n, const double *M, const double *
     return nsed_error_set(err, NSED_ERR_NONFINITE, "LCP of size %d has non-finite entries in M or q", n);
   int rc = nsedi_ws_reserve_lcp(ws, n);
   if (rc != NSED_OK) return nsed_error_set(err, rc, "out of memory for an LCP of size %d", n);
+  if (s->observer && s->observer(s->observer_user, form_names[form], n, M, q) != 0)
+    return nsed_error_set(err, NSED_ERR_IO, "the LCP observer failed on the %s LCP of size %d",
+                          form_names[form], n);
 
   int trivial = 1;
   for (int i = 0; i < n; i++)
@@ -163,9 +169,14 @@ int nsedi_lcp_run(nsed_contact_solver *s, int n, const double *M, const double *
            st_reg < 0 ? "not tried" : outcome_name(st_reg), r_reg,
            st_enum < 0 ? "not tried" : (st_enum == NSEDI_LCP_RAY ? "no solution" : outcome_name(st_enum)),
            tried);
-  if (infeasible)
+  if (st_enum == NSEDI_LCP_RAY)
     return nsed_error_set(err, NSED_LCP_INFEASIBLE,
                           "LCP of size %d has no solution (%s; tolerance %.3g)", n, buf, tol);
+  if (infeasible) /* Lemke's ray proves it for a copositive-plus M only */
+    return nsed_error_set(err, NSED_LCP_INFEASIBLE,
+                          "LCP of size %d: no solution found, nsed's Lemke ended on a secondary ray "
+                          "(a proof of infeasibility only where M is copositive-plus) (%s; tolerance %.3g)",
+                          n, buf, tol);
   return nsed_error_set(err, NSED_ERR_LCP, "LCP of size %d not solved within tolerance %.3g (%s)", n,
                         tol, buf);
 }

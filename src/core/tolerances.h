@@ -322,27 +322,41 @@
 /* ---- the complementarity layer (src/complementarity) ---- */
 
 /* nsed's Lemke (lcp_lemke.c) works on the scaled LCP (D M D with every
- * entry at most 1, q to unit max-norm), so its tableau is O(1) and
- * absolute thresholds mean something. A pivot must exceed
- * NSEDI_LEMKE_PIVOT_REL of its column's largest entry and
- * NSEDI_LEMKE_PIVOT_ABS: entries below that are round-off left by earlier
- * pivots (pivoting on a 1e-17 destroys the tableau), never pivoted on. */
+ * entry at most 1, q to unit max-norm), so its tableau starts O(1); its
+ * growth, 1 plus the largest update |T_ie| |T_rc| of each pivot so far,
+ * bounds its entries' round-off in units of the unit round-off. A pivot
+ * must exceed NSEDI_LEMKE_PIVOT_REL of its column's largest entry and
+ * NSEDI_LEMKE_PIVOT_ABS times the growth: entries below that are round-off
+ * left by earlier pivots, never pivoted on. A fixed 1e-13 let the mecanum
+ * car's impact problem (LCP of 80, tableau grown to 4e4) pivot on 3.8e-11
+ * in a column whose every positive entry was round-off: the step (1.7e7)
+ * blew the tableau up to 9e12 and Lemke "ended" 5.2e-6 from a solution
+ * (docs/complementarity.md, section 7). */
 #define NSEDI_LEMKE_PIVOT_REL 1e-11
 #define NSEDI_LEMKE_PIVOT_ABS 1e-13
 
-/* Ties in Lemke's minimum-ratio test: ratios within NSEDI_LEMKE_TIE_RATIO
- * of the minimum, relative to max(minimum, 1), are tied, and so are the
- * most negative entries of the scaled q (unit max-norm) at the first
- * step. Degenerate problems produce ratios equal up to round-off, which
- * floating-point equality misses, losing the lexicographic rule's
- * anti-cycling guarantee. It must also stay well below the accuracy an
- * answer is accepted at (solver tol, 1e-9 relative): at 1e-9 itself, a
- * sticking vehicle's event problem, whose tangential rows' q are 1e-9 of
- * the normal rows', had those rows tied with z0's, and Lemke ended 2.6e-9
- * from the solution (docs/complementarity.md, section 7). 1e-12 is a
- * thousand times below the acceptance and far above the scaled
- * tableau's round-off. */
+/* Ties in Lemke's minimum-ratio test: ratios within their round-off of
+ * the minimum, DBL_EPSILON times the growth times (1 + minimum) over the
+ * smallest pivot among them, are tied, that round-off taken at least
+ * NSEDI_LEMKE_TIE_RATIO and at most NSEDI_LEMKE_TIE_CAP (both relative to
+ * max(minimum, 1)); the most negative entries of the scaled q at the first
+ * step are tied within NSEDI_LEMKE_TIE_RATIO. Degenerate problems produce
+ * ratios equal up to round-off, which floating-point equality misses,
+ * losing the lexicographic rule's anti-cycling guarantee. A fixed 1e-12 was
+ * below the round-off of the mecanum car's impact problems (two feet a
+ * wheel, the wheels mirrored): 21 to 23 ratios equal in real arithmetic
+ * came out 1.3e-12 to 6.1e-11 apart, round-off chose among them instead of
+ * the lexicographic rule, and Lemke ended on rays of problems that have
+ * solutions. A fixed 1e-10 tied genuinely different ratios (1.7e-10 to
+ * 8.4e-10 apart, their round-off below 1e-11) of the six-wheeled vehicle's
+ * impact problem, and ended 2e-9 from its solution. The cap keeps a tie's
+ * error ten times below the accuracy an answer is accepted at (solver tol,
+ * 1e-9 relative): at 1e-9 itself, a sticking vehicle's event problem, whose
+ * tangential rows' q are 1e-9 of the normal rows', had those rows tied
+ * with z0's, and Lemke ended 2.6e-9 from the solution; the floor is what a
+ * fixed tolerance was from 2026-11-29 (docs/complementarity.md, section 7). */
 #define NSEDI_LEMKE_TIE_RATIO 1e-12
+#define NSEDI_LEMKE_TIE_CAP 1e-10
 
 /* Ties in the lexicographic comparison of the tied rows of B^-1 over the
  * pivot: within this fraction of the column's largest such quotient, for
