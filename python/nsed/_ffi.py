@@ -334,6 +334,9 @@ int nsed_contact_solve_accel(nsed_contact_solver *s, const nsed_contact_problem 
                              nsed_contact_solution *sol, nsed_lcp_stats *stats, nsed_error *err);
 int nsed_contact_solve_impact(nsed_contact_solver *s, const nsed_contact_problem *p,
                               nsed_contact_solution *sol, nsed_lcp_stats *stats, nsed_error *err);
+typedef int (*nsed_lcp_observer)(void *user, const char *form, int n, const double *M,
+                                 const double *q);
+void nsed_contact_solver_set_lcp_observer(nsed_contact_solver *s, nsed_lcp_observer fn, void *user);
 int nsed_contact_problem_read(const char *path, nsed_contact_problem_file *out, nsed_error *err);
 void nsed_contact_problem_file_free(nsed_contact_problem_file *f);
 int nsed_contact_problem_write(const char *path, const nsed_contact_problem *p, int impact,

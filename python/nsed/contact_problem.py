@@ -113,14 +113,17 @@ def write_contact_problem(path, problem, comment=None):
 
 
 def solve_contact_problem(problem, model="face", sides=8, path="auto", tol=1e-9,
-                          max_pivots=10000, cone_tol=1e-12):
+                          max_pivots=10000, cone_tol=1e-12, lcps=False):
     """Solve a ContactProblem (or the file at a path) as a run would, every
     answer verified. Returns a dict: solved (bool), status (the C status
     name), message, residual, lcp_size, pivots, path; when solved also
     lambda and a (numpy, 3 nc + nw: per contact n, t1, t2, then the spins),
     modes and spin_modes ("open", "stick", "slip"). An unsolved problem is
     an answer (solved False, with nsed's message), not an exception; bad
-    input (the solver's checks, an unknown model or path) raises."""
+    input (the solver's checks, an unknown model or path) raises. With
+    lcps=True also "lcps": every LCP the solve posed, in order, each a dict
+    form ("face", "vertex" or "face-as-vertex"), M (n x n), q (what
+    `nsed cp --write-lcp` writes; w = M z + q)."""
     if not isinstance(problem, ContactProblem):
         problem = read_contact_problem(problem)
     if model not in MODELS or path not in PATHS:
@@ -136,6 +139,17 @@ def solve_contact_problem(problem, model="face", sides=8, path="auto", tol=1e-9,
     rc = lib.nsed_contact_solver_create(s, nc, sp, err)
     if rc != NSED_OK:
         _raise(rc, _str(err.message))
+    posed = []
+
+    def observe(user, form, n, M, q):
+        M = np.frombuffer(ffi.buffer(M, 8 * n * n), dtype=float).reshape(n, n).T.copy()
+        posed.append({"form": _str(form), "M": M,
+                      "q": np.frombuffer(ffi.buffer(q, 8 * n), dtype=float).copy()})
+        return 0
+
+    observer = ffi.callback("int(void *, const char *, int, const double *, const double *)", observe)
+    if lcps:
+        lib.nsed_contact_solver_set_lcp_observer(sp[0], observer, ffi.NULL)
     try:
         n = 3 * nc + nw
         lam, a = np.zeros(n), np.zeros(n)
@@ -155,6 +169,8 @@ def solve_contact_problem(problem, model="face", sides=8, path="auto", tol=1e-9,
            "message": _str(err.message) if rc != NSED_OK else "", "residual": st.residual,
            "lcp_size": st.lcp_size, "pivots": st.pivots,
            "path": _str(st.path) if st.path != ffi.NULL else "none"}
+    if lcps:
+        out["lcps"] = posed
     if rc == NSED_ERR_INPUT:  # the problem itself is bad
         _raise(rc, out["message"])
     if rc == NSED_OK:

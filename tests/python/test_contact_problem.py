@@ -14,6 +14,11 @@ Usage: test_contact_problem.py SOURCE_ROOT LIBNSED_SO NSED [B_SANITIZE]
   under the cone: the same forces, modes and path as `nsed cp --model cone`
   prints (17 digits), and Coulomb's law checked here on them;
 - a written problem reads back bit for bit (numbers, kinds, spins, level);
+- lcps=True hands over every LCP the solve posed: for the pushed point in
+  the vertex form with 4 sides, the LCP written out by hand (unknowns
+  lambda_n, beta_0..3, sigma); for the mecanum car's impact problem, the
+  face form's fallback to the same polygon in vertex form, bit for bit
+  what `nsed cp --write-lcp` writes;
 - a malformed file raises InputError naming file and line; a problem the
   solver refuses (mu < 0) raises InputError; an unsolved one is an answer
   (solved False, the status and nsed's message), as the face form with one
@@ -123,6 +128,43 @@ def errors():
         check("need G of 3 x 3" in str(e), f"G of the wrong size: {e}")
 
 
+def posed_lcps():
+    mu0, push = 0.3, 0.5 * g
+    r = nsed.solve_contact_problem(point([-g, push, 0], mu0=mu0), model="vertex", sides=4, lcps=True)
+    check(r["solved"] and [x["form"] for x in r["lcps"]] == ["vertex"], f"one vertex LCP: {r.get('lcps')}")
+    d = [(np.cos(j * np.pi / 2), np.sin(j * np.pi / 2)) for j in range(4)]
+    M = np.zeros((6, 6))
+    q = np.zeros(6)
+    M[0, 0], q[0] = 1 / m, -g
+    for j, (c, s_) in enumerate(d):
+        for k, (ck, sk) in enumerate(d):
+            M[1 + j, 1 + k] = (c * ck + s_ * sk) / m
+        M[1 + j, 5] = 1.0
+        q[1 + j] = c * push
+        M[5, 1 + j] = -1.0
+    M[5, 0] = mu0
+    if r["lcps"]:
+        got = r["lcps"][0]
+        check(np.allclose(got["M"], M, rtol=0, atol=1e-15) and np.allclose(got["q"], q, rtol=0, atol=1e-15),
+              f"the pushed point's LCP by hand:\n{got['M']}\n{got['q']}")
+    car = os.path.join(root, "tests", "data", "cp", "mecanum_car_impact_8c_t81934.txt")
+    r = nsed.solve_contact_problem(car, lcps=True)
+    forms = [x["form"] for x in r["lcps"]]
+    check(r["solved"] and forms == ["face-as-vertex"], f"the car: {r['status']}, {forms}")
+    with tempfile.TemporaryDirectory() as work:
+        out = subprocess.run([nsed_exe, "cp", "--write-lcp", work, car], stdout=subprocess.PIPE, text=True)
+        path = os.path.join(work, "mecanum_car_impact_8c_t81934.1.face-as-vertex.dat")
+        check(out.returncode == 0 and os.path.isfile(path), f"nsed cp --write-lcp: {out.stdout[-200:]}")
+        if os.path.isfile(path) and r["lcps"]:
+            tok = open(path).read().split()
+            n = int(tok[0])
+            vals = np.array([float(t) for t in tok[6:6 + n * n + n]])
+            check(np.array_equal(vals[:n * n].reshape(n, n).T, r["lcps"][0]["M"])
+                  and np.array_equal(vals[n * n:], r["lcps"][0]["q"]),
+                  "the posed LCP equals the file nsed cp writes, bit for bit")
+    check("lcps" not in nsed.solve_contact_problem(car), "no lcps unless asked")
+
+
 def failed_run():
     """A run stopped on an event problem hands it over: in memory and read
     from its result directory, the same numbers; solved on the default path
@@ -161,5 +203,6 @@ closed_forms()
 stored_cone_problem()
 round_trip()
 errors()
+posed_lcps()
 failed_run()
 sys.exit(check.summary())
