@@ -77,6 +77,12 @@ struct nsed_contact_solver {
   void *observer_user;
 };
 
+/* The larger and the smaller of two finite numbers (the LCPs' entries are
+ * checked finite before any solve): fmax and fmin are library calls unless
+ * NaNs are ruled out for the whole program, and these run per entry. */
+static inline double nsedi_maxf(double a, double b) { return a > b ? a : b; }
+static inline double nsedi_minf(double a, double b) { return a < b ? a : b; }
+
 /* ---- workspace (workspace.c) ---- */
 /* Make the LCP buffers hold dimension n (grow only). NSED_OK or NSED_ERR_NOMEM. */
 int nsedi_ws_reserve_lcp(nsedi_workspace *ws, int n);

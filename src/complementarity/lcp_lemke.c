@@ -34,12 +34,12 @@ static double pivot(double *T, int n, int ncol, int r, int e) {
   T[(size_t)e * n + r] = 1.0;
   const double *colE = T + (size_t)e * n;
   for (int i = 0; i < n; i++)
-    if (i != r) emax = fmax(emax, fabs(colE[i]));
+    if (i != r) emax = nsedi_maxf(emax, fabs(colE[i]));
   for (int c = 0; c < ncol; c++) {
     if (c == e) continue;
     double trc = T[(size_t)c * n + r];
     if (trc == 0.0) continue;
-    rmax = fmax(rmax, fabs(trc));
+    rmax = nsedi_maxf(rmax, fabs(trc));
     double *col = T + (size_t)c * n;
     for (int i = 0; i < n; i++)
       if (i != r) col[i] -= colE[i] * trc;
@@ -58,22 +58,22 @@ static int ratio_test(const double *T, int n, int e, int z0row, double growth, i
   double cmax = 0.0;
   for (int i = 0; i < n; i++)
     if (colE[i] > cmax) cmax = colE[i];
-  double ptol = fmax(NSEDI_LEMKE_PIVOT_REL * cmax, NSEDI_LEMKE_PIVOT_ABS * growth);
+  double ptol = nsedi_maxf(NSEDI_LEMKE_PIVOT_REL * cmax, NSEDI_LEMKE_PIVOT_ABS * growth);
   double theta = INFINITY;
   for (int i = 0; i < n; i++) {
-    ratio[i] = colE[i] > ptol ? fmax(rhs[i], 0.0) / colE[i] : INFINITY;
+    ratio[i] = colE[i] > ptol ? nsedi_maxf(rhs[i], 0.0) / colE[i] : INFINITY;
     if (ratio[i] < theta) theta = ratio[i];
   }
   if (theta == INFINITY) return -1;
   /* Ratios equal in real arithmetic differ by their round-off, about
    * eps growth (1 + theta) / T_ie: tied within it, kept between the floor
    * and the cap (NSEDI_LEMKE_TIE_RATIO, NSEDI_LEMKE_TIE_CAP). */
-  const double scale = fmax(theta, 1.0), window = theta + NSEDI_LEMKE_TIE_CAP * scale;
+  const double scale = nsedi_maxf(theta, 1.0), window = theta + NSEDI_LEMKE_TIE_CAP * scale;
   double cmin = INFINITY;
   for (int i = 0; i < n; i++)
-    if (ratio[i] <= window) cmin = fmin(cmin, colE[i]);
+    if (ratio[i] <= window) cmin = nsedi_minf(cmin, colE[i]);
   double noise = DBL_EPSILON * growth * (1.0 + theta) / cmin;
-  double ttol = fmin(fmax(NSEDI_LEMKE_TIE_RATIO * scale, noise), NSEDI_LEMKE_TIE_CAP * scale);
+  double ttol = nsedi_minf(nsedi_maxf(NSEDI_LEMKE_TIE_RATIO * scale, noise), NSEDI_LEMKE_TIE_CAP * scale);
   int nc = 0;
   for (int i = 0; i < n; i++)
     if (ratio[i] <= theta + ttol) cand[nc++] = i;
@@ -119,11 +119,11 @@ int nsedi_lemke(nsedi_workspace *ws, int n, const double *M, const double *q, do
   double *rs = ws->rs, *cs = ws->cs;
   for (int i = 0; i < n; i++) {
     double m = 0.0;
-    for (int j = 0; j < n; j++) m = fmax(m, fmax(fabs(M[(size_t)j * n + i]), fabs(M[(size_t)i * n + j])));
+    for (int j = 0; j < n; j++) m = nsedi_maxf(m, nsedi_maxf(fabs(M[(size_t)j * n + i]), fabs(M[(size_t)i * n + j])));
     rs[i] = cs[i] = m > 0.0 ? 1.0 / sqrt(m) : 1.0;
   }
   double qs = 0.0;
-  for (int i = 0; i < n; i++) qs = fmax(qs, fabs(rs[i] * q[i]));
+  for (int i = 0; i < n; i++) qs = nsedi_maxf(qs, fabs(rs[i] * q[i]));
   /* Tableau [I | -M~ | -e | q~]. */
   int ncol = 2 * n + 2;
   double *T = ws->tab;
@@ -141,7 +141,7 @@ int nsedi_lemke(nsedi_workspace *ws, int n, const double *M, const double *q, do
    * which is the lexicographic choice for the identity B^-1). */
   const double *rhs = T + (size_t)(2 * n + 1) * n;
   double qmin = INFINITY;
-  for (int i = 0; i < n; i++) qmin = fmin(qmin, rhs[i]);
+  for (int i = 0; i < n; i++) qmin = nsedi_minf(qmin, rhs[i]);
   int r = -1;
   for (int i = 0; i < n; i++)
     if (rhs[i] <= qmin + NSEDI_LEMKE_TIE_RATIO) r = i;
@@ -173,7 +173,7 @@ int nsedi_lemke(nsedi_workspace *ws, int n, const double *M, const double *q, do
   for (int i = 0; i < n; i++)
     if (basis[i] >= n && basis[i] < 2 * n) {
       int j = basis[i] - n;
-      z[j] = fmax(rhs[i], 0.0) * cs[j] * qs;
+      z[j] = nsedi_maxf(rhs[i], 0.0) * cs[j] * qs;
     }
   for (int i = 0; i < n; i++) {
     double s = q[i];

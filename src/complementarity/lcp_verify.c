@@ -17,11 +17,11 @@ int nsedi_all_finite(size_t n, const double *x) {
 double nsedi_lcp_residual(int n, const double *M, const double *q, const double *z, double *w,
                           double *cn) {
   double qs = 0.0;
-  for (int i = 0; i < n; i++) qs = fmax(qs, fabs(q[i]));
+  for (int i = 0; i < n; i++) qs = nsedi_maxf(qs, fabs(q[i]));
   if (!(qs > 0.0)) qs = 1.0;
   for (int j = 0; j < n; j++) {
     double c = 0.0;
-    for (int i = 0; i < n; i++) c = fmax(c, fabs(M[(size_t)j * n + i]));
+    for (int i = 0; i < n; i++) c = nsedi_maxf(c, fabs(M[(size_t)j * n + i]));
     cn[j] = c;
   }
   double r = 0.0;
@@ -31,7 +31,7 @@ double nsedi_lcp_residual(int n, const double *M, const double *q, const double 
       double mij = M[(size_t)j * n + i], t = mij * z[j];
       s += t;
       mag += fabs(t);
-      if (mij != 0.0) unit = fmax(unit, fabs(mij) / cn[j]);
+      if (mij != 0.0) unit = nsedi_maxf(unit, fabs(mij) / cn[j]);
     }
     w[i] = s + q[i];
     /* Row scale of w_i: the size of what was summed into it (at least
@@ -39,12 +39,12 @@ double nsedi_lcp_residual(int n, const double *M, const double *q, const double 
      * judged as a violation), and at least what a unit-size z_j
      * (z_j c_j = ||q||) puts in this row, so a row whose terms all vanish
      * is not judged on round-off alone. */
-    double wsi = fmax(fmax(fabs(q[i]), fabs(s)), fmax(NSEDI_LCP_ROW_SCALE * mag, qs * unit));
+    double wsi = nsedi_maxf(nsedi_maxf(fabs(q[i]), fabs(s)), nsedi_maxf(NSEDI_LCP_ROW_SCALE * mag, qs * unit));
     double wi = wsi > 0.0 ? w[i] / wsi : (w[i] == 0.0 ? 0.0 : -INFINITY);
     /* z_i in the units of w: its column's size times z_i, against ||q|| (a
      * global scale, so a huge spurious z_k elsewhere cannot hide it) */
     double zi = cn[i] > 0.0 ? z[i] * cn[i] / qs : (z[i] < 0.0 ? -INFINITY : 0.0);
-    double m = fabs(fmin(zi, wi));
+    double m = fabs(nsedi_minf(zi, wi));
     if (!(m <= r)) r = isnan(m) ? INFINITY : m;
   }
   return r;
@@ -71,7 +71,7 @@ double nsedi_lcp_polish(nsedi_workspace *ws, int n, const double *M, const doubl
     if (nsedi_lstsq(k, k, A, 1, x, NSEDI_POLISH_RANK_CUT, &rank) != 0) return old_residual;
   }
   memset(znew, 0, sizeof(double) * (size_t)n);
-  for (int a = 0; a < k; a++) znew[idx[a]] = fmax(x[a], 0.0);
+  for (int a = 0; a < k; a++) znew[idx[a]] = nsedi_maxf(x[a], 0.0);
   double *wnew = ws->ww;
   double r = nsedi_lcp_residual(n, M, q, znew, wnew, ws->cn);
   if (r < old_residual) {
