@@ -50,6 +50,31 @@ static int check_settings(const nsed_complementarity_settings *s, nsed_error *er
   return NSED_OK;
 }
 
+/* The direction tables of an m-sided polygon (nsedi_polygon_dirs). */
+static int polygon_dirs(nsedi_polygon_dirs *d, int m) {
+  double *all = malloc(sizeof(double) * 12 * (size_t)m);
+  if (!all) return NSED_ERR_NOMEM;
+  d->at = all;
+  d->shifted = all + 2 * m;
+  const double h = 2.0 * M_PI / m;
+  for (int k = 0; k < 2; k++) {
+    d->check[k] = all + (4 + 4 * k) * (size_t)m;
+    d->check_mid[k] = all + (6 + 4 * k) * (size_t)m;
+  }
+  for (int j = 0; j < m; j++) {
+    double th = 2.0 * M_PI * j / m, ph = M_PI / m + 2.0 * M_PI * j / m;
+    d->at[2 * j] = cos(th), d->at[2 * j + 1] = sin(th);
+    d->shifted[2 * j] = cos(ph), d->shifted[2 * j + 1] = sin(ph);
+    for (int k = 0; k < 2; k++) {
+      double off = k ? M_PI / m : 0.0;
+      d->check[k][2 * j] = cos(off + j * h), d->check[k][2 * j + 1] = sin(off + j * h);
+      d->check_mid[k][2 * j] = cos(off + (j + 0.5) * h), d->check_mid[k][2 * j + 1] = sin(off + (j + 0.5) * h);
+    }
+  }
+  d->check_half = cos(h / 2);
+  return NSED_OK;
+}
+
 int nsed_contact_solver_create(const nsed_complementarity_settings *s, int max_contacts,
                                nsed_contact_solver **out, nsed_error *err) {
   if (!out) return nsed_error_set(err, NSED_ERR_INPUT, "contact solver: out is NULL");
@@ -64,7 +89,8 @@ int nsed_contact_solver_create(const nsed_complementarity_settings *s, int max_c
   nsed_contact_solver *cs = calloc(1, sizeof *cs);
   if (!cs) return nsed_error_set(err, NSED_ERR_NOMEM, "out of memory for the contact solver");
   cs->set = *s;
-  rc = nsedi_ws_reserve_contacts(&cs->ws, max_contacts > 0 ? max_contacts : 1, 0, s->sides);
+  rc = polygon_dirs(&cs->dirs, s->sides);
+  if (rc == NSED_OK) rc = nsedi_ws_reserve_contacts(&cs->ws, max_contacts > 0 ? max_contacts : 1, 0, s->sides);
   if (rc == NSED_OK) rc = nsedi_siconos_create(&cs->sic);
   if (rc != NSED_OK) {
     nsed_contact_solver_free(&cs);
@@ -85,6 +111,7 @@ void nsed_contact_solver_free(nsed_contact_solver **s) {
   nsedi_siconos_free(&(*s)->sic);
   nsedi_fc3d_free(&(*s)->fc);
   nsedi_ws_free(&(*s)->ws);
+  free((*s)->dirs.at);
   free(*s);
   *s = NULL;
 }
@@ -281,8 +308,8 @@ static void apply_G(int n, const double *G, const double *b, const double *lam, 
  * for each torsional stick candidate |lambda_w| <= mu lambda_n and maximal
  * dissipation -a_w lambda_w >= mu lambda_n |a_w|, to NSEDI_CP_LAW_TOL of
  * that row's own moment and acceleration scales. */
-static int laws_hold(const nsedi_cp *p, const double *lam, const double *a, int sides, double off,
-                     double rad) {
+static int laws_hold(const nsedi_cp *p, const double *lam, const double *a, const nsedi_polygon_dirs *dirs,
+                     int sides, int shifted, double rad) {
   const int nc = p->nc, n3 = 3 * nc;
   const size_t ng = (size_t)n3 + (size_t)p->nw;
   double lmax = 0.0, gmax = 0.0, bmax = 0.0;
@@ -294,7 +321,7 @@ static int laws_hold(const nsedi_cp *p, const double *lam, const double *a, int 
   double lref = fmax(lmax, gmax > 0.0 ? bmax / gmax : 0.0);
   double as = fmax(fmax(bmax, gmax * lref), torsion_share(p, lam, lref));
   double tl = NSEDI_CP_LAW_TOL * lref, ta = NSEDI_CP_LAW_TOL * as;
-  double h = 2.0 * M_PI / sides;
+  const double *face = dirs->check[shifted], *vertex = dirs->check_mid[shifted];
   for (int i = 0; i < nc; i++) {
     double ln = lam[3 * i], an = a[3 * i];
     if (!(ln >= -tl && an >= -ta)) return 0;
@@ -303,10 +330,10 @@ static int laws_hold(const nsedi_cp *p, const double *lam, const double *a, int 
     double l1 = lam[3 * i + 1], l2 = lam[3 * i + 2], a1 = a[3 * i + 1], a2 = a[3 * i + 2];
     double lim = p->mu[i] * ln * rad + tl, hmax = 0.0;
     for (int j = 0; j < sides; j++) {
-      double c = cos(off + j * h), s = sin(off + j * h);
+      double c = face[2 * j], s = face[2 * j + 1];
       if (c * l1 + s * l2 > lim) return 0;
       /* support of the polygon in direction -a_T: at its vertices */
-      double vr = p->mu[i] * ln * rad / cos(h / 2), vc = cos(off + (j + 0.5) * h), vs = sin(off + (j + 0.5) * h);
+      double vr = p->mu[i] * ln * rad / dirs->check_half, vc = vertex[2 * j], vs = vertex[2 * j + 1];
       hmax = fmax(hmax, -vr * (vc * a1 + vs * a2));
     }
     if (-(a1 * l1 + a2 * l2) < hmax - NSEDI_CP_LAW_TOL * lref * as) return 0;
@@ -329,7 +356,8 @@ static int laws_hold(const nsedi_cp *p, const double *lam, const double *a, int 
 static int polygon_checked(nsed_contact_solver *s, const nsedi_cp *p, int form, double *lambda,
                            nsed_lcp_stats *stats, nsed_error *err) {
   const int m = s->set.sides, ng = 3 * p->nc + p->nw;
-  const double off = form == 2 ? M_PI / m : 0.0, rad = form == 2 ? cos(M_PI / m) : 1.0;
+  const int shifted = form == 2;
+  const double rad = form == 2 ? cos(M_PI / m) : 1.0;
   const nsed_lcp_path saved = s->set.path;
   int rc = NSED_OK;
   char first[160] = ""; /* the first attempt's law failure, kept for the final message */
@@ -337,10 +365,10 @@ static int polygon_checked(nsed_contact_solver *s, const nsedi_cp *p, int form, 
     if (form == 0)
       rc = nsedi_face_solve(s, p, lambda, stats, err);
     else if (form == 1)
-      rc = nsedi_vertex_solve(s, p, 1.0 / cos(M_PI / m), M_PI / m, NSEDI_FORM_FACE_VIA_VERTEX, lambda,
+      rc = nsedi_vertex_solve(s, p, 1.0 / cos(M_PI / m), s->dirs.shifted, NSEDI_FORM_FACE_VIA_VERTEX, lambda,
                               stats, err);
     else
-      rc = nsedi_vertex_solve(s, p, 1.0, 0.0, NSEDI_FORM_VERTEX, lambda, stats, err);
+      rc = nsedi_vertex_solve(s, p, 1.0, s->dirs.at, NSEDI_FORM_VERTEX, lambda, stats, err);
     if (rc != NSED_OK) {
       if (first[0] && err) {
         char again[sizeof err->message];
@@ -350,7 +378,7 @@ static int polygon_checked(nsed_contact_solver *s, const nsedi_cp *p, int form, 
       break;
     }
     apply_G(ng, p->G, p->b, lambda, s->ws.acc);
-    if (laws_hold(p, lambda, s->ws.acc, m, off, rad)) break;
+    if (laws_hold(p, lambda, s->ws.acc, &s->dirs, m, shifted, rad)) break;
     if (first[0])
       rc = nsed_error_set(err, NSED_ERR_LCP,
                           "%s; nsed's Lemke alone then: its answer (residual %.3g) violates them too",

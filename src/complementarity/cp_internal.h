@@ -68,11 +68,25 @@ typedef struct {
                               proof, not only on a Lemke ray */
 } nsedi_workspace;
 
+/* The polygon's directions as (cos, sin) pairs, 2 m numbers each, computed
+ * once per solver (its sides are fixed): a solve took 2 to 5 sin/cos per
+ * stick candidate and side, 8% of a one-contact solve. Each table keeps
+ * the expression of the angle its users had, so the numbers are the same
+ * bits as computed in place. */
+typedef struct {
+  double *at;           /* 2 pi j / m: the face form's normals, the inscribed vertices */
+  double *shifted;      /* pi / m + 2 pi j / m: the circumscribed polygon's vertices */
+  double *check[2];     /* off + j h, h = 2 pi / m, off = 0 and pi / m: laws_hold's faces */
+  double *check_mid[2]; /* off + (j + 1/2) h: laws_hold's vertices */
+  double check_half;    /* cos(h / 2) */
+} nsedi_polygon_dirs;
+
 struct nsed_contact_solver {
   nsed_complementarity_settings set;
   nsedi_workspace ws;
   nsedi_siconos *sic; /* long-lived Siconos Lemke options */
   nsedi_fc3d *fc;     /* created on first exact-cone solve */
+  nsedi_polygon_dirs dirs;    /* of set.sides, one allocation at dirs.at */
   nsed_lcp_observer observer; /* NULL: none */
   void *observer_user;
 };
@@ -176,10 +190,11 @@ void nsedi_spin_lambda(const nsedi_cp *p, double *lambda);
  * or the LCP status. */
 int nsedi_face_solve(nsed_contact_solver *s, const nsedi_cp *p, double *lambda,
                      nsed_lcp_stats *stats, nsed_error *err);
-/* Vertex form with sides directions at radius r and angle offset phi0:
- * inscribed (r=1, phi0=0) or the circumscribed polygon (r=1/cos(pi/m),
- * phi0=pi/m); torsional stick candidates as the interval +-1. */
-int nsedi_vertex_solve(nsed_contact_solver *s, const nsedi_cp *p, double r, double phi0, int form,
+/* Vertex form with sides directions dirs (unit, (cos, sin) pairs) at
+ * radius r: inscribed (r=1, s->dirs.at) or the circumscribed polygon
+ * (r=1/cos(pi/m), s->dirs.shifted); torsional stick candidates as the
+ * interval +-1. */
+int nsedi_vertex_solve(nsed_contact_solver *s, const nsedi_cp *p, double r, const double *dirs, int form,
                        double *lambda, nsed_lcp_stats *stats, nsed_error *err);
 /* Exact cone (fc3d); NSED_ERR_INPUT when a torsional row carries a moment. */
 int nsedi_cone_solve(nsed_contact_solver *s, const nsedi_cp *p, double *lambda,

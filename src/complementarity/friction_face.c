@@ -53,10 +53,9 @@ int nsedi_face_solve(nsed_contact_solver *s, const nsedi_cp *p, double *lambda,
           X[(size_t)j * nt + 2 * k + c] = ws->GE[(size_t)j * ng + 3 * p->stick[k] + 1 + c];
     for (int k = 0; k < ns; k++)
       for (int f = 0; f < m; f++) {
-        double th = 2.0 * M_PI * f / m;
         double *col = X + (size_t)(nc + k * m + f) * nt;
-        col[2 * k] = cos(th);
-        col[2 * k + 1] = sin(th);
+        col[2 * k] = s->dirs.at[2 * f];
+        col[2 * k + 1] = s->dirs.at[2 * f + 1];
       }
     for (int k = 0; k < ns; k++)
       for (int c = 0; c < 2; c++) X[(size_t)nz * nt + 2 * k + c] = b[3 * p->stick[k] + 1 + c];
@@ -82,7 +81,7 @@ int nsedi_face_solve(nsed_contact_solver *s, const nsedi_cp *p, double *lambda,
   for (int k = 0; k < ns; k++)
     for (int f = 0; f < m; f++) {
       int r = nc + k * m + f;
-      double th = 2.0 * M_PI * f / m, c0 = cos(th), s0 = sin(th);
+      double c0 = s->dirs.at[2 * f], s0 = s->dirs.at[2 * f + 1];
       for (int j = 0; j <= nz; j++) {
         const double *xc = X + (size_t)j * nt + 2 * k;
         double v = c0 * xc[0] + s0 * xc[1];

@@ -25,7 +25,7 @@
 #include <math.h>
 #include <string.h>
 
-int nsedi_vertex_solve(nsed_contact_solver *s, const nsedi_cp *p, double r, double phi0, int form,
+int nsedi_vertex_solve(nsed_contact_solver *s, const nsedi_cp *p, double r, const double *dirs, int form,
                        double *lambda, nsed_lcp_stats *stats, nsed_error *err) {
   nsedi_workspace *ws = &s->ws;
   const int nc = p->nc, ns = p->ns, m = s->set.sides, n3 = 3 * nc, nws = p->nws;
@@ -38,7 +38,7 @@ int nsedi_vertex_solve(nsed_contact_solver *s, const nsedi_cp *p, double r, doub
   for (int k = 0; k < ns; k++) {
     const double *g1 = G + (size_t)(3 * p->stick[k] + 1) * ng, *g2 = g1 + ng;
     for (int j = 0; j < m; j++) {
-      double ph = phi0 + 2.0 * M_PI * j / m, d1 = r * cos(ph), d2 = r * sin(ph);
+      double d1 = r * dirs[2 * j], d2 = r * dirs[2 * j + 1];
       double *col = GD + (size_t)(k * m + j) * ng;
       for (size_t row = 0; row < ng; row++) col[row] = d1 * g1[row] + d2 * g2[row];
     }
@@ -60,7 +60,7 @@ int nsedi_vertex_solve(nsed_contact_solver *s, const nsedi_cp *p, double r, doub
   for (int k = 0; k < ns; k++) {
     int t = 3 * p->stick[k] + 1;
     for (int j = 0; j < m; j++) {
-      double ph = phi0 + 2.0 * M_PI * j / m, d1 = r * cos(ph), d2 = r * sin(ph);
+      double d1 = r * dirs[2 * j], d2 = r * dirs[2 * j + 1];
       int row = nc + k * m + j;
       for (int l = 0; l < nc; l++) {
         const double *g = ws->GE + (size_t)l * ng + t;
@@ -131,9 +131,9 @@ int nsedi_vertex_solve(nsed_contact_solver *s, const nsedi_cp *p, double r, doub
   for (int k = 0; k < ns; k++) {
     double l1 = 0.0, l2 = 0.0;
     for (int j = 0; j < m; j++) {
-      double ph = phi0 + 2.0 * M_PI * j / m, beta = z[nc + k * m + j];
-      l1 += beta * r * cos(ph);
-      l2 += beta * r * sin(ph);
+      double beta = z[nc + k * m + j];
+      l1 += beta * r * dirs[2 * j];
+      l2 += beta * r * dirs[2 * j + 1];
     }
     lambda[3 * p->stick[k] + 1] = l1;
     lambda[3 * p->stick[k] + 2] = l2;
