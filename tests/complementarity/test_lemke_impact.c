@@ -21,8 +21,8 @@
  * so the polygon's directions map onto each other and the ratio test's
  * ties are exact in real arithmetic but computed through different
  * columns. (The tie tolerance of before 2026-12-05 solved these too; the
- * car's own problems that it did not are cmp_cli_cp_car_impact_t81934 and
- * _t82031.) */
+ * car's own problems that it did not are cmp_cli_cp_car_impact_t81934,
+ * _t81941 and _t82031.) */
 #include <stdio.h>
 #include <stdlib.h>
 
