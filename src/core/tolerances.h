@@ -323,8 +323,9 @@
 
 /* nsed's Lemke (lcp_lemke.c) works on the scaled LCP (D M D with every
  * entry at most 1, q to unit max-norm), so its tableau starts O(1); its
- * growth, 1 plus the largest update |T_ie| |T_rc| of each pivot so far,
- * bounds its entries' round-off in units of the unit round-off. A pivot
+ * growth, 1 plus the sum over the pivots so far of each one's largest
+ * update |T_ie| |T_rc|, bounds its entries' round-off in units of the unit
+ * round-off. A pivot
  * must exceed NSEDI_LEMKE_PIVOT_REL of its column's largest entry and
  * NSEDI_LEMKE_PIVOT_ABS times the growth: entries below that are round-off
  * left by earlier pivots, never pivoted on. A fixed 1e-13 let the mecanum
