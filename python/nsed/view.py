@@ -1290,9 +1290,12 @@ function resize() {
 }
 window.addEventListener('resize', resize);
 function render() { if (renderer) renderer.render(scene, camera); dirty = false; }
-var lastFrame = null;
+var lastFrame = null, framesPlayed = 0;
 function frame(ms) {
   if (playing) {
+    // Counted where a test can read it: a page that got no frames from the
+    // browser is told apart from a playback that does not advance.
+    document.documentElement.dataset.framesPlayed = String(++framesPlayed);
     if (lastFrame !== null) {
       var t = now + Math.min((ms - lastFrame) / 1000, 0.25) * speed;
       if ($('stopev').checked) {
