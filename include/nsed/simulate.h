@@ -132,6 +132,10 @@ typedef struct {
   long error_test_failures; /* steps the integrator rejected on its error test and tried again
                                smaller (their right-hand sides are in rhs_evals; docs/engine.md,
                                "Step-size controller") */
+  long projections;         /* events whose closed contacts were projected back onto their
+                               surfaces, one having drifted beyond contact_tol (docs/engine.md,
+                               "Projection at events") */
+  double max_projected_gap; /* the largest |gap| such a projection removed (m) */
 } nsed_stats;
 
 /* Name of a law check as written to summary.json ("stick_friction"). */

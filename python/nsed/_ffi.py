@@ -57,6 +57,8 @@ typedef struct {
   long rhs_reused;
   long landings, landings_interpolated, landing_steps;
   long error_test_failures;
+  long projections;
+  double max_projected_gap;
 } nsed_stats;
 
 typedef struct {

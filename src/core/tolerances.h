@@ -186,6 +186,14 @@
  * shaft, over every scanned angle), else the search runs on evaluations. */
 #define NSEDI_LINE_MODEL_TOL 1e-9
 
+/* Projection at events (event_project.c): a closed contact more than
+ * contact_tol off its surface (the chatter's ratchet, docs/engine.md) has
+ * its gap closed by Gauss-Newton steps, each converging quadratically (the
+ * gaps' curvature times the square of a displacement of ~contact_tol), to
+ * NSEDI_PROJECT_REL contact_tol: one step from 1e-9 m leaves ~1e-18 m. */
+#define NSEDI_PROJECT_REL 1e-3
+#define NSEDI_PROJECT_ITERATIONS 4
+
 /* Differential roller tracking: the largest tangency residual a live state
  * may reach (re-anchored it is 0; the integration error grows it, ~1e-12 at
  * the default tolerances) before the run stops. */

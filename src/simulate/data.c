@@ -281,6 +281,27 @@ void nsedi_add_velocity(const nsed_model *m, double *x, const double *du) {
     }
 }
 
+void nsedi_add_displacement(const nsed_model *m, double *x, const double *dq) {
+  for (int b = 0; b < m->nbody; b++) {
+    double *s = x + 13 * b, th[3];
+    for (int k = 0; k < 3; k++) {
+      s[k] += dq[6 * b + k];
+      th[k] = dq[6 * b + 3 + k];
+    }
+    /* As the state's frame turns at wv (kinematics.h): a rotor's turn about
+     * its axis is its own angle. */
+    int a = m->body[b].rotor_axis;
+    if (a >= 0) {
+      x[m->body[b].xspin] += th[a];
+      th[a] = 0.0;
+    }
+    double angle = sqrt(th[0] * th[0] + th[1] * th[1] + th[2] * th[2]);
+    if (angle == 0.0) continue;
+    double sn = sin(0.5 * angle) / angle, turn[4] = {cos(0.5 * angle), sn * th[0], sn * th[1], sn * th[2]};
+    nsedi_quat_mul(s + 3, s + 3, turn);
+  }
+}
+
 void nsedi_refresh_geometry(const nsed_model *m, nsed_data *d) {
   nsedi_cache *ca = &d->cache;
   ca->key_valid = 0; /* the caches no longer hold the keyed evaluation */

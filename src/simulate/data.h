@@ -191,7 +191,8 @@ typedef struct {
   double fscale;             /* the largest applied generalised force at the event (N) */
   double *accel_floor;       /* nc: an onset's acceleration along its direction below this
                                 (m/s^2) is round-off (onset.c) */
-  double *x_tmp;             /* nstate + NSEDI_NWORK: a state from the dense output */
+  double *x_tmp;             /* nstate + NSEDI_NWORK: a state from the dense output; the
+                                projection's state before its step (event_project.c) */
   double *force_ev;          /* 3 nc: the acceleration problem's forces, by contact
                                 (redundant_forces.c) */
   int prev_shares;           /* the phase before the event had redundant sticks whose forces

@@ -2,7 +2,8 @@
  * root of the indicators, or at the start, the contacts' modes are decided
  * anew by named stages, each in its own file with one responsibility:
  *
- *   prepare    the state renormalised, the forces just before the event
+ *   prepare    the state renormalised (and projected onto the closed
+ *              contacts when one has drifted), the forces just before the event
  *   classify   what each fired root means (triggers); the touching contacts
  *   impact     the velocity-level problem if a touching contact approaches
  *   regimes    each continuing slip held, slow or free, before it is posed
@@ -47,6 +48,7 @@ static int prepare(const nsed_model *m, nsed_data *d, const int *fired, nsed_err
   memset(&ev->ist, 0, sizeof ev->ist);
   memset(&ev->ast, 0, sizeof ev->ast);
   int rc = nsedi_eval(m, d, d->t, d->x, NULL, err);
+  if (rc == NSED_OK) rc = nsedi_event_project(m, d, err);
   if (rc) return rc;
   ev->prev_shares = d->sw.deficient && nsedi_forces_anchored(m, d);
   ev->fscale = 1e-300;

@@ -42,6 +42,18 @@ static void slip_direction(const nsed_data *d, int c, double s[2]) {
   }
 }
 
+/* A held slip that an impact of this event turned back (its velocity no
+ * longer along its direction): it stopped within the impact, and its
+ * velocity after the impact, not its old direction, starts what follows.
+ * Kept on its direction, a slow slip reversed so would run backwards
+ * without a stop root. */
+static int impact_reversed(const nsed_data *d, int c) {
+  const nsedi_event_ws *ev = &d->ev;
+  if (!ev->impact || ev->prev_mode[c] != NSED_MODE_SLIP || !ev->prev_held[c]) return 0;
+  const nsedi_contact_geom *g = &d->cache.geom[c];
+  return g->row[1].vel * ev->prev_dir[2 * c] + g->row[2].vel * ev->prev_dir[2 * c + 1] <= 0;
+}
+
 /* How candidate i enters the acceleration problem. */
 static void pose(const nsed_model *m, nsed_data *d, int i) {
   nsedi_event_ws *ev = &d->ev;
@@ -73,11 +85,17 @@ static void pose(const nsed_model *m, nsed_data *d, int i) {
     p->mu = nsedi_kinetic_mu(m, c, sp, -p->slip_dir[0], -p->slip_dir[1]);
     return;
   }
-  /* A slip goes on unless it stopped here, or an impact left it at rest. */
+  /* A slip goes on unless it stopped here, or an impact left it at rest
+   * or turned it back. */
+  int reversed = impact_reversed(d, c);
   int slipping = prev == NSED_MODE_SLIP && !(trig & NSEDI_TRIG_STOPPED) &&
-                 !(ev->impact && sp <= m->opt.slip_tol);
-  /* A contact arriving with a tangential velocity slips along it. */
-  int arriving = prev == NSED_MODE_OPEN && sp > m->opt.slip_tol;
+                 !(ev->impact && sp <= m->opt.slip_tol) && !reversed;
+  /* A contact arriving with a tangential velocity slips along it; so does
+   * one that an impact of this event set sliding: a stick (the impact
+   * problem's friction impulse on its cone's boundary leaves it a
+   * velocity, and sticking needs none) or a slip it turned back. */
+  int arriving = (prev == NSED_MODE_OPEN || (prev == NSED_MODE_STICK && ev->impact) || reversed) &&
+                 sp > m->opt.slip_tol;
   if (slipping || arriving) {
     p->kind = NSED_CP_SLIPPING;
     if (slipping) slip_direction(d, c, p->slip_dir);
@@ -148,6 +166,21 @@ static int accel_candidates(const nsed_model *m, nsed_data *d) {
   return na;
 }
 
+/* The normal rows as the smooth phase holds them closed: its
+ * stabilisation's terms 2 eta v_n + xi^2 gap are part of the normal
+ * acceleration it keeps at zero, so they are part of the problem's, and
+ * the problem's answer is the forces the phase applies. Left out, the two
+ * feet of one wheel at a handover (nearly dependent rows) share their load
+ * in the phase otherwise than in the problem: 1.1e-4 N from gaps of 1e-9 m
+ * on the mecanum car (docs/engine.md, "The event problem's normal rows"). */
+static void stabilised_normals(const nsed_model *m, nsed_data *d, int na) {
+  double eta = m->opt.baumgarte_eta, xi = m->opt.baumgarte_xi;
+  for (int i = 0; i < na; i++) {
+    const nsedi_contact_geom *g = &d->cache.geom[d->ev.cand[i]];
+    d->ev.b[3 * i] += 2 * eta * g->row[0].vel + xi * xi * g->gap;
+  }
+}
+
 /* Pose and solve the acceleration problem of cand[0, na). */
 static int solve(const nsed_model *m, nsed_data *d, int na, nsed_error *err) {
   int rc = nsedi_event_build(m, d, na);
@@ -157,6 +190,7 @@ static int solve(const nsed_model *m, nsed_data *d, int na, nsed_error *err) {
   for (int i = 0; i < na; i++) pose(m, d, i);
   for (int k = 0; k < d->ev.nw; k++) pose_spin(m, d, k);
   if (m->opt.event_resolver == NSED_RESOLVER_TRIAL) return nsedi_trial_modes(m, d, na, &d->ev.ast, err);
+  stabilised_normals(m, d, na);
   return nsedi_event_solve(m, d, na, 0, &d->ev.ast, err);
 }
 
@@ -216,7 +250,7 @@ static void decide(const nsed_model *m, nsed_data *d, int na) {
     /* A slip that goes on keeps its state as it was before the event (the
      * directions stage may decide this event more than once); every new
      * slip starts held on its direction. */
-    int goes_on = !from_rest && ev->prev_mode[c] == NSED_MODE_SLIP;
+    int goes_on = !from_rest && ev->prev_mode[c] == NSED_MODE_SLIP && !impact_reversed(d, c);
     if (goes_on) {
       d->ph.held[c] = ev->prev_held[c];
       d->ph.slow[c] = ev->prev_slow[c];

@@ -144,6 +144,11 @@ double nsedi_next_breakpoint(const nsed_model *m, double t);
 int nsedi_resolve(const nsed_model *m, nsed_data *d, const int *fired, const nsed_observer *obs,
                   nsed_error *err);
 
+/* Stage 0b, project (event_project.c), within prepare: the ending phase's
+ * closed contacts moved back onto their surfaces when one has drifted
+ * beyond contact_tol; re-evaluates the state when it moved it. */
+int nsedi_event_project(const nsed_model *m, nsed_data *d, nsed_error *err);
+
 /* Stage 1, classify (event_classify.c): the triggers each fired root means
  * and the contacts of the event problem (ev.cand[0, ev.n)). */
 int nsedi_event_classify(const nsed_model *m, nsed_data *d, nsed_error *err);
@@ -286,6 +291,11 @@ double nsedi_state_kinetic(const nsed_model *m, nsed_data *d);
 
 /* Add the velocity change du (nv) to the state's body velocities. */
 void nsedi_add_velocity(const nsed_model *m, double *x, const double *du);
+
+/* Move the bodies by the displacement dq (nv, laid out as the velocities:
+ * translation in the world, rotation in body axes); a rotor's rotation
+ * about its axis goes to its turn. Quaternions are left unnormalised. */
+void nsedi_add_displacement(const nsed_model *m, double *x, const double *dq);
 
 /* Refresh kinematics and contact geometry at (t, x) without solving. */
 void nsedi_refresh_geometry(const nsed_model *m, nsed_data *d);

@@ -65,6 +65,8 @@ int main(void) {
   FIELD(nsed_stats, landings_interpolated);
   FIELD(nsed_stats, landing_steps);
   FIELD(nsed_stats, error_test_failures);
+  FIELD(nsed_stats, projections);
+  FIELD(nsed_stats, max_projected_gap);
   SIZE(nsed_observer);
   FIELD(nsed_observer, ctx);
   FIELD(nsed_observer, sample);
