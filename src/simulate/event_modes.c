@@ -88,6 +88,9 @@ static void pose(const nsed_model *m, nsed_data *d, int i) {
   /* A slip goes on unless it stopped here, or an impact left it at rest
    * or turned it back. */
   int reversed = impact_reversed(d, c);
+  /* Its stop (if its root fired too) was before the impact: what follows
+   * starts from the impact's velocity, which no settling removes. */
+  if (reversed) ev->trigger[c] &= ~NSEDI_TRIG_STOPPED;
   int slipping = prev == NSED_MODE_SLIP && !(trig & NSEDI_TRIG_STOPPED) &&
                  !(ev->impact && sp <= m->opt.slip_tol) && !reversed;
   /* A contact arriving with a tangential velocity slips along it; so does

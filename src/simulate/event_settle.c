@@ -13,11 +13,12 @@
  *    approach that the stabilisation would turn into 1e-8 m of gap).
  * Every other closed row keeps its velocity: a lone impulse would nudge the
  * other contacts of the same assembly, a velocity error the stabilisation
- * then turns into a drifting gap; a slow slip's tangential velocity too,
- * since a nudge could push it across its stop unseen. Dependent rows are
+ * then turns into a drifting gap; a slip's tangential velocity too, since
+ * its friction follows the direction the event problem posed it with (and
+ * a slow slip's stop must not be crossed unseen). Dependent rows are
  * settled by least squares. The impulses' kinetic energy change is booked
- * as contact work, and the fast held slips they turned take their new
- * velocities' directions. */
+ * as contact work, and the fast held slips that dependent rows still
+ * turned take their new velocities' directions. */
 #include <math.h>
 #include <string.h>
 
@@ -49,7 +50,11 @@ static int settle_rows(const nsed_model *m, nsed_data *d, int *ns) {
      * root would start negative and never fire. */
     int slow = coulomb && !stopped && !hold && d->ph.mode[c] == NSED_MODE_SLIP && d->ph.held[c] &&
                d->ph.slow[c];
-    int rows = stopped || hold || slow || d->ph.mode[c] == NSED_MODE_STICK ? 3 : 1;
+    /* A slip's tangential velocity is kept too: its friction follows the
+     * direction the event problem posed, and a nudge to a slip slow enough
+     * would turn it (and move the forces of the sticks it is coupled with
+     * off the problem's answer). */
+    int rows = coulomb || d->ph.mode[c] == NSED_MODE_STICK ? 3 : 1;
     any |= stopped || landed || hold;
     for (int r = 0; r < rows; r++) {
       double dv = 0.0;
@@ -127,11 +132,11 @@ static int settle_dependent(nsedi_event_ws *ev, int ns) {
 
 /* A fast slip's friction opposes its velocity; held, its direction is
  * that velocity's at the phase start, and its turn indicator is measured
- * from it. The impulses above reach the slips through the bodies they
- * share with the settled rows, so every fast held slip takes its
- * velocity's direction after them (docs/engine.md, "Slips the settling
- * impulse reaches"). Slow slips keep theirs: below slip_stop_speed the
- * velocity's direction is not the law's. */
+ * from it. The impulses above keep the slips' velocities, except where
+ * dependent rows share what they cannot all be given (least squares), so
+ * every fast held slip takes its velocity's direction after them
+ * (docs/engine.md, "Slips the settling impulse reaches"). Slow slips keep
+ * theirs: below slip_stop_speed the velocity's direction is not the law's. */
 static void realign_fast_slips(const nsed_model *m, nsed_data *d) {
   for (int c = 0; c < m->ncontact; c++) {
     if (d->ph.mode[c] != NSED_MODE_SLIP || !d->ph.held[c] || d->ph.slow[c] || !nsedi_coulomb_friction(m, c))

@@ -16,6 +16,10 @@
  *     turns them back, and they slip along their new velocity (kept on -x,
  *     they would run backwards without a stop root: the law monitor's
  *     reversal);
+ *  3. the -x feet's slow slip stopped at the impact's instant (their stop
+ *     roots fired, 5e-8 m/s across their direction left): the impact
+ *     starts them anew along +x like the others (a stop's settling impulse
+ *     must not remove what the impact gave: it had stopped the box);
  * under the exact cone (the closed form to round-off) and the polygon
  * forms (along x the face form's octagon has a face normal, so the
  * saturated impulse is mu P_n there too; the vertex form's inscribed
@@ -24,9 +28,9 @@
 #include "nsed_test.h"
 #include "sim_impl.h"
 
-static const double A = 0.3, B = 0.2, C = 0.05, MASS = 2.0, MU = 0.1, WY = 1.5;
+static const double A = 0.3, B = 0.2, C = 0.05, MASS = 2.0, WY = 1.5;
 
-static nsed_model *lying_box(nsed_friction_model form) {
+static nsed_model *lying_box(nsed_friction_model form, double mu) {
   nsed_error err;
   nsed_model *m;
   must(nsed_model_create(&m, &err), &err);
@@ -42,7 +46,7 @@ static nsed_model *lying_box(nsed_friction_model form) {
   nsed_contact_def_default(&c);
   snprintf(c.name, sizeof c.name, "foot");
   snprintf(c.body, sizeof c.body, "box");
-  c.mu = c.mu0 = MU;
+  c.mu = c.mu0 = mu;
   for (int i = 0; i < 8; i++) {
     must(nsed_contact_feature(&c, NSED_SHAPE_BOX, i, &v, &err), &err);
     must(nsed_model_add_contact(m, &v, &err), &err);
@@ -57,23 +61,25 @@ static nsed_model *lying_box(nsed_friction_model form) {
 /* The angle between a slip's held direction and its velocity (rad). */
 static double off_velocity(const nsed_data *d, int c) {
   const nsedi_contact_geom *g = &d->cache.geom[c];
-  double v1 = g->row[1].vel, v2 = g->row[2].vel, sp = hypot(v1, v2);
-  double cosang = (v1 * d->ph.dir[2 * c] + v2 * d->ph.dir[2 * c + 1]) / sp;
-  return acos(fmax(-1.0, fmin(1.0, cosang)));
+  double v1 = g->row[1].vel, v2 = g->row[2].vel, s1 = d->ph.dir[2 * c], s2 = d->ph.dir[2 * c + 1];
+  return atan2(fabs(v1 * s2 - v2 * s1), v1 * s1 + v2 * s2);
 }
 
-static void landing(nsed_friction_model form, int slow_slip_before) {
-  const char *label = slow_slip_before ? "slow slip on -x" : "stuck";
-  nsed_model *m = lying_box(form);
+enum { STUCK, SLOW_SLIP, STOPPED };
+
+/* The box landing, its -x feet as `before` says; returns the contacts of
+ * the -x feet in back[2]. */
+static nsed_data *land_box(const nsed_model *m, int before, int back[2]) {
   nsed_data *d;
   nsed_error err;
   must(nsed_data_create(m, &d, &err), &err);
-  double creep = slow_slip_before ? -1e-7 : 0.0;
+  double creep = before == SLOW_SLIP ? -1e-7 : 0.0;
   d->t = 1.0;
   d->x[7] = WY * C + creep, d->x[9] = -WY * A; /* the -x edge at rest (or creeping) */
+  d->x[8] = before == STOPPED ? 5e-8 : 0.0;   /* the stopped slip's velocity across -x */
   d->x[11] = WY;
   nsedi_refresh_geometry(m, d);
-  int fired[8 * NSEDI_ROOTS_PER_CONTACT + 1] = {0}, back[8], nback = 0, bottom = 0;
+  int fired[8 * NSEDI_ROOTS_PER_CONTACT + 1] = {0}, nback = 0, bottom = 0;
   for (int c = 0; c < m->ncontact; c++) {
     const nsedi_contact_geom *g = &d->cache.geom[c];
     d->ph.mode[c] = NSED_MODE_OPEN;
@@ -83,20 +89,32 @@ static void landing(nsed_friction_model form, int slow_slip_before) {
       fired[NSEDI_ROOTS_PER_CONTACT * c + NSEDI_ROOT_CONTACT] = -1;
       continue;
     }
-    back[nback++] = c;
-    if (!slow_slip_before) {
+    if (nback < 2) back[nback] = c;
+    nback++;
+    if (before == STUCK) {
       d->ph.mode[c] = NSED_MODE_STICK;
       continue;
     }
     d->ph.mode[c] = NSED_MODE_SLIP;
     d->ph.held[c] = d->ph.slow[c] = 1;
-    d->ph.hold_mu[c] = MU;
+    d->ph.hold_mu[c] = m->contact[c].def.mu;
     d->ph.dir[2 * c] = -g->t1[0], d->ph.dir[2 * c + 1] = -g->t2[0]; /* -x in (t1, t2) */
+    if (before == STOPPED) fired[NSEDI_ROOTS_PER_CONTACT * c + NSEDI_ROOT_FRICTION] = -1;
   }
   CHECK(bottom == 4 && nback == 2);
   int rc = nsedi_resolve(m, d, fired, NULL, &err);
-  CHECK_MSG(rc == NSED_OK, "%s: %s", label, err.message);
-  double vx = WY * (C - MU * A) + creep, worst_dir = 0;
+  CHECK_MSG(rc == NSED_OK, "landing: %s", err.message);
+  return d;
+}
+
+static void landing(nsed_friction_model form, int before) {
+  const char *label = before == SLOW_SLIP ? "slow slip on -x" : before == STOPPED ? "slip stopped" : "stuck";
+  const double mu = 0.1;
+  nsed_model *m = lying_box(form, mu);
+  int back[2];
+  nsed_data *d = land_box(m, before, back);
+  double creep = before == SLOW_SLIP ? -1e-7 : 0.0;
+  double vx = WY * (C - mu * A) + creep, worst_dir = 0;
   int slipping = 0;
   for (int c = 0; c < m->ncontact; c++) {
     if (fabs(d->cache.geom[c].gap) > 1e-12) continue;
@@ -121,8 +139,9 @@ int main(void) {
   const nsed_friction_model forms[] = {NSED_FRICTION_EXACT_CONE, NSED_FRICTION_POLYGON_FACE,
                                        NSED_FRICTION_POLYGON_VERTEX};
   for (int f = 0; f < 3; f++) {
-    landing(forms[f], 0);
-    landing(forms[f], 1);
+    landing(forms[f], STUCK);
+    landing(forms[f], SLOW_SLIP);
+    landing(forms[f], STOPPED);
   }
   return TEST_DONE();
 }
