@@ -33,6 +33,18 @@ static double worst_gap(const nsed_model *m, const nsed_data *d) {
   return worst;
 }
 
+/* The largest |phi| of the joints' rows that the step keeps (m or rad). */
+static double worst_drift(const nsed_model *m, nsed_data *d) {
+  nsedi_row *rows = d->sw.rows;
+  double worst = 0.0;
+  for (int j = 0; j < m->njoint; j++) {
+    int n = nsedi_joint_rows(m, j, d->cache.kin, d->t, rows);
+    for (int k = 0; k < n; k++)
+      if (!rows[k].own_feedback) worst = fmax(worst, fabs(rows[k].pos));
+  }
+  return worst;
+}
+
 /* Rows of one Gauss-Newton step: every joint row whose feedback is
  * Baumgarte's (kept), then each projected contact's normal row (closed). */
 static int step_rows(const nsed_model *m, nsed_data *d) {
@@ -60,6 +72,7 @@ int nsedi_event_project(const nsed_model *m, nsed_data *d, nsed_error *err) {
   nsedi_smooth_ws *w = &d->sw;
   double done = NSEDI_PROJECT_REL * m->opt.contact_tol;
   for (int it = 0; it < NSEDI_PROJECT_ITERATIONS && worst > done; it++) {
+    double drift = worst_drift(m, d);
     int nr = step_rows(m, d), deficient = 0;
     for (int k = 0; k < m->nv; k++) d->cache.f[k] = 0.0;
     /* Contacts closed on the same surface twice (redundant rows) take the
@@ -74,16 +87,21 @@ int nsedi_event_project(const nsed_model *m, nsed_data *d, nsed_error *err) {
     nsedi_normalize_quats(m, d->x);
     nsedi_refresh_geometry(m, d);
     double now = worst_gap(m, d);
-    if (!(now < worst)) {
-      /* Not converging (a step beyond the gaps' linear range): the step
-       * is undone and the law monitor judges what is left. */
+    if (!(now < worst) || !(worst_drift(m, d) <= drift + done)) {
+      /* Not converging (a step beyond the gaps' linear range), or gaps
+       * closed at the joints' expense (rows that contradict each other,
+       * which the least-squares step shares): the step is undone and the
+       * law monitor judges what is left. */
       memcpy(d->x, d->ev.x_tmp, bytes);
       nsedi_refresh_geometry(m, d);
       break;
     }
     worst = now;
   }
-  if (worst == first) return NSED_OK;
+  /* The solve used the evaluation's caches (forces, accelerations,
+   * multipliers): unchanged positions are evaluated again for the stages
+   * that read them. */
+  if (worst == first) return nsedi_eval(m, d, d->t, d->x, NULL, err);
   /* Tracked contact points follow the bodies (their states restart at the
    * explicit point, as at an event that closes them). */
   for (int c = 0; c < m->ncontact; c++) {

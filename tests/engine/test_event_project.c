@@ -17,6 +17,9 @@
  *  4. a resting ball sunk beyond contact_tol, through a whole event
  *     (nsedi_resolve at the start): on the floor afterwards, at rest, its
  *     normal force its weight;
+ *  4b. a ball welded to the world where it is sunk: no displacement can
+ *     close its gap, so nothing moves, and the evaluation the later stages
+ *     read (forces, accelerations) is the state's own again;
  *  5. the event problem holds a closed contact as the smooth phase does
  *     (event_modes.c): with Baumgarte's stabilisation on, a ball sunk by
  *     less than contact_tol and sinking gets from the event problem the
@@ -253,6 +256,51 @@ static void ball_event(void) {
   nsed_model_free(&m);
 }
 
+static void welded_sunk(void) {
+  nsed_error err;
+  nsed_model *m;
+  must(nsed_model_create(&m, &err), &err);
+  nsed_body_def b;
+  nsed_body_def_default(&b);
+  snprintf(b.name, sizeof b.name, "ball");
+  b.mass = 2.0;
+  b.shape.type = NSED_SHAPE_SPHERE;
+  b.shape.radius = 0.1;
+  b.position[2] = 0.1 - 4e-8;
+  must(nsed_model_add_body(m, &b, &err), &err);
+  nsed_joint_def j;
+  nsed_joint_def_default(&j);
+  snprintf(j.name, sizeof j.name, "weld");
+  j.type = NSED_JOINT_WELD;
+  snprintf(j.body_b, sizeof j.body_b, "ball");
+  j.anchor_a[2] = 0.1 - 4e-8;
+  must(nsed_model_add_joint(m, &j, &err), &err);
+  nsed_contact_def c;
+  nsed_contact_def_default(&c);
+  snprintf(c.name, sizeof c.name, "floor");
+  snprintf(c.body, sizeof c.body, "ball");
+  must(nsed_model_add_contact(m, &c, &err), &err);
+  must(nsed_model_finalize(m, &err), &err);
+  nsed_data *d;
+  must(nsed_data_create(m, &d, &err), &err);
+  d->ph.mode[0] = NSED_MODE_STICK;
+  size_t n = sizeof(double) * (size_t)(m->nstate + NSEDI_NWORK);
+  double *x1 = malloc(n);
+  memcpy(x1, d->x, n);
+  must(nsedi_eval(m, d, 0.0, d->x, NULL, &err), &err);
+  double fz = d->cache.f[2];
+  must(nsedi_event_project(m, d, &err), &err);
+  printf("welded ball sunk 4e-8 m: %ld projections, state %s, applied force %.15g N after (%.15g before)\n",
+         d->stats.projections, memcmp(x1, d->x, n) == 0 ? "unchanged" : "CHANGED", d->cache.f[2], fz);
+  CHECK(memcmp(x1, d->x, n) == 0);
+  CHECK(d->stats.projections == 0);
+  CHECK_NEAR(fz, -2.0 * 9.81, 1e-12, 0);
+  CHECK(d->cache.f[2] == fz);
+  free(x1);
+  nsed_data_free(&d);
+  nsed_model_free(&m);
+}
+
 static void stabilised_problem(void) {
   const double mass = 2.0, g = 9.81, eta = 25.0, xi = 50.0, gap = -5e-10, vn = -1e-9;
   nsed_error err;
@@ -284,6 +332,7 @@ int main(int argc, char **argv) {
   table_projected(root, -6e-9, 1e-9);
   table_within_tol(root);
   ball_event();
+  welded_sunk();
   stabilised_problem();
   return TEST_DONE();
 }
