@@ -206,8 +206,9 @@ static void table_within_tol(const char *root) {
 }
 
 /* A ball (mass 2, radius 0.1) on the floor, mu 0.3, with Baumgarte's
- * stabilisation eta, xi (0: off). */
-static nsed_model *floor_ball(double eta, double xi) {
+ * stabilisation eta, xi (0: off); weld_z > 0: welded to the world with its
+ * centre at that height (where it starts). */
+static nsed_model *floor_ball(double eta, double xi, double weld_z) {
   nsed_error err;
   nsed_model *m;
   must(nsed_model_create(&m, &err), &err);
@@ -217,7 +218,17 @@ static nsed_model *floor_ball(double eta, double xi) {
   b.mass = 2.0;
   b.shape.type = NSED_SHAPE_SPHERE;
   b.shape.radius = 0.1;
+  if (weld_z > 0) b.position[2] = weld_z;
   must(nsed_model_add_body(m, &b, &err), &err);
+  if (weld_z > 0) {
+    nsed_joint_def j;
+    nsed_joint_def_default(&j);
+    snprintf(j.name, sizeof j.name, "weld");
+    j.type = NSED_JOINT_WELD;
+    snprintf(j.body_b, sizeof j.body_b, "ball");
+    j.anchor_a[2] = weld_z;
+    must(nsed_model_add_joint(m, &j, &err), &err);
+  }
   nsed_contact_def c;
   nsed_contact_def_default(&c);
   snprintf(c.name, sizeof c.name, "floor");
@@ -233,7 +244,7 @@ static nsed_model *floor_ball(double eta, double xi) {
 
 static void ball_event(void) {
   nsed_error err;
-  nsed_model *m = floor_ball(0.0, 0.0);
+  nsed_model *m = floor_ball(0.0, 0.0, 0.0);
   nsed_data *d;
   must(nsed_data_create(m, &d, &err), &err);
   d->x[2] = 0.1 - 4e-8;
@@ -258,29 +269,7 @@ static void ball_event(void) {
 
 static void welded_sunk(void) {
   nsed_error err;
-  nsed_model *m;
-  must(nsed_model_create(&m, &err), &err);
-  nsed_body_def b;
-  nsed_body_def_default(&b);
-  snprintf(b.name, sizeof b.name, "ball");
-  b.mass = 2.0;
-  b.shape.type = NSED_SHAPE_SPHERE;
-  b.shape.radius = 0.1;
-  b.position[2] = 0.1 - 4e-8;
-  must(nsed_model_add_body(m, &b, &err), &err);
-  nsed_joint_def j;
-  nsed_joint_def_default(&j);
-  snprintf(j.name, sizeof j.name, "weld");
-  j.type = NSED_JOINT_WELD;
-  snprintf(j.body_b, sizeof j.body_b, "ball");
-  j.anchor_a[2] = 0.1 - 4e-8;
-  must(nsed_model_add_joint(m, &j, &err), &err);
-  nsed_contact_def c;
-  nsed_contact_def_default(&c);
-  snprintf(c.name, sizeof c.name, "floor");
-  snprintf(c.body, sizeof c.body, "ball");
-  must(nsed_model_add_contact(m, &c, &err), &err);
-  must(nsed_model_finalize(m, &err), &err);
+  nsed_model *m = floor_ball(0.0, 0.0, 0.1 - 4e-8);
   nsed_data *d;
   must(nsed_data_create(m, &d, &err), &err);
   d->ph.mode[0] = NSED_MODE_STICK;
@@ -304,7 +293,7 @@ static void welded_sunk(void) {
 static void stabilised_problem(void) {
   const double mass = 2.0, g = 9.81, eta = 25.0, xi = 50.0, gap = -5e-10, vn = -1e-9;
   nsed_error err;
-  nsed_model *m = floor_ball(eta, xi);
+  nsed_model *m = floor_ball(eta, xi, 0.0);
   nsed_data *d;
   must(nsed_data_create(m, &d, &err), &err);
   d->x[2] = 0.1 + gap;
