@@ -17,7 +17,17 @@ int nsedi_is_roller(const nsed_model *m, int c) {
  * event problem it would duplicate the incoming contact's rows, a
  * degenerate problem whose solution may keep the wrong one; the tip's
  * future is known (it rises with the wheel's turn), so it leaves the
- * candidates and opens. Returns the new number of candidates. */
+ * candidates and opens. Its turn is not its whole motion: a wheel that
+ * comes down (a vehicle rocking on its struts) brings a turning-away tip
+ * down with it, and a tip approaching faster than an impact's threshold
+ * (slip_tol, as event_problems.c) lands: it stays a candidate, or it would
+ * sink through the floor unseen, its closing root anchored below it at
+ * every event (docs/rollers.md, "Handovers are events"). */
+static int hands_over(const nsed_model *m, const nsedi_contact_geom *g) {
+  return g->leaving && g->row[0].vel >= -m->opt.slip_tol;
+}
+
+/* Returns the new number of candidates. */
 int nsedi_roller_drop_handed_over(const nsed_model *m, nsed_data *d, int n) {
   nsedi_event_ws *ev = &d->ev;
   const nsedi_contact_geom *geom = d->cache.geom;
@@ -25,7 +35,7 @@ int nsedi_roller_drop_handed_over(const nsed_model *m, nsed_data *d, int n) {
   memset(ev->taking_over, 0, sizeof(int) * (size_t)m->ncontact);
   for (int i = 0; i < n; i++) {
     int c = ev->cand[i], w = m->contact[c].carrier, taken = 0;
-    if (w >= 0 && geom[c].leaving)
+    if (w >= 0 && hands_over(m, &geom[c]))
       for (int k = 0; k < n && !taken; k++) {
         int o = ev->cand[k];
         taken = o != c && m->contact[o].carrier == w && !geom[o].leaving &&

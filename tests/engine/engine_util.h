@@ -67,6 +67,20 @@ static inline double events_worst_difference(const recorder *a, const recorder *
   return worst;
 }
 
+/* The first events of a run, which the observer stops after `stop_at`
+ * (a handover's two halves: 2); nsed_simulate then ends with NSED_ERR_IO. */
+typedef struct {
+  int n, stop_at;
+  nsed_event ev[8];
+} first_events;
+
+static inline int stop_after_events(void *ctx, const nsed_model *m, const nsed_data *d, const nsed_event *e) {
+  (void)m, (void)d;
+  first_events *l = ctx;
+  if (l->n < 8) l->ev[l->n++] = *e;
+  return l->n >= l->stop_at;
+}
+
 /* Run m from its initial state; returns the status, prints the error. */
 static inline int run_model(const nsed_model *m, nsed_data **dout, recorder *r) {
   nsed_error err;

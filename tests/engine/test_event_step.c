@@ -420,18 +420,6 @@ static void speeding_up(void) {
 /* The omni-wheel testbench's first handover: the outgoing roller reaches
  * its tip (a region event) and the next roller takes the contact over, a
  * closure without impact at (2k+1) pi/4 s; the outgoing one opens. */
-typedef struct {
-  int n;
-  nsed_event ev[8];
-} first_events;
-
-static int stop_after_handover(void *ctx, const nsed_model *m, const nsed_data *d, const nsed_event *e) {
-  (void)m, (void)d;
-  first_events *l = ctx;
-  if (l->n < 8) l->ev[l->n++] = *e;
-  return l->n >= 2; /* both halves of the handover seen: stop the run */
-}
-
 static void handover(const char *root) {
   char path[4096];
   snprintf(path, sizeof path, "%s/problems/omni_wheel_testbench.yaml", root);
@@ -440,8 +428,8 @@ static void handover(const char *root) {
   nsed_error err;
   must(nsed_problem_load(path, NULL, 0, &m, &err), &err);
   must(nsed_data_create(m, &d, &err), &err);
-  first_events fe = {0};
-  nsed_observer obs = {.ctx = &fe, .event = stop_after_handover};
+  first_events fe = {.stop_at = 2}; /* both halves of the handover */
+  nsed_observer obs = {.ctx = &fe, .event = stop_after_events};
   nsed_simulate(m, d, &obs, &err); /* ends with NSED_ERR_IO when the observer stops it */
   CHECK(fe.n >= 2);
   int open = -1, close = -1;
