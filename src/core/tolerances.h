@@ -134,7 +134,8 @@
  * relative) and the kept ones absorb what the dependency forces. The hard
  * rows must then be reached to within NSEDI_SETTLE_CONSISTENT of the
  * largest change asked (measured: 1e-15 relative on the vehicle spinning
- * in place and on the table); a larger residual means the hard rows
+ * in place and on the table) or to within slip_tol, below which a contact
+ * counts as at rest anyway; a larger residual means the hard rows
  * contradict the dependency. */
 #define NSEDI_SETTLE_KEPT_WEIGHT 1e-3
 #define NSEDI_SETTLE_CONSISTENT 1e-4

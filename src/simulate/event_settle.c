@@ -103,13 +103,20 @@ static void settle_matrix(const nsedi_event_ws *ev, int ns, const double *w, dou
  * norm least-squares one with the other rows, which only keep their
  * velocity, weighted by NSEDI_SETTLE_KEPT_WEIGHT, so that they absorb what
  * the dependency forces (a small velocity change of a closed normal or a
- * stick, which its stabilisation removes). Returns 1 when the hard rows
- * are reached to within NSEDI_SETTLE_CONSISTENT of the largest change
- * asked, else 0 (the hard rows contradict each other: two rollers at one
- * point asked different velocities, the stops of a rigid table's two feet
- * beside a third foot's slow slip); the residual is then left as it is,
- * and the law monitor watches it. */
-static int settle_dependent(nsedi_event_ws *ev, int ns) {
+ * stick, which its stabilisation removes). Returns 1 when every hard row
+ * is reached to within NSEDI_SETTLE_CONSISTENT of the largest change asked
+ * or to within its rest speed (slip_tol; a spin's slip_tol / torsion: the
+ * velocity below which a contact counts as at rest), else 0 (the hard rows
+ * contradict each other: two rollers at one point asked different
+ * velocities, the stops of a rigid table's two feet beside a third foot's
+ * slow slip); the residual is then left as it is, and the law monitor
+ * watches it. */
+static double hard_row_rest_speed(const nsed_model *m, const nsedi_event_ws *ev, int row) {
+  if (row < 3 * ev->na) return m->opt.slip_tol;
+  return nsedi_spin_rest_speed(m, ev->cand[ev->spin_of[row - 3 * ev->na]]);
+}
+
+static int settle_dependent(const nsed_model *m, nsedi_event_ws *ev, int ns) {
   double *A = ev->settle_G, *x = ev->settle_rhs, *w = ev->settle_weight;
   for (int a = 0; a < ns; a++) {
     w[a] = ev->settle_hard[a] ? 1.0 : NSEDI_SETTLE_KEPT_WEIGHT;
@@ -119,15 +126,16 @@ static int settle_dependent(nsedi_event_ws *ev, int ns) {
   int rank = 0;
   if (nsedi_lstsq_square(&ev->settle_lstsq, ns, A, 1, x, NSEDI_SCHUR_RANK_CUT, &rank) != 0) return 0;
   settle_matrix(ev, ns, NULL, A);
-  double worst = 0, want = 0;
+  double want = 0;
+  for (int a = 0; a < ns; a++)
+    if (ev->settle_hard[a]) want = fmax(want, fabs(ev->settle_want[a]));
   for (int a = 0; a < ns; a++) {
     if (!ev->settle_hard[a]) continue;
     double r = -ev->settle_want[a];
     for (int b = 0; b < ns; b++) r += A[(size_t)b * ns + a] * x[b];
-    worst = fmax(worst, fabs(r));
-    want = fmax(want, fabs(ev->settle_want[a]));
+    if (fabs(r) > fmax(NSEDI_SETTLE_CONSISTENT * want, hard_row_rest_speed(m, ev, ev->settle_rows[a]))) return 0;
   }
-  return worst <= NSEDI_SETTLE_CONSISTENT * want;
+  return 1;
 }
 
 /* A fast slip's friction opposes its velocity; held, its direction is
@@ -160,7 +168,7 @@ int nsedi_event_settle(const nsed_model *m, nsed_data *d, nsed_error *err) {
   settle_matrix(ev, ns, NULL, A);
   if (nsedi_small_lu_factor(ns, A, ev->settle_piv, ev->settle_piv + ns) >= NSEDI_SETTLE_PIVOT)
     nsedi_small_lu_solve(ns, A, ev->settle_piv, 1, ev->settle_rhs);
-  else if (!settle_dependent(ev, ns))
+  else if (!settle_dependent(m, ev, ns))
     return NSED_OK;
   int nv = m->nv;
   double T0 = nsedi_state_kinetic(m, d);

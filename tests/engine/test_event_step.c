@@ -561,6 +561,70 @@ static void settled_slips_realigned(const char *root) {
   nsed_model_free(&m);
 }
 
+/* The table (no push) turning slowly about a point near foot 0, every
+ * foot slipping: foot 0 in the slow hold along +x, its velocity 9e-7 m/s
+ * across that direction, reaches its stop (the root of v . s) beside foot 1
+ * in a slow slip of 7.2e-7 m/s (its rows hard: kept as they are) and feet
+ * 2 and 3 in fast slips (1.1e-6, 1.3e-6 m/s: kept rows). The rows are
+ * dependent (a rigid top), and the hard rows contradict each other by the
+ * 5e-10 m/s that foot 0's velocity has along the line to foot 1: stopping
+ * foot 0 turns the top about it, which cannot keep foot 1's velocity along
+ * that line. The least-squares impulse reaches the hard rows to 2.5e-10
+ * m/s, below slip_tol, where a contact counts as at rest: it must be
+ * applied (feet 2 and 3 taking the turn), not skipped as a contradiction,
+ * which left foot 0 sticking at 9e-7 m/s (the mecanum car's creeping
+ * roller, docs/engine.md, "Settling on dependent rows"). */
+static void stop_beside_slow_slip(const char *root) {
+  char path[4096];
+  snprintf(path, sizeof path, "%s/tests/reliability/problems/table.yaml", root);
+  nsed_model *m = NULL;
+  nsed_data *d = NULL;
+  nsed_error err;
+  must(nsed_problem_load(path, NULL, 0, &m, &err), &err);
+  must(nsed_data_create(m, &d, &err), &err);
+  const double along = 5e-10, across = 9e-7, w = 1.8e-6, x0 = 0.45, y0 = 0.25;
+  for (int b = 0; b < nsed_model_nbody(m); b++) {
+    double *x = d->x + 13 * b;
+    double rx = x[0] - x0, ry = x[1] - y0;
+    x[7] = along - w * ry;
+    x[8] = across + w * rx;
+    x[9] = x[10] = x[11] = 0.0;
+    x[12] = w;
+  }
+  nsedi_refresh_geometry(m, d);
+  int fired[4 * NSEDI_ROOTS_PER_CONTACT + 1] = {0};
+  CHECK(nsed_model_ncontact(m) == 4);
+  for (int c = 0; c < 4; c++) {
+    const nsedi_contact_geom *g = &d->cache.geom[c];
+    double v1 = g->row[1].vel, v2 = g->row[2].vel, sp = hypot(v1, v2);
+    d->ph.mode[c] = NSED_MODE_SLIP;
+    d->ph.held[c] = 1;
+    d->ph.slow[c] = c < 2;
+    d->ph.hold_mu[c] = m->contact[c].def.mu;
+    d->ph.dir[2 * c] = c == 0 ? g->t1[0] : v1 / sp; /* foot 0: held on +x */
+    d->ph.dir[2 * c + 1] = c == 0 ? g->t2[0] : v2 / sp;
+    CHECK_MSG(c < 2 ? sp < m->opt.slip_stop_speed : sp > m->opt.slip_stop_speed, "foot %d at %.3g m/s", c, sp);
+  }
+  fired[NSEDI_ROOT_FRICTION] = -1; /* foot 0's stop */
+  events ev = {0};
+  nsed_observer obs = {.ctx = &ev, .event = keep_event};
+  int rc = nsedi_resolve(m, d, fired, &obs, &err);
+  CHECK_MSG(rc == NSED_OK, "stop beside a slow slip: %s", rc ? err.message : "");
+  const nsedi_contact_geom *g0 = &d->cache.geom[0], *g1 = &d->cache.geom[1];
+  double left = hypot(g0->row[1].vel, g0->row[2].vel);
+  double s1 = d->ph.dir[2], s2 = d->ph.dir[3], v1s = g1->row[1].vel * s1 + g1->row[2].vel * s2;
+  printf("stop beside a slow slip: foot 0 %s at %.3g m/s (9e-7 before), foot 1 %s at %.3g m/s along its "
+         "direction\n",
+         nsed_mode_name(d->ph.mode[0]), left, nsed_mode_name(d->ph.mode[1]), v1s);
+  /* stopped (it slips on from rest or sticks as the event problem decides) */
+  CHECK_MSG(left < m->opt.slip_tol, "foot 0 keeps %.3g m/s after its stop", left);
+  CHECK_MSG(left > 1e-11, "foot 0 at %.3g m/s: the hard rows did not contradict, the case tests nothing", left);
+  CHECK(d->ph.mode[1] == NSED_MODE_SLIP && v1s > 7e-7);
+  CHECK_MSG(nsedi_monitor_check(m, d, &err) == NSED_OK, "law monitor: %s", err.message);
+  nsed_data_free(&d);
+  nsed_model_free(&m);
+}
+
 /* Repeated roots without a transition reach the observer as samples
  * (before and after each event); a run that makes no progress is stopped. */
 typedef struct {
@@ -623,6 +687,7 @@ int main(int argc, char **argv) {
   handover(root);
   dependent_onset(root);
   settled_slips_realigned(root);
+  stop_beside_slow_slip(root);
   outgoing_roller_quiet(root, "2e-8");
   outgoing_roller_quiet(root, "1e-8");
   outgoing_roller_quiet(root, "5e-9");
