@@ -24,7 +24,7 @@ import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 CHECKS = ("normal_force", "stick_friction", "slip_friction", "slip_direction",
-          "open_gap", "closed_gap", "joint_drift", "spin_friction")
+          "open_gap", "closed_gap", "joint_drift", "spin_friction", "stick_velocity")
 
 
 def margin(check):

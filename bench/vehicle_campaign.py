@@ -67,7 +67,7 @@ FORMS = {
     "cone": ["friction.model=exact_cone"],
 }
 CHECKS = ("normal_force", "stick_friction", "slip_friction", "slip_direction",
-          "open_gap", "closed_gap", "joint_drift")
+          "open_gap", "closed_gap", "joint_drift", "stick_velocity")
 COLUMNS = ("problem", "tracking", "form", "status", "t_end", "t_reached", "events",
            "handovers", "liftoffs", "landings", "impacts", "penetration",
            "law_margin", "law_check", "energy_balance_rel", "track_residual", "wall_s", "message",

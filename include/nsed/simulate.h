@@ -84,7 +84,9 @@ typedef enum {
                                   inside +-torsion lambda_n; turning: -| |tau| - torsion lambda_n |
                                   (or -1 when the spin reversed without stopping); relative to
                                   torsion lambda_n + floor */
-  NSED_LAW_NCHECK = 8
+  NSED_LAW_STICK_VELOCITY = 8, /* Coulomb stick: -|tangential velocity| (m/s); its tolerance
+                                  slip_tol, below which a contact counts as at rest */
+  NSED_LAW_NCHECK = 9
 } nsed_law_check;
 
 /* The worst margin one check has seen so far. */

@@ -24,7 +24,7 @@ import cffi
 
 CDEF = """
 #define NSED_EVENT_NKIND 11
-#define NSED_LAW_NCHECK 8
+#define NSED_LAW_NCHECK 9
 #define NSED_RECORDER_CONTACT_COLUMNS 9
 typedef struct { int status; char message[1024]; } nsed_error;
 typedef struct nsed_model nsed_model;

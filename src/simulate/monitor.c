@@ -22,6 +22,7 @@ void nsedi_monitor_init(const nsed_model *m, nsed_data *d) {
       [NSED_LAW_CLOSED_GAP] = o->drift_tol,
       [NSED_LAW_JOINT_DRIFT] = o->drift_tol,
       [NSED_LAW_SPIN_FRICTION] = NSEDI_LAW_FRICTION_TOL,
+      [NSED_LAW_STICK_VELOCITY] = o->slip_tol,
   };
   for (int k = 0; k < NSED_LAW_NCHECK; k++) {
     nsed_law_margin *lm = &d->stats.law[k];
@@ -132,6 +133,14 @@ static int check_contact(const nsed_model *m, nsed_data *d, int c, double fref, 
   if (d->ph.spin[c] != NSED_MODE_OPEN) {
     int k = check_spin(m, d, c, fref, value, what);
     if (k >= 0) return k;
+  }
+  if (d->ph.mode[c] == NSED_MODE_STICK && cd->law == NSED_CONTACT_COULOMB) {
+    /* A stick is at rest: its phase holds its tangential acceleration at
+     * zero, so a velocity it started with (a settling impulse the event
+     * could not apply) would stay, a creep no friction law allows. */
+    *value = -sp;
+    *what = "the sticking contact slides";
+    if (note(d, NSED_LAW_STICK_VELOCITY, *value, c)) return NSED_LAW_STICK_VELOCITY;
   }
   if (d->ph.mode[c] == NSED_MODE_STICK) {
     /* A stick's friction rides on its normal force, which may be below

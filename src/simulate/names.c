@@ -20,7 +20,8 @@ const char *nsed_event_kind_name(nsed_event_kind kind) {
 const char *nsed_law_check_name(nsed_law_check check) {
   static const char *const names[NSED_LAW_NCHECK] = {
       "normal_force", "stick_friction", "slip_friction", "slip_direction",
-      "open_gap",     "closed_gap",     "joint_drift",    "spin_friction"};
+      "open_gap",     "closed_gap",     "joint_drift",    "spin_friction",
+      "stick_velocity"};
   return (unsigned)check < NSED_LAW_NCHECK ? names[check] : "unknown";
 }
 

@@ -335,6 +335,35 @@ static void stick_pulling(double excess, int clean) {
   nsed_model_free(&m);
 }
 
+/* A resting ball sticking while its contact point slides at `creep`
+ * (rolling without spinning): a stick is at rest, and below slip_tol it
+ * counts as such; beyond it the law monitor's stick_velocity stops the run
+ * (a stick whose residual the event could not settle creeps on, its phase
+ * holding the tangential acceleration at zero). */
+static void stick_creeping(double creep, int clean) {
+  nsed_model *m = ball_pushed(0.0, 0.0, 0.0, 0.0);
+  nsed_error err;
+  nsed_data *d;
+  must(nsed_data_create(m, &d, &err), &err);
+  double x[13] = {0, 0, 0.1, 1, 0, 0, 0, creep, 0, 0, 0, 0, 0};
+  memcpy(d->x, x, sizeof x);
+  d->t = 0.5;
+  d->ph.mode[0] = NSED_MODE_STICK;
+  int rc = nsedi_eval(m, d, d->t, d->x, NULL, &err);
+  CHECK_MSG(rc == NSED_OK, "stick creeping: %s", err.message);
+  const nsedi_contact_geom *g = &d->cache.geom[0];
+  CHECK_NEAR(hypot(g->row[1].vel, g->row[2].vel), creep, 0, 1e-12);
+  nsedi_monitor_init(m, d);
+  rc = nsedi_monitor_check(m, d, &err);
+  printf("stick creeping at %g m/s: %s\n", creep, rc == NSED_OK ? "clean" : err.message);
+  if (clean)
+    CHECK_MSG(rc == NSED_OK, "a creep below slip_tol: %s", err.message);
+  else
+    CHECK_MSG(rc == NSED_ERR_LAW && strstr(err.message, "stick_velocity"), "beyond it: %s", err.message);
+  nsed_data_free(&d);
+  nsed_model_free(&m);
+}
+
 /* A free slip of the block slowing to half slip_stop_speed: it is held on
  * its direction (slow), without an event and without a change of mode. */
 static void slowing(void) {
@@ -681,6 +710,8 @@ int main(int argc, char **argv) {
   slip_pulling(1e-6, 0);
   stick_pulling(2e-10, 1);
   stick_pulling(1e-6, 0);
+  stick_creeping(5e-10, 1);
+  stick_creeping(2e-9, 0);
   slowing();
   released();
   speeding_up();
