@@ -446,17 +446,25 @@ static void speeding_up(void) {
   nsed_model_free(&m);
 }
 
+/* Problem file `rel` of the source tree at `root`, with overrides, and its
+ * data at the file's initial state. */
+static void load_problem(const char *root, const char *rel, const char *const *sets, int nsets, nsed_model **m,
+                         nsed_data **d) {
+  char path[4096];
+  snprintf(path, sizeof path, "%s/%s", root, rel);
+  nsed_error err;
+  must(nsed_problem_load(path, sets, nsets, m, &err), &err);
+  must(nsed_data_create(*m, d, &err), &err);
+}
+
 /* The omni-wheel testbench's first handover: the outgoing roller reaches
  * its tip (a region event) and the next roller takes the contact over, a
  * closure without impact at (2k+1) pi/4 s; the outgoing one opens. */
 static void handover(const char *root) {
-  char path[4096];
-  snprintf(path, sizeof path, "%s/problems/omni_wheel_testbench.yaml", root);
   nsed_model *m = NULL;
   nsed_data *d = NULL;
   nsed_error err;
-  must(nsed_problem_load(path, NULL, 0, &m, &err), &err);
-  must(nsed_data_create(m, &d, &err), &err);
+  load_problem(root, "problems/omni_wheel_testbench.yaml", NULL, 0, &m, &d);
   first_events fe = {.stop_at = 2}; /* both halves of the handover */
   nsed_observer obs = {.ctx = &fe, .event = stop_after_events};
   nsed_simulate(m, d, &obs, &err); /* ends with NSED_ERR_IO when the observer stops it */
@@ -482,12 +490,8 @@ static void handover(const char *root) {
 /* The table of tests/reliability/problems/table.yaml pushed along +x by
  * 20 N, more than mu m g. */
 static void pushed_table(const char *root, nsed_model **m, nsed_data **d) {
-  char path[4096];
-  snprintf(path, sizeof path, "%s/tests/reliability/problems/table.yaml", root);
   const char *push[] = {"forces=[{name: push, type: force, body: top, direction: [1, 0, 0], magnitude: 20}]"};
-  nsed_error err;
-  must(nsed_problem_load(path, push, 1, m, &err), &err);
-  must(nsed_data_create(*m, d, &err), &err);
+  load_problem(root, "tests/reliability/problems/table.yaml", push, 1, m, d);
 }
 
 /* A table on four welded feet (a rigid body on four points: its eight
@@ -604,13 +608,10 @@ static void settled_slips_realigned(const char *root) {
  * which left foot 0 sticking at 9e-7 m/s (the mecanum car's creeping
  * roller, docs/engine.md, "Settling on dependent rows"). */
 static void stop_beside_slow_slip(const char *root) {
-  char path[4096];
-  snprintf(path, sizeof path, "%s/tests/reliability/problems/table.yaml", root);
   nsed_model *m = NULL;
   nsed_data *d = NULL;
   nsed_error err;
-  must(nsed_problem_load(path, NULL, 0, &m, &err), &err);
-  must(nsed_data_create(m, &d, &err), &err);
+  load_problem(root, "tests/reliability/problems/table.yaml", NULL, 0, &m, &d);
   const double along = 5e-10, across = 9e-7, w = 1.8e-6, x0 = 0.45, y0 = 0.25;
   for (int b = 0; b < nsed_model_nbody(m); b++) {
     double *x = d->x + 13 * b;
@@ -676,8 +677,7 @@ static int count_samples(void *ctx, const nsed_model *m, const nsed_data *d, nse
  * (thousands of events in 1e-12 s; the run crawled for minutes). It is now
  * watched from a margin below (docs/engine.md, "Phase starts"). */
 static void outgoing_roller_quiet(const char *root, const char *rtol) {
-  char path[4096], set_rtol[64];
-  snprintf(path, sizeof path, "%s/problems/omni_vehicle_coast.yaml", root);
+  char set_rtol[64];
   snprintf(set_rtol, sizeof set_rtol, "solver.rtol=%s", rtol);
   const char *sets[] = {"omni_vehicle.contact.law=regularized", "omni_vehicle.contact.delta=0.01",
                         "solver.integrator=cvode_bdf",          set_rtol,
@@ -686,8 +686,7 @@ static void outgoing_roller_quiet(const char *root, const char *rtol) {
   nsed_model *m = NULL;
   nsed_data *d = NULL;
   nsed_error err;
-  must(nsed_problem_load(path, sets, (int)(sizeof sets / sizeof sets[0]), &m, &err), &err);
-  must(nsed_data_create(m, &d, &err), &err);
+  load_problem(root, "problems/omni_vehicle_coast.yaml", sets, (int)(sizeof sets / sizeof sets[0]), &m, &d);
   progress p = {0};
   nsed_observer obs = {.ctx = &p, .sample = count_samples, .interrupt = &p.stop};
   int rc = nsed_simulate(m, d, &obs, &err);
