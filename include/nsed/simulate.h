@@ -85,7 +85,7 @@ typedef enum {
                                   (or -1 when the spin reversed without stopping); relative to
                                   torsion lambda_n + floor */
   NSED_LAW_STICK_VELOCITY = 8, /* Coulomb stick: -|tangential velocity| (m/s); its tolerance
-                                  slip_tol, below which a contact counts as at rest */
+                                  2 slip_tol (a stick starts within slip_tol of rest) */
   NSED_LAW_NCHECK = 9
 } nsed_law_check;
 

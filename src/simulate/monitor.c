@@ -22,7 +22,7 @@ void nsedi_monitor_init(const nsed_model *m, nsed_data *d) {
       [NSED_LAW_CLOSED_GAP] = o->drift_tol,
       [NSED_LAW_JOINT_DRIFT] = o->drift_tol,
       [NSED_LAW_SPIN_FRICTION] = NSEDI_LAW_FRICTION_TOL,
-      [NSED_LAW_STICK_VELOCITY] = o->slip_tol,
+      [NSED_LAW_STICK_VELOCITY] = NSEDI_LAW_STICK_SPEED * o->slip_tol,
   };
   for (int k = 0; k < NSED_LAW_NCHECK; k++) {
     nsed_law_margin *lm = &d->stats.law[k];
