@@ -11,23 +11,24 @@ int nsedi_is_roller(const nsed_model *m, int c) {
   return m->body[m->contact[c].body].def.shape.type == NSED_SHAPE_ROLLER;
 }
 
+/* A tip turning away from the floor with its roller's turn, and not
+ * approaching the floor faster than an impact's threshold (slip_tol, as
+ * event_problems.c): a wheel that comes down as a whole (a vehicle rocking
+ * on its struts) brings a turning-away tip down with it, and that tip
+ * lands (docs/rollers.md, "A tip that turns away but comes down lands"). */
+static int hands_over(const nsed_model *m, const nsedi_contact_geom *g) {
+  return g->leaving && g->row[0].vel >= -m->opt.slip_tol;
+}
+
 /* A roller whose contact point has reached its tip and turns away from the
  * floor hands the contact over to the next roller of its wheel, which
  * touches at the same instant (at the same point when psi = 0). Kept in the
  * event problem it would duplicate the incoming contact's rows, a
  * degenerate problem whose solution may keep the wrong one; the tip's
  * future is known (it rises with the wheel's turn), so it leaves the
- * candidates and opens. Its turn is not its whole motion: a wheel that
- * comes down (a vehicle rocking on its struts) brings a turning-away tip
- * down with it, and a tip approaching faster than an impact's threshold
- * (slip_tol, as event_problems.c) lands: it stays a candidate, or it would
- * sink through the floor unseen, its closing root anchored below it at
- * every event (docs/rollers.md, "Handovers are events"). */
-static int hands_over(const nsed_model *m, const nsedi_contact_geom *g) {
-  return g->leaving && g->row[0].vel >= -m->opt.slip_tol;
-}
-
-/* Returns the new number of candidates. */
+ * candidates and opens. Dropped while it approaches, it would sink through
+ * the floor with its closing root anchored below it at every event.
+ * Returns the new number of candidates. */
 int nsedi_roller_drop_handed_over(const nsed_model *m, nsed_data *d, int n) {
   nsedi_event_ws *ev = &d->ev;
   const nsedi_contact_geom *geom = d->cache.geom;
