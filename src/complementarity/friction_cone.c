@@ -1,4 +1,6 @@
-/* Exact Coulomb cone through Siconos' fc3d (NSGS), at acceleration (or
+/* Exact Coulomb cone through Siconos' fc3d (NSGS, then the extragradient
+ * method on its variational inequality, VI_EG, where NSGS's answer does not
+ * verify), at acceleration (or
  * impulse) level: u = W r + q with W = G, q = b, per contact r = (r_n, r_t1,
  * r_t2) in the cone ||r_T|| <= mu r_n, u + mu ||u_T|| e_n in the dual cone
  * (De Saxce's formulation, which is Coulomb's law with maximal dissipation).
@@ -10,7 +12,10 @@
  *   max_i ||r_i - P_K(r_i - rho (u_i + mu ||u_iT|| e_n))|| / ||r||
  * (rho = ||r||/||u|| for consistent units) and accepts it up to
  * max(NSEDI_CONE_ACCEPT_FACTOR cone_tol, NSEDI_CONE_ACCEPT_FLOOR), since
- * NSGS is iterative.
+ * both are iterative. NSGS stalls on some degenerate impact problems (a
+ * car on rank-deficient feet: no progress in 1e6 sweeps), which the
+ * extragradient method, a projection method with no local Newton loop,
+ * solves (docs/complementarity.md, "Exact cone").
  *
  * Torsional rows: fc3d's problem has dimension 3 per contact (the cone in
  * (n, t1, t2)) and no place for a moment bound by lambda_n, so a problem
@@ -37,7 +42,8 @@
 #include <string.h>
 
 struct nsedi_fc3d {
-  SolverOptions *opt;
+  SolverOptions *opt; /* NSGS */
+  SolverOptions *eg;  /* VI_EG, created at its first use */
 };
 
 /* Collect every option struct below o (depth-first) into list (cap entries). */
@@ -51,15 +57,19 @@ static size_t collect(SolverOptions *o, SolverOptions **list, size_t n, size_t c
   return n;
 }
 
+static void options_free(SolverOptions *o) {
+  if (!o) return;
+  SolverOptions *inner[16];
+  size_t k = collect(o, inner, 0, 16);
+  solver_options_delete(o);
+  for (size_t i = 0; i < k; i++) free(inner[i]);
+  free(o);
+}
+
 void nsedi_fc3d_free(nsedi_fc3d **f) {
   if (!f || !*f) return;
-  if ((*f)->opt) {
-    SolverOptions *inner[16];
-    size_t k = collect((*f)->opt, inner, 0, 16);
-    solver_options_delete((*f)->opt);
-    for (size_t i = 0; i < k; i++) free(inner[i]);
-    free((*f)->opt);
-  }
+  options_free((*f)->opt);
+  options_free((*f)->eg);
   free(*f);
   *f = NULL;
 }
@@ -75,6 +85,14 @@ static int fc3d_create(nsedi_fc3d **out, double tol) {
   f->opt->dparam[SICONOS_DPARAM_TOL] = tol;
   f->opt->iparam[SICONOS_IPARAM_MAX_ITER] = NSEDI_CONE_NSGS_SWEEPS;
   *out = f;
+  return NSED_OK;
+}
+
+static int eg_create(nsedi_fc3d *f) {
+  if (f->eg) return NSED_OK;
+  f->eg = solver_options_create(SICONOS_FRICTION_3D_VI_EG);
+  if (!f->eg) return NSED_ERR_NOMEM;
+  f->eg->iparam[SICONOS_IPARAM_MAX_ITER] = NSEDI_CONE_EG_ITERATIONS;
   return NSED_OK;
 }
 
@@ -147,6 +165,43 @@ static double cone_residual(int nc, const double *mu, const double *r, const dou
   return res;
 }
 
+enum { FC3D_RAISED = -1000 };
+
+/* One fc3d solve from r = 0 with options opt; the natural-map residual of
+ * its answer, recomputed by nsed with u = W r + q (fc3d's u may be stale
+ * after its last sweep), into stats. Returns fc3d's info, FC3D_RAISED when
+ * Siconos raised an error. */
+static int fc3d_verified(FrictionContactProblem *fc, SolverOptions *opt, double *lambda, double *u,
+                         nsed_lcp_stats *stats) {
+  const int n3 = 3 * fc->numberOfContacts;
+  const double *W = fc->M->matrix0, *q = fc->q;
+  memset(lambda, 0, sizeof(double) * (size_t)n3);
+  volatile int info = -1;
+  if (SN_SETJMP_EXTERNAL_START == 0) {
+    info = fc3d_driver(fc, lambda, u, opt);
+    SN_SETJMP_EXTERNAL_STOP
+  } else {
+    stats->residual = INFINITY;
+    return FC3D_RAISED;
+  }
+  stats->pivots = opt->iparam[SICONOS_IPARAM_ITER_DONE];
+  for (int r = 0; r < n3; r++) {
+    double v = q[r];
+    for (int j = 0; j < n3; j++) v += W[(size_t)j * n3 + r] * lambda[j];
+    u[r] = v;
+  }
+  double qs = 0.0, ws = 0.0, rs = 0.0;
+  for (int r = 0; r < n3; r++) {
+    qs = fmax(qs, fabs(q[r]));
+    rs = fmax(rs, fabs(lambda[r]));
+  }
+  for (size_t k = 0; k < (size_t)n3 * (size_t)n3; k++) ws = fmax(ws, fabs(W[k]));
+  stats->residual = nsedi_all_finite((size_t)n3, lambda)
+                        ? cone_residual(fc->numberOfContacts, fc->mu, lambda, u, fmax(qs, ws * rs))
+                        : INFINITY;
+  return info;
+}
+
 int nsedi_cone_solve(nsed_contact_solver *s, const nsedi_cp *p, double *lambda,
                      nsed_lcp_stats *stats, nsed_error *err) {
   nsedi_workspace *ws = &s->ws;
@@ -186,38 +241,27 @@ int nsedi_cone_solve(nsed_contact_solver *s, const nsedi_cp *p, double *lambda,
   nm.size1 = n3;
   nm.matrix0 = W;
   FrictionContactProblem fc = {.dimension = 3, .numberOfContacts = nc, .M = &nm, .q = q, .mu = mu};
-  memset(lambda, 0, sizeof(double) * ng);
+  memset(lambda, 0, sizeof(double) * ng); /* the torsional rows' too */
   s->fc->opt->dparam[SICONOS_DPARAM_TOL] = s->set.cone_tol;
   set_local_tolerance(s->fc->opt, s->set.cone_tol, n3, W, q);
-  volatile int info = -1;
-  if (SN_SETJMP_EXTERNAL_START == 0) {
-    info = fc3d_driver(&fc, lambda, u, s->fc->opt);
-    SN_SETJMP_EXTERNAL_STOP
-  } else {
-    return nsed_error_set(err, NSED_ERR_LCP, "fc3d (NSGS) raised a Siconos error on %d contacts", nc);
-  }
-  stats->pivots = s->fc->opt->iparam[SICONOS_IPARAM_ITER_DONE];
-  /* u recomputed by nsed (fc3d's may be stale after its last sweep) */
-  for (int r = 0; r < n3; r++) {
-    double v = q[r];
-    for (int j = 0; j < n3; j++) v += W[(size_t)j * n3 + r] * lambda[j];
-    u[r] = v;
-  }
-  double qs = 0.0, ws_ = 0.0, rs = 0.0;
-  for (int r = 0; r < n3; r++) {
-    qs = fmax(qs, fabs(q[r]));
-    rs = fmax(rs, fabs(lambda[r]));
-  }
-  for (size_t k = 0; k < (size_t)n3 * (size_t)n3; k++) ws_ = fmax(ws_, fabs(W[k]));
-  double res = nsedi_all_finite((size_t)n3, lambda)
-                   ? cone_residual(nc, mu, lambda, u, fmax(qs, ws_ * rs))
-                   : INFINITY;
-  stats->residual = res;
   double acc = fmax(NSEDI_CONE_ACCEPT_FACTOR * s->set.cone_tol, NSEDI_CONE_ACCEPT_FLOOR);
-  if (!(res <= acc))
-    return nsed_error_set(err, NSED_ERR_LCP,
-                          "fc3d (NSGS) on %d contacts: info %d, verified residual %.3g > %.3g", nc,
-                          (int)info, res, acc);
+  int info = fc3d_verified(&fc, s->fc->opt, lambda, u, stats);
+  if (info == FC3D_RAISED)
+    return nsed_error_set(err, NSED_ERR_LCP, "fc3d (NSGS) raised a Siconos error on %d contacts", nc);
+  if (!(stats->residual <= acc)) {
+    double nsgs_res = stats->residual;
+    int nsgs_info = info;
+    if (eg_create(s->fc) != NSED_OK) return nsed_error_set(err, NSED_ERR_NOMEM, "out of memory for the fc3d options");
+    s->fc->eg->dparam[SICONOS_DPARAM_TOL] = s->set.cone_tol;
+    stats->path = "fc3d-vi-eg";
+    info = fc3d_verified(&fc, s->fc->eg, lambda, u, stats);
+    if (!(stats->residual <= acc))
+      return nsed_error_set(err, NSED_ERR_LCP,
+                            "fc3d on %d contacts: NSGS info %d, verified residual %.3g; VI_EG %s, verified "
+                            "residual %.3g; both > %.3g",
+                            nc, nsgs_info, nsgs_res, info == FC3D_RAISED ? "raised a Siconos error" : "ended",
+                            stats->residual, acc);
+  }
   /* unfold slipping contacts: their tangential force is -mu r_n s */
   for (int i = 0; i < nc; i++)
     if (p->kind[i] == NSED_CP_SLIPPING) {

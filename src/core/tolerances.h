@@ -465,6 +465,14 @@
  * cone_tol and the problem's force scale, its measure being squared. */
 #define NSEDI_CONE_NSGS_SWEEPS 1000000
 
+/* Where NSGS's answer does not verify, fc3d's extragradient method (VI_EG)
+ * gets this many iterations: the mecanum car's impact problem of five
+ * contacts that NSGS leaves at 3.2e-5 after its 1e6 sweeps takes it 1e4
+ * (to 1.1e-13); each costs a product with W and a projection per contact,
+ * so the limit bounds a problem that does not converge at well under a
+ * second for a dozen contacts. */
+#define NSEDI_CONE_EG_ITERATIONS 1000000
+
 /* LCP verification (lcp_verify.c): row i's scale is at least this
  * fraction of sum_j |M_ij z_j|, the size of what was summed into w_i, so
  * its round-off eps sum_j |M_ij z_j| weighs at most 2.2e-13 in the
