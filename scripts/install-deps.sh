@@ -12,6 +12,7 @@ set -euo pipefail
 PACKAGES=(
   build-essential meson ninja-build pkg-config
   libsiconos-numerics-dev libopenblas-dev liblapacke-dev libsundials-dev libyaml-dev libhdf5-dev
+  libglpk-dev
   python3 python3-numpy python3-matplotlib python3-cffi python3-h5py python3-venv python3-setuptools
   python3-yaml python3-jsonschema
   openmpi-bin clang libclang-rt-14-dev valgrind time

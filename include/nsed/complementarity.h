@@ -33,14 +33,16 @@ typedef enum {
   NSED_FRICTION_EXACT_CONE = 2      /* exact circle, Siconos fc3d */
 } nsed_friction_model;
 
-/* Which LCP path(s) may be used. AUTO: Siconos Lemke, verified; on failure
- * nsed's robust lexicographic Lemke, then regularised retries, then (small n)
- * enumeration. The others force one path (for benchmarking and tests). */
+/* Which LCP path(s) may be used. AUTO: the two Lemkes (nsed's first from
+ * 16 unknowns on), verified; on failure regularised retries, then
+ * enumeration (n <= 16) or a mixed-integer search (GLPK, larger n). The
+ * others force one path (for benchmarking and tests). */
 typedef enum {
   NSED_LCP_PATH_AUTO = 0,
   NSED_LCP_PATH_SICONOS_LEMKE = 1,
   NSED_LCP_PATH_NSED_LEMKE = 2,
-  NSED_LCP_PATH_ENUM = 3
+  NSED_LCP_PATH_ENUM = 3,
+  NSED_LCP_PATH_MILP = 4
 } nsed_lcp_path;
 
 /* Settings of the complementarity layer (nsed_complementarity_default_settings). */
@@ -49,7 +51,7 @@ typedef struct {
   int sides;                 /* polygon sides 4n*, a multiple of 4, >= 4 (default 8: the octagon) */
   nsed_lcp_path path;        /* default NSED_LCP_PATH_AUTO */
   double tol;                /* relative residual accepted for an LCP solution (default 1e-9) */
-  int max_pivots;            /* Lemke pivot limit (default 10000) */
+  int max_pivots;            /* Lemke pivot limit; the mixed-integer search's limit on simplex iterations and tree nodes (default 10000) */
   double cone_tol;           /* fc3d tolerance for the exact cone (default 1e-12) */
 } nsed_complementarity_settings;
 

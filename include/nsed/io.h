@@ -114,6 +114,7 @@ typedef struct {
   char hdf5[32];          /* the linked HDF5's version, "" if built without HDF5 */
   const char *buildtype;  /* meson's buildtype, "debugoptimized" */
   const char *sanitize;   /* meson's b_sanitize, "none" or "address,undefined" */
+  const char *glpk;       /* GLPK the library was built against (the LCP's mixed-integer search), "5.0"; NULL if built without */
 } nsed_build_info;
 
 /* Fill info with this build's versions and options. */

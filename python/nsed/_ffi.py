@@ -85,7 +85,7 @@ typedef enum {
 } nsed_friction_model;
 typedef enum {
   NSED_LCP_PATH_AUTO = 0, NSED_LCP_PATH_SICONOS_LEMKE = 1, NSED_LCP_PATH_NSED_LEMKE = 2,
-  NSED_LCP_PATH_ENUM = 3
+  NSED_LCP_PATH_ENUM = 3, NSED_LCP_PATH_MILP = 4
 } nsed_lcp_path;
 typedef struct {
   nsed_friction_model model; int sides; nsed_lcp_path path; double tol; int max_pivots;

@@ -31,7 +31,7 @@ nsed_shape_type_name ("sphere", ...), joint types from nsed_joint_type_name
 nsed_integrator_name, friction models from nsed_friction_model_name
 ("polygon_face", "polygon_vertex", "exact_cone"), tracking from
 nsed_contact_tracking_name (and "inherit"), force types "force", "torque",
-"spring", LCP paths "auto", "siconos", "nsed", "enum", event resolvers
+"spring", LCP paths "auto", "siconos", "nsed", "enum", "milp", event resolvers
 "lcp", "trial", servo levels "position", "acceleration", drive types
 "feedback", "table" (and "none") and table inputs "coordinate", "rate".
 
@@ -76,7 +76,8 @@ TRACKING = dict(_names_from(lib.nsed_contact_tracking_name), inherit=lib.NSED_TR
 FORCE_TYPES = {"force": lib.NSED_FORCE_BODY_FORCE, "torque": lib.NSED_FORCE_BODY_TORQUE,
                "spring": lib.NSED_FORCE_SPRING}
 LCP_PATHS = {"auto": lib.NSED_LCP_PATH_AUTO, "siconos": lib.NSED_LCP_PATH_SICONOS_LEMKE,
-             "nsed": lib.NSED_LCP_PATH_NSED_LEMKE, "enum": lib.NSED_LCP_PATH_ENUM}
+             "nsed": lib.NSED_LCP_PATH_NSED_LEMKE, "enum": lib.NSED_LCP_PATH_ENUM,
+             "milp": lib.NSED_LCP_PATH_MILP}
 EVENT_RESOLVERS = {"lcp": lib.NSED_RESOLVER_LCP, "trial": lib.NSED_RESOLVER_TRIAL}
 LAW_TYPES = {"constant": lib.NSED_LAW_CONSTANT, "sine": lib.NSED_LAW_SINE,
              "piecewise": lib.NSED_LAW_PIECEWISE}

@@ -13,7 +13,7 @@ from ._ffi import ffi, new_padded
 KINDS = ("stick_candidate", "slipping", "frictionless")
 MODES = ("open", "stick", "slip")
 MODELS = {"face": 0, "vertex": 1, "cone": 2}
-PATHS = {"auto": 0, "siconos": 1, "nsed": 2, "enum": 3}
+PATHS = {"auto": 0, "siconos": 1, "nsed": 2, "enum": 3, "milp": 4}
 
 
 class ContactProblem:

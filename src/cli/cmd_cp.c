@@ -31,7 +31,7 @@ static void usage(FILE *f) {
              "                 polygon's face form), vertex (inscribed polygon) or cone\n"
              "                 (exact circle, Siconos fc3d)\n"
              "  --sides N      polygon sides, a multiple of 4 (default 8)\n"
-             "  --path P       LCP path: auto (default), siconos, nsed or enum\n"
+             "  --path P       LCP path: auto (default), siconos, nsed, enum or milp\n"
              "  --tol X        relative residual accepted for an LCP answer (default 1e-9)\n"
              "  --max-pivots K Lemke pivot limit (default 10000)\n"
              "  --cone-tol X   fc3d tolerance for --model cone (default 1e-12)\n"
@@ -100,7 +100,7 @@ static int parse_options(int argc, char **argv, nsed_complementarity_settings *s
       set->sides = (int)s;
     } else if ((v = option_value(argc, argv, &i, "--path"))) {
       if (!nsedi_lcp_path_named(v, &set->path))
-        return fprintf(stderr, "nsed cp: --path '%s' (auto, siconos, nsed or enum)\n", v), 2;
+        return fprintf(stderr, "nsed cp: --path '%s' (auto, siconos, nsed, enum or milp)\n", v), 2;
     } else if ((v = option_value(argc, argv, &i, "--tol"))) {
       if (!fraction("--tol", v, &set->tol)) return 2;
     } else if ((v = option_value(argc, argv, &i, "--max-pivots"))) {

@@ -23,6 +23,8 @@ int nsedi_cmd_info(int argc, char **argv) {
   printf("  OpenBLAS         %s\n", b.openblas);
   if (b.hdf5[0]) printf("  HDF5             %s (nsed run --format hdf5)\n", b.hdf5);
   else printf("  HDF5             not built (nsed run --format hdf5 unavailable)\n");
+  if (b.glpk) printf("  GLPK             %s (the LCP's mixed-integer search)\n", b.glpk);
+  else printf("  GLPK             not built (the LCP's mixed-integer search unavailable)\n");
   printf("  build type       %s\n", b.buildtype);
   printf("  sanitizers       %s\n", b.sanitize);
   return 0;

@@ -1,4 +1,4 @@
-/* nsed lcp [--path auto|siconos|nsed|enum] FILE...
+/* nsed lcp [--path auto|siconos|nsed|enum|milp] FILE...
  *
  * Solves LCPs stored in Siconos' text format and prints one line per file:
  *   FILE n=N solved|infeasible|failed residual=R pivots=P us=T path=PATH
@@ -15,17 +15,18 @@
 #include <time.h>
 
 static void usage(FILE *f) {
-  fprintf(f, "usage: nsed lcp [--path auto|siconos|nsed|enum] FILE...\n"
+  fprintf(f, "usage: nsed lcp [--path auto|siconos|nsed|enum|milp] FILE...\n"
              "Solve LCPs w = Mz + q, 0 <= z _|_ w >= 0 stored in Siconos' text format\n"
              "(n, 0, n, n, \"n n\", then M column by column, then q) and print one line per\n"
              "file: FILE n=N solved|infeasible|failed residual=R pivots=P us=T path=PATH,\n"
              "then `solved S of N`. Every answer is verified (residual of the\n"
              "complementarity conditions); docs/complementarity.md.\n"
              "\n"
-             "  --path P     the LCP path: auto (default: Siconos' Lemke, then nsed's\n"
-             "               Lemke, the regularised Lemke, the exhaustive enumeration for\n"
-             "               n <= 16, until one answer verifies), or only siconos, nsed or\n"
-             "               enum (the enumeration proves infeasibility)\n"
+             "  --path P     the LCP path: auto (default: the two Lemkes, the regularised\n"
+             "               Lemke, then the exhaustive enumeration for n <= 16 or the\n"
+             "               mixed-integer search (GLPK) above, until one answer\n"
+             "               verifies), or only siconos, nsed, enum (the enumeration\n"
+             "               proves infeasibility) or milp\n"
              "  -h, --help   this help\n"
              "\n"
              "Example: nsed lcp --path nsed tests/data/lcp/*.dat\n"
@@ -34,10 +35,11 @@ static void usage(FILE *f) {
 }
 
 int nsedi_lcp_path_named(const char *name, nsed_lcp_path *path) {
-  static const char *const names[] = {"auto", "siconos", "nsed", "enum"};
+  static const char *const names[] = {"auto", "siconos", "nsed", "enum", "milp"};
   static const nsed_lcp_path paths[] = {NSED_LCP_PATH_AUTO, NSED_LCP_PATH_SICONOS_LEMKE,
-                                        NSED_LCP_PATH_NSED_LEMKE, NSED_LCP_PATH_ENUM};
-  for (int k = 0; k < 4; k++)
+                                        NSED_LCP_PATH_NSED_LEMKE, NSED_LCP_PATH_ENUM,
+                                        NSED_LCP_PATH_MILP};
+  for (int k = 0; k < 5; k++)
     if (strcmp(name, names[k]) == 0) {
       *path = paths[k];
       return 1;
@@ -78,7 +80,7 @@ int nsedi_cmd_lcp(int argc, char **argv) {
       return 2;
     }
     if (!nsedi_lcp_path_named(v, &set.path)) {
-      fprintf(stderr, "nsed lcp: unknown path '%s' (auto, siconos, nsed or enum)\n", v);
+      fprintf(stderr, "nsed lcp: unknown path '%s' (auto, siconos, nsed, enum or milp)\n", v);
       return 2;
     }
   }

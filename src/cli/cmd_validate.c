@@ -20,7 +20,7 @@ static const char usage[] =
     "Exit status: 0 valid, 2 invalid problem file or usage.\n";
 
 static const char *const force_names[] = {"force", "torque", "spring"};
-static const char *const lcp_path_names[] = {"auto", "siconos", "nsed", "enum"};
+static const char *const lcp_path_names[] = {"auto", "siconos", "nsed", "enum", "milp"};
 
 static void vec(const char *label, const double *v, int n) {
   printf("%s [", label);

@@ -39,7 +39,7 @@ static int check_settings(const nsed_complementarity_settings *s, nsed_error *er
   if (s->sides < 4 || s->sides % 4 != 0 || s->sides > 4096)
     return nsed_error_set(err, NSED_ERR_INPUT,
                           "polygon sides %d invalid: a multiple of 4 in [4, 4096] (4 n*)", s->sides);
-  if ((int)s->path < 0 || s->path > NSED_LCP_PATH_ENUM)
+  if ((int)s->path < 0 || s->path > NSED_LCP_PATH_MILP)
     return nsed_error_set(err, NSED_ERR_INPUT, "LCP path %d unknown", (int)s->path);
   if (!(s->tol > 0.0 && s->tol < 1.0))
     return nsed_error_set(err, NSED_ERR_INPUT, "LCP tolerance %g invalid: must be in (0, 1)", s->tol);

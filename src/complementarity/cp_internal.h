@@ -5,6 +5,7 @@
  *   lcp_lemke.c      nsed's lexicographic Lemke (scaled, relative tie tolerances)
  *   lcp_siconos.c    the only LCP adapter that includes Siconos headers
  *   lcp_enum.c       enumeration of complementary bases (small n, last resort)
+ *   lcp_milp.c       mixed-integer search through GLPK (larger n, last resort)
  *   lcp_verify.c     residual of a candidate solution, basis polishing
  *   lcp_solve.c      the AUTO path and the forced paths (nsed_lcp_solve)
  *   friction_face.c  circumscribed polygon, face form, G_TT eliminated
@@ -29,7 +30,9 @@ enum {
   NSEDI_LCP_RAY = 1,      /* secondary ray: no positive pivot in the entering column */
   NSEDI_LCP_MAXPIV = 2,   /* pivot limit reached */
   NSEDI_LCP_FAILED = 3,   /* numerical breakdown / library error */
-  NSEDI_LCP_TOO_BIG = 4   /* enumeration refused: n too large */
+  NSEDI_LCP_TOO_BIG = 4,  /* enumeration refused: n too large */
+  NSEDI_LCP_TIME_LIMIT = 5, /* the mixed-integer search ran out of its time */
+  NSEDI_LCP_UNAVAILABLE = 6 /* the mixed-integer search is not in this build */
 };
 
 /* Enumeration is exhaustive (2^n bases): refused above this size. */
@@ -127,6 +130,18 @@ int nsedi_siconos_lemke(nsedi_siconos *s, int n, double *M, double *q, double *z
  * none exists (exhaustive), NSEDI_LCP_TOO_BIG for n > NSEDI_ENUM_MAX_N. */
 int nsedi_enum(nsedi_workspace *ws, int n, const double *M, const double *q, double *z, double *w,
                double tol, int *tried);
+
+/* ---- mixed-integer search (lcp_milp.c) ---- */
+/* Search for a complementary pair with z and w within bound of the
+ * problem's scale (z_j max_i |M_ij| <= bound max_i |q_i|, w_i <= bound
+ * max_i |q_i|) by GLPK's branch and bound, within time_ms of wall time and
+ * max_pivots simplex iterations per linear problem and nodes of the tree.
+ * NSEDI_LCP_SOLVED (z, w filled, still to verify), NSEDI_LCP_RAY (no such
+ * pair exists), NSEDI_LCP_MAXPIV, NSEDI_LCP_TIME_LIMIT, NSEDI_LCP_FAILED, or
+ * NSEDI_LCP_UNAVAILABLE (built with -Dglpk=disabled).
+ * nodes: the search tree's size. */
+int nsedi_lcp_milp(nsedi_workspace *ws, int n, const double *M, const double *q, double *z, double *w,
+                   double bound, int time_ms, int max_pivots, int *nodes);
 
 /* ---- verification (lcp_verify.c) ---- */
 /* Recompute w = Mz+q and return the scale-aware relative residual

@@ -17,7 +17,7 @@
 #include <stdio.h>
 #include <string.h>
 
-enum { P_NONE, P_EMPTY, P_TRIVIAL, P_SICONOS, P_NSED, P_REG, P_ENUM, P_COUNT };
+enum { P_NONE, P_EMPTY, P_TRIVIAL, P_SICONOS, P_NSED, P_REG, P_ENUM, P_MILP, P_COUNT };
 
 /* From this many unknowns on AUTO runs nsed's Lemke before Siconos': on the
  * random frictional LCPs of bench/bench_lcp.c (face form, verified) nsed's
@@ -28,14 +28,14 @@ enum { P_NONE, P_EMPTY, P_TRIVIAL, P_SICONOS, P_NSED, P_REG, P_ENUM, P_COUNT };
 
 /* stats->path must be a static string: one per (formulation, method). */
 static const char *const path_names[4][P_COUNT] = {
-    {"none", "empty", "trivial", "siconos-lemke", "nsed-lemke", "nsed-lemke+reg", "enum"},
+    {"none", "empty", "trivial", "siconos-lemke", "nsed-lemke", "nsed-lemke+reg", "enum", "milp"},
     {"face/none", "face/empty", "face/trivial", "face/siconos-lemke", "face/nsed-lemke",
-     "face/nsed-lemke+reg", "face/enum"},
+     "face/nsed-lemke+reg", "face/enum", "face/milp"},
     {"vertex/none", "vertex/empty", "vertex/trivial", "vertex/siconos-lemke", "vertex/nsed-lemke",
-     "vertex/nsed-lemke+reg", "vertex/enum"},
+     "vertex/nsed-lemke+reg", "vertex/enum", "vertex/milp"},
     {"face-as-vertex/none", "face-as-vertex/empty", "face-as-vertex/trivial",
      "face-as-vertex/siconos-lemke", "face-as-vertex/nsed-lemke", "face-as-vertex/nsed-lemke+reg",
-     "face-as-vertex/enum"},
+     "face-as-vertex/enum", "face-as-vertex/milp"},
 };
 
 /* The observer's names of the formulations, in path_names' order. */
@@ -47,6 +47,17 @@ static const char *outcome_name(int st) {
   case NSEDI_LCP_RAY: return "secondary ray";
   case NSEDI_LCP_MAXPIV: return "pivot limit";
   case NSEDI_LCP_TOO_BIG: return "too large";
+  default: return "library failure";
+  }
+}
+
+static const char *milp_outcome_name(int st) {
+  switch (st) {
+  case NSEDI_LCP_SOLVED: return "found a pair";
+  case NSEDI_LCP_RAY: return "no pair within its bound";
+  case NSEDI_LCP_MAXPIV: return "pivot limit";
+  case NSEDI_LCP_TIME_LIMIT: return "time limit";
+  case NSEDI_LCP_UNAVAILABLE: return "not in this build (-Dglpk=disabled)";
   default: return "library failure";
   }
 }
@@ -87,8 +98,8 @@ int nsedi_lcp_run(nsed_contact_solver *s, int n, const double *M, const double *
     return NSED_OK;
   }
 
-  int piv = 0, st_sic = -1, st_nsed = -1, st_reg = -1, st_enum = -1, tried = 0;
-  double r_sic = INFINITY, r_nsed = INFINITY, r_reg = INFINITY;
+  int piv = 0, st_sic = -1, st_nsed = -1, st_reg = -1, st_enum = -1, st_milp = -1, tried = 0, nodes = 0;
+  double r_sic = INFINITY, r_nsed = INFINITY, r_reg = INFINITY, r_milp = INFINITY;
 
   int auto_path = path == NSED_LCP_PATH_AUTO;
   int nsed_first = auto_path && n >= NSEDI_LCP_NSED_FIRST;
@@ -152,6 +163,17 @@ int nsedi_lcp_run(nsed_contact_solver *s, int n, const double *M, const double *
       return NSED_OK;
     }
   }
+  if ((path == NSED_LCP_PATH_AUTO && st_enum == NSEDI_LCP_TOO_BIG) || path == NSED_LCP_PATH_MILP) {
+    st_milp = nsedi_lcp_milp(ws, n, M, q, z, w, NSEDI_LCP_MILP_BOUND, NSEDI_LCP_MILP_TIME_MS, maxp, &nodes);
+    if (st_milp == NSEDI_LCP_SOLVED) {
+      r_milp = nsedi_lcp_residual(n, M, q, z, w, ws->cn);
+      if (r_milp > tol) r_milp = nsedi_lcp_polish(ws, n, M, q, z, w, r_milp);
+      if (r_milp <= tol) {
+        finish(stats, form, P_MILP, nodes, r_milp);
+        return NSED_OK;
+      }
+    }
+  }
   /* No verified answer: leave z = 0 rather than a wrong candidate. */
   memset(z, 0, sizeof(double) * (size_t)n);
   (void)nsedi_lcp_residual(n, M, q, z, w, ws->cn);
@@ -160,15 +182,15 @@ int nsedi_lcp_run(nsed_contact_solver *s, int n, const double *M, const double *
   int infeasible = st_enum == NSEDI_LCP_RAY ||
                    (st_enum != NSEDI_LCP_SOLVED && st_nsed == NSEDI_LCP_RAY &&
                     (st_reg == -1 || st_reg == NSEDI_LCP_RAY));
-  char buf[512];
+  char buf[640];
   snprintf(buf, sizeof buf,
            "siconos-lemke: %s, residual %.3g; nsed-lemke: %s, residual %.3g; regularised: %s, "
-           "residual %.3g; enumeration: %s (%d bases)",
+           "residual %.3g; enumeration: %s (%d bases); mixed-integer: %s (%d nodes), residual %.3g",
            st_sic < 0 ? "not tried" : outcome_name(st_sic), r_sic,
            st_nsed < 0 ? "not tried" : outcome_name(st_nsed), r_nsed,
            st_reg < 0 ? "not tried" : outcome_name(st_reg), r_reg,
            st_enum < 0 ? "not tried" : (st_enum == NSEDI_LCP_RAY ? "no solution" : outcome_name(st_enum)),
-           tried);
+           tried, st_milp < 0 ? "not tried" : milp_outcome_name(st_milp), nodes, r_milp);
   if (st_enum == NSEDI_LCP_RAY)
     return nsed_error_set(err, NSED_LCP_INFEASIBLE,
                           "LCP of size %d has no solution (%s; tolerance %.3g)", n, buf, tol);

@@ -21,4 +21,7 @@ void nsed_get_build_info(nsed_build_info *info) {
 #endif
   info->buildtype = NSED_BUILDTYPE;
   info->sanitize = NSED_SANITIZE;
+#ifdef NSED_GLPK_VERSION
+  info->glpk = NSED_GLPK_VERSION;
+#endif
 }

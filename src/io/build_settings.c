@@ -8,7 +8,7 @@ static const char *const integrator_names[] = {"arkode_dp5", "arkode_verner", "c
 static const char *const step_controllers[] = {"pi_gustafsson", "pi", NULL};
 static const char *const friction_models[] = {"polygon", "exact_cone", NULL};
 static const char *const friction_forms[] = {"face", "vertex", NULL};
-static const char *const lcp_paths[] = {"auto", "siconos", "nsed", "enum", NULL};
+static const char *const lcp_paths[] = {"auto", "siconos", "nsed", "enum", "milp", NULL};
 static const char *const tracking_names[] = {"explicit", "implicit", "differential", NULL};
 
 /* A section mapping, or NULL if absent (an empty "solver:" counts as absent). */

@@ -95,12 +95,12 @@ static int write_failed_problem(const nsed_model *m, const nsed_data *d, const c
   shortest(fs->tol, tol);
   shortest(fs->cone_tol, cone_tol);
   static const char *const models[] = {"face", "vertex", "cone"};
-  static const char *const paths[] = {"auto", "siconos", "nsed", "enum"};
+  static const char *const paths[] = {"auto", "siconos", "nsed", "enum", "milp"};
   snprintf(comment + used, cap - used,
            "\nsolve it again with the run's settings (docs/complementarity.md):\n"
            "nsed cp --model %s --sides %d --path %s --tol %s --max-pivots %d --cone-tol %s FILE",
            models[fs->model >= 0 && fs->model <= 2 ? fs->model : 0], fs->sides,
-           paths[fs->path >= 0 && fs->path <= 3 ? fs->path : 0], tol, fs->max_pivots, cone_tol);
+           paths[fs->path >= 0 && fs->path <= 4 ? fs->path : 0], tol, fs->max_pivots, cone_tol);
   sprintf(path, "%s/%s", dir, NSED_FAILED_PROBLEM_FILE);
   int rc = nsed_data_failed_problem_write(d, path, comment, err);
   free(comment);

@@ -38,7 +38,8 @@ CASES = {
     # regularised retries; the enumeration refuses n = 20 > 16.
     "lemke_all_paths": (TABLE, ["--set", "friction.max_pivots=1"], "NSED_ERR_LCP",
                         ["t = 0.1848", "siconos-lemke: pivot limit", "nsed-lemke: pivot limit",
-                         "regularised: pivot limit", "enumeration: too large", "floor0", "floor3"]),
+                         "regularised: pivot limit", "enumeration: too large",
+                         "mixed-integer: pivot limit", "floor0", "floor3"]),
     # One path forced: Siconos' Lemke alone, held to 2 pivots, fails and no
     # other path is tried.
     "lemke_siconos_path": (TABLE, ["--set", "friction.path=siconos", "--set", "friction.max_pivots=2"],
