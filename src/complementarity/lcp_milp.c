@@ -105,6 +105,13 @@ static int swallow_output(void *info, const char *s) {
   return 1;
 }
 
+/* Wall time left of a search that started at t0 (glp_time, ms), at least
+ * 1 ms (GLPK reads 0 as no limit); 0 when none is left. */
+static int time_left(double t0, int time_ms) {
+  double left = time_ms - glp_difftime(glp_time(), t0) * 1e3;
+  return left <= 0.0 ? 0 : (left < 1.0 ? 1 : (int)left);
+}
+
 /* z from the problem's columns 1..n (scaled back). */
 static void read_z(glp_prob *P, int n, int mip, const double *cn, double s, double *z) {
   for (int j = 0; j < n; j++) {
@@ -115,6 +122,7 @@ static void read_z(glp_prob *P, int n, int mip, const double *cn, double s, doub
 
 static int search(nsedi_workspace *ws, int n, const double *M, const double *q, double *z, double *w,
                   double bound, int time_ms, int max_pivots, int *nodes) {
+  double t0 = glp_time();
   double s = 0.0;
   for (int i = 0; i < n; i++) s = nsedi_maxf(s, fabs(q[i]));
   if (!(s > 0.0)) s = 1.0;
@@ -146,7 +154,7 @@ static int search(nsedi_workspace *ws, int n, const double *M, const double *q, 
   glp_smcp sm;
   glp_init_smcp(&sm);
   sm.msg_lev = GLP_MSG_OFF;
-  sm.tm_lim = time_ms;
+  sm.tm_lim = time_left(t0, time_ms);
   sm.it_lim = max_pivots;
   int out = NSEDI_LCP_FAILED;
   int rc = glp_simplex(P, &sm);
@@ -156,11 +164,13 @@ static int search(nsedi_workspace *ws, int n, const double *M, const double *q, 
     out = NSEDI_LCP_TIME_LIMIT;
   } else if (rc == GLP_EITLIM) {
     out = NSEDI_LCP_MAXPIV;
+  } else if (rc == 0 && glp_get_status(P) == GLP_OPT && time_left(t0, time_ms) == 0) {
+    out = NSEDI_LCP_TIME_LIMIT;
   } else if (rc == 0 && glp_get_status(P) == GLP_OPT) {
     glp_iocp io;
     glp_init_iocp(&io);
     io.msg_lev = GLP_MSG_OFF;
-    io.tm_lim = time_ms;
+    io.tm_lim = time_left(t0, time_ms);
     io.tol_int = NSEDI_LCP_MILP_TOL_INT;
     tree_count count = {nodes, max_pivots};
     io.cb_func = count_nodes;
@@ -171,7 +181,8 @@ static int search(nsedi_workspace *ws, int n, const double *M, const double *q, 
       read_z(P, n, 1, cn, s, z);
       double r = nsedi_lcp_residual(n, M, q, z, w, ws->cn);
       double *zsharp = ws->zw, *wsharp = ws->ww;
-      if (sharpen(P, n, time_ms, max_pivots, ws->vec) == 0) {
+      int left = time_left(t0, time_ms);
+      if (left > 0 && sharpen(P, n, left, max_pivots, ws->vec) == 0) {
         read_z(P, n, 0, cn, s, zsharp);
         if (nsedi_lcp_residual(n, M, q, zsharp, wsharp, ws->cn) < r) {
           memcpy(z, zsharp, sizeof(double) * (size_t)n);

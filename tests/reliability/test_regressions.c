@@ -2,6 +2,8 @@
  *   problem/NAME   through the problem loader, split exactly as fuzz_problem
  *                  splits it (fuzz/fuzz_problem_input.h: text, "%%set", overrides)
  *   lcp/NAME       through the LCP file reader (nsed_lcp_read_file)
+ *   cp/NAME        through the contact-problem reader and the face form's
+ *                  solve, as fuzz/fuzz_cp_file.c runs them
  * Each must keep the loader's contract (a model or LCP exactly on success, a
  * message on failure); NAME.expect, when present, holds a substring the error
  * message must contain ("OK" = must load). Under ASan/UBSan (CI) the memory
@@ -105,8 +107,43 @@ static int replay_lcp(const char *path) {
   return 1;
 }
 
+/* A contact-problem file through the reader and, if it loads, the face
+ * form's solve, as fuzz/fuzz_cp_file.c runs them (200 pivots): the solve
+ * returns a status (never an input error) and its message. */
+static int replay_cp(const char *path) {
+  nsed_contact_problem_file f;
+  nsed_error err;
+  nsed_error_clear(&err);
+  int rc = nsed_contact_problem_read(path, &f, &err);
+  CHECK_MSG(rc == NSED_OK || err.message[0], "%s: failed without a message", path);
+  if (rc == NSED_OK && f.problem.nc >= 1 && f.problem.nc <= 8) {
+    nsed_complementarity_settings set;
+    nsed_complementarity_default_settings(&set);
+    set.max_pivots = 200;
+    nsed_contact_solver *s = NULL;
+    double lambda[3 * 8 + 8], a[3 * 8 + 8], dir[16], wsign[8];
+    nsed_cp_mode mode[8], wmode[8];
+    nsed_contact_solution sol = {.lambda = lambda, .a = a, .mode = mode, .slip_dir = dir,
+                                 .spin_mode = wmode, .spin_sign = wsign};
+    nsed_lcp_stats st;
+    CHECK(nsed_contact_solver_create(&set, f.problem.nc, &s, &err) == NSED_OK);
+    rc = f.impact ? nsed_contact_solve_impact(s, &f.problem, &sol, &st, &err)
+                  : nsed_contact_solve_accel(s, &f.problem, &sol, &st, &err);
+    CHECK_MSG(rc != NSED_ERR_INPUT, "%s: the solver refused what the reader accepted: %s", path, err.message);
+    CHECK_MSG(rc == NSED_OK || err.message[0], "%s: the solve failed without a message", path);
+    nsed_contact_solver_free(&s);
+  }
+  char *expect = expectation(path);
+  check_outcome(path, rc, err.message, expect);
+  free(expect);
+  nsed_contact_problem_file_free(&f);
+  return 1;
+}
+
+enum { REPLAY_PROBLEM, REPLAY_LCP, REPLAY_CP };
+
 /* Replay every file of dir (not the .expect files); returns the count. */
-static int replay_dir(const char *dir, int lcp, int with_expect) {
+static int replay_dir(const char *dir, int kind, int with_expect) {
   DIR *dp = opendir(dir);
   CHECK_MSG(dp != NULL, "cannot open %s", dir);
   if (!dp) return 0;
@@ -116,7 +153,9 @@ static int replay_dir(const char *dir, int lcp, int with_expect) {
     if (e->d_name[0] == '.' || ends_with(e->d_name, ".expect")) continue;
     char path[1024];
     snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
-    count += lcp ? replay_lcp(path) : replay_problem(path, with_expect);
+    count += kind == REPLAY_LCP  ? replay_lcp(path)
+             : kind == REPLAY_CP ? replay_cp(path)
+                                 : replay_problem(path, with_expect);
   }
   closedir(dp);
   return count;
@@ -127,12 +166,14 @@ int main(int argc, char **argv) {
   if (argc < 2) return TEST_DONE();
   char dir[1024];
   snprintf(dir, sizeof dir, "%s/problem", argv[1]);
-  int np = replay_dir(dir, 0, 1);
+  int np = replay_dir(dir, REPLAY_PROBLEM, 1);
   snprintf(dir, sizeof dir, "%s/lcp", argv[1]);
-  int nl = replay_dir(dir, 1, 1);
+  int nl = replay_dir(dir, REPLAY_LCP, 1);
+  snprintf(dir, sizeof dir, "%s/cp", argv[1]);
+  int nc = replay_dir(dir, REPLAY_CP, 1);
   int ns = 0;
-  for (int i = 2; i < argc; i++) ns += replay_dir(argv[i], 0, 0);
-  printf("replayed %d problem and %d LCP regression inputs, %d seeds\n", np, nl, ns);
+  for (int i = 2; i < argc; i++) ns += replay_dir(argv[i], REPLAY_PROBLEM, 0);
+  printf("replayed %d problem, %d LCP and %d contact-problem regression inputs, %d seeds\n", np, nl, nc, ns);
   CHECK(np >= 2);
   return TEST_DONE();
 }
