@@ -7,6 +7,8 @@
  *   nsed's Lemke on M + eps I, eps = NSEDI_LCP_REG_EPS (relative to max|M_ij|),
  *     its support re-solved on the original M (polish) -> "nsed-lemke+reg"
  *   enumeration for n <= 16   -> "enum"
+ *   above, a mixed-integer search (not on the face form's LCP, whose
+ *     fallback is the vertex form)  -> "milp"
  * and otherwise fails clearly: NSED_LCP_INFEASIBLE when nsed's Lemke ended on
  * a secondary ray and no later path found a solution (for n <= 16 the
  * enumeration proves it), NSED_ERR_LCP with every attempt's outcome. The
@@ -163,7 +165,10 @@ int nsedi_lcp_run(nsed_contact_solver *s, int n, const double *M, const double *
       return NSED_OK;
     }
   }
-  if ((path == NSED_LCP_PATH_AUTO && st_enum == NSEDI_LCP_TOO_BIG) || path == NSED_LCP_PATH_MILP) {
+  /* Not on the face form's LCP: where it fails, the same polygon in vertex
+   * form follows (contact_solver.c), and the last resort runs there once. */
+  if ((path == NSED_LCP_PATH_AUTO && st_enum == NSEDI_LCP_TOO_BIG && form != NSEDI_FORM_FACE) ||
+      path == NSED_LCP_PATH_MILP) {
     st_milp = nsedi_lcp_milp(ws, n, M, q, z, w, NSEDI_LCP_MILP_BOUND, NSEDI_LCP_MILP_TIME_MS, maxp, &nodes);
     if (st_milp == NSEDI_LCP_SOLVED) {
       r_milp = nsedi_lcp_residual(n, M, q, z, w, ws->cn);
