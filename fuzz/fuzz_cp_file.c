@@ -9,6 +9,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 
+#include "fuzz_cp_solve.h"
 #include "fuzz_scratch.h"
 #include "nsed/complementarity.h"
 
@@ -30,21 +31,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     if (!isfinite(f.G[k])) abort();
   for (size_t k = 0; k < n; k++)
     if (!isfinite(f.b[k])) abort();
-  if (p->nc <= 8) { /* solve the small ones: the solvers' own checks must agree */
-    nsed_complementarity_settings set;
-    nsed_complementarity_default_settings(&set);
-    set.max_pivots = 200;
-    nsed_contact_solver *s = NULL;
-    double lambda[3 * 8 + 8], a[3 * 8 + 8], dir[16], wsign[8];
-    nsed_cp_mode mode[8], wmode[8];
-    nsed_contact_solution sol = {.lambda = lambda, .a = a, .mode = mode, .slip_dir = dir,
-                                 .spin_mode = wmode, .spin_sign = wsign};
-    nsed_lcp_stats st;
-    if (nsed_contact_solver_create(&set, p->nc, &s, &err) != NSED_OK) abort();
-    rc = f.impact ? nsed_contact_solve_impact(s, p, &sol, &st, &err)
-                  : nsed_contact_solve_accel(s, p, &sol, &st, &err);
-    if (rc == NSED_ERR_INPUT) abort();
-    nsed_contact_solver_free(&s);
+  if (p->nc <= NSED_FUZZ_CP_MAX_CONTACTS) { /* solve the small ones: the solvers' own checks must agree */
+    rc = nsed_fuzz_cp_solve(&f, &err);
+    if (rc == NSED_ERR_INPUT || rc == -1000) abort();
   }
   nsed_contact_problem_file_free(&f);
   return 0;

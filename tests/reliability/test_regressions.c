@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "cp_internal.h"
+#include "fuzz_cp_solve.h"
 #include "fuzz_problem_input.h"
 #include "nsed_test.h"
 
@@ -107,31 +108,20 @@ static int replay_lcp(const char *path) {
   return 1;
 }
 
-/* A contact-problem file through the reader and, if it loads, the face
- * form's solve, as fuzz/fuzz_cp_file.c runs them (200 pivots): the solve
- * returns a status (never an input error) and its message. */
+/* A contact-problem file through the reader and, if it loads, the solve
+ * fuzz/fuzz_cp_file.c runs (fuzz_cp_solve.h): a status (never an input
+ * error) and its message. */
 static int replay_cp(const char *path) {
   nsed_contact_problem_file f;
   nsed_error err;
   nsed_error_clear(&err);
   int rc = nsed_contact_problem_read(path, &f, &err);
   CHECK_MSG(rc == NSED_OK || err.message[0], "%s: failed without a message", path);
-  if (rc == NSED_OK && f.problem.nc >= 1 && f.problem.nc <= 8) {
-    nsed_complementarity_settings set;
-    nsed_complementarity_default_settings(&set);
-    set.max_pivots = 200;
-    nsed_contact_solver *s = NULL;
-    double lambda[3 * 8 + 8], a[3 * 8 + 8], dir[16], wsign[8];
-    nsed_cp_mode mode[8], wmode[8];
-    nsed_contact_solution sol = {.lambda = lambda, .a = a, .mode = mode, .slip_dir = dir,
-                                 .spin_mode = wmode, .spin_sign = wsign};
-    nsed_lcp_stats st;
-    CHECK(nsed_contact_solver_create(&set, f.problem.nc, &s, &err) == NSED_OK);
-    rc = f.impact ? nsed_contact_solve_impact(s, &f.problem, &sol, &st, &err)
-                  : nsed_contact_solve_accel(s, &f.problem, &sol, &st, &err);
+  if (rc == NSED_OK && f.problem.nc >= 1 && f.problem.nc <= NSED_FUZZ_CP_MAX_CONTACTS) {
+    rc = nsed_fuzz_cp_solve(&f, &err);
+    CHECK_MSG(rc != -1000, "%s: the solver could not be created: %s", path, err.message);
     CHECK_MSG(rc != NSED_ERR_INPUT, "%s: the solver refused what the reader accepted: %s", path, err.message);
     CHECK_MSG(rc == NSED_OK || err.message[0], "%s: the solve failed without a message", path);
-    nsed_contact_solver_free(&s);
   }
   char *expect = expectation(path);
   check_outcome(path, rc, err.message, expect);
