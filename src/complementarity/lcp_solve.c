@@ -101,7 +101,7 @@ int nsedi_lcp_run(nsed_contact_solver *s, int n, const double *M, const double *
   }
 
   int piv = 0, st_sic = -1, st_nsed = -1, st_reg = -1, st_enum = -1, st_milp = -1, tried = 0, nodes = 0;
-  double r_sic = INFINITY, r_nsed = INFINITY, r_reg = INFINITY, r_milp = INFINITY;
+  double r_sic = INFINITY, r_nsed = INFINITY, r_reg = INFINITY, r_milp = INFINITY, milp_bound = 0.0;
 
   int auto_path = path == NSED_LCP_PATH_AUTO;
   int nsed_first = auto_path && n >= NSEDI_LCP_NSED_FIRST;
@@ -169,8 +169,18 @@ int nsedi_lcp_run(nsed_contact_solver *s, int n, const double *M, const double *
    * form follows (contact_solver.c), and the last resort runs there once. */
   if ((path == NSED_LCP_PATH_AUTO && st_enum == NSEDI_LCP_TOO_BIG && form != NSEDI_FORM_FACE) ||
       path == NSED_LCP_PATH_MILP) {
-    st_milp = nsedi_lcp_milp(ws, n, M, q, z, w, NSEDI_LCP_MILP_BOUND, NSEDI_LCP_MILP_TIME_MS, maxp, &nodes);
-    if (st_milp == NSEDI_LCP_SOLVED) {
+    /* Bounds from small to large, the time shared evenly: a small bound
+     * keeps the search short where the answer is of the problem's scale,
+     * a larger one reaches pairs that load dependent contacts against
+     * each other (NSEDI_LCP_MILP_BOUNDS). */
+    static const double bounds[] = NSEDI_LCP_MILP_BOUNDS;
+    const int nb = (int)(sizeof bounds / sizeof bounds[0]);
+    for (int k = 0; k < nb && st_milp != NSEDI_LCP_UNAVAILABLE; k++) {
+      int rung_nodes = 0;
+      st_milp = nsedi_lcp_milp(ws, n, M, q, z, w, bounds[k], NSEDI_LCP_MILP_TIME_MS / nb, maxp, &rung_nodes);
+      nodes += rung_nodes;
+      milp_bound = bounds[k];
+      if (st_milp != NSEDI_LCP_SOLVED) continue;
       r_milp = nsedi_lcp_residual(n, M, q, z, w, ws->cn);
       if (r_milp > tol) r_milp = nsedi_lcp_polish(ws, n, M, q, z, w, r_milp);
       if (r_milp <= tol) {
@@ -190,12 +200,12 @@ int nsedi_lcp_run(nsed_contact_solver *s, int n, const double *M, const double *
   char buf[640];
   snprintf(buf, sizeof buf,
            "siconos-lemke: %s, residual %.3g; nsed-lemke: %s, residual %.3g; regularised: %s, "
-           "residual %.3g; enumeration: %s (%d bases); mixed-integer: %s (%d nodes), residual %.3g",
+           "residual %.3g; enumeration: %s (%d bases); mixed-integer: %s (%d nodes, bound %g), residual %.3g",
            st_sic < 0 ? "not tried" : outcome_name(st_sic), r_sic,
            st_nsed < 0 ? "not tried" : outcome_name(st_nsed), r_nsed,
            st_reg < 0 ? "not tried" : outcome_name(st_reg), r_reg,
            st_enum < 0 ? "not tried" : (st_enum == NSEDI_LCP_RAY ? "no solution" : outcome_name(st_enum)),
-           tried, st_milp < 0 ? "not tried" : milp_outcome_name(st_milp), nodes, r_milp);
+           tried, st_milp < 0 ? "not tried" : milp_outcome_name(st_milp), nodes, milp_bound, r_milp);
   if (st_enum == NSEDI_LCP_RAY)
     return nsed_error_set(err, NSED_LCP_INFEASIBLE,
                           "LCP of size %d has no solution (%s; tolerance %.3g)", n, buf, tol);

@@ -475,24 +475,26 @@
 
 /* The AUTO path's last resort above the enumeration's size
  * (lcp_milp.c): a mixed-integer search over the complementary supports,
- * limited to pairs with z and w within NSEDI_LCP_MILP_BOUND of the
- * problem's scale (z_j max_i |M_ij| and w_i against max_i |q_i|), and to
- * NSEDI_LCP_MILP_TIME_MS of wall time in all. An event problem's answer is
- * of the problem's scale (an impulse of order |v| / |G|), so 100 leaves two
- * orders for forces that load dependent contacts against each other. The
- * bound is the big-M of the formulation and sets the cost: on the mecanum
- * car's impact problem of 70 unknowns 30 took 23 s, 100 0.27 s, 1000 1.5 s
- * and 1e4 hit an internal assertion of GLPK's simplex after 20 s
- * (docs/complementarity.md, "The mixed-integer search"). The time limit
- * bounds a search that does not end: a problem whose entries span 19
+ * limited to pairs with z and w within a bound of the problem's scale (z_j
+ * max_i |M_ij| and w_i against max_i |q_i|), tried with each of
+ * NSEDI_LCP_MILP_BOUNDS in turn, and to NSEDI_LCP_MILP_TIME_MS of wall time
+ * in all, shared evenly. An event problem's answer is of the problem's
+ * scale (an impulse of order |v| / |G|), but dependent contacts may load
+ * each other far beyond it. The bound is the big-M of the formulation and
+ * sets the cost unpredictably: on the mecanum car's impact problem of 70
+ * unknowns 30 took 23 s, 100 0.27 s, 1000 1.5 s, and 1e4 hit an internal
+ * assertion of GLPK's simplex after 20 s; on its sibling from the run in
+ * differential tracking 100 gave up after 10,000 nodes (9 s) and 1000 took
+ * 0.14 s (docs/complementarity.md, "The mixed-integer search"). The time
+ * limit bounds a search that does not end: a problem whose entries span 19
  * decades (a fuzzed contact problem) took GLPK 0.25 s a node. Five seconds
- * are about 20 times the car's search, and what a run that cannot go on
+ * are about 20 times the car's searches, and what a run that cannot go on
  * spends before it says so; a search stopped by the limit depends on the
  * machine's speed, an answer never does (it is verified). An integer point
  * is accepted with y_i within NSEDI_LCP_MILP_TOL_INT of 0 or 1 (GLPK's
  * default 1e-5 times U would let z_i reach 1e-3 of the scale where y_i says
  * 0); the point is sharpened with y fixed anyway, and verified. */
-#define NSEDI_LCP_MILP_BOUND 1e2
+#define NSEDI_LCP_MILP_BOUNDS {1e2, 1e3}
 #define NSEDI_LCP_MILP_TIME_MS 5000
 #define NSEDI_LCP_MILP_TOL_INT 1e-9
 
