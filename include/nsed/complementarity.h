@@ -116,7 +116,7 @@ typedef struct {
   int lcp_size;        /* dimension of the LCP (0 when no LCP was needed) */
   int pivots;          /* Lemke pivots of the path that succeeded */
   double residual;     /* verified complementarity residual (relative) */
-  const char *path;    /* static string naming the path that solved it, e.g. "siconos-lemke", "nsed-lemke", "nsed-lemke+reg", "enum", "fc3d-nsgs", "fc3d-vi-eg" */
+  const char *path;    /* static string naming the path that solved it, e.g. "siconos-lemke", "nsed-lemke", "nsed-lemke+reg", "enum", "milp", "fc3d-nsgs", "fc3d-vi-eg" */
   int siconos_failed;  /* 1 if Siconos' Lemke was tried and its answer rejected */
 } nsed_lcp_stats;
 
