@@ -131,6 +131,9 @@ typedef struct {
                                  steps did not bracket it, or a shorter step's stage could
                                  not be evaluated */
   long landing_steps; /* steps taken again for them (their right-hand sides are in rhs_evals) */
+  long samples_interpolated; /* output samples left on the integrator's interpolant: the step
+                                to them could not be taken again (docs/engine.md, "Samples on
+                                the method's steps"); 0 under CVODE, whose samples are its own */
   long error_test_failures; /* steps the integrator rejected on its error test and tried again
                                smaller (their right-hand sides are in rhs_evals; docs/engine.md,
                                "Step-size controller") */

@@ -56,6 +56,7 @@ typedef struct {
   double max_track_residual;
   long rhs_reused;
   long landings, landings_interpolated, landing_steps;
+  long samples_interpolated;
   long error_test_failures;
   long projections;
   double max_projected_gap;

@@ -63,6 +63,7 @@ struct nsedi_integrator {
   double *k;            /* B->stages x n: the stages of a step taken again (nsedi_integrator_restep) */
   double *y_stage;      /* n: a stage's state */
   int k1_valid;         /* k[0] is f(t_start, y_start) of the current last step */
+  int sample_interpolated; /* the last tout came from the interpolant: the step taken again failed */
   nsedi_step_control control; /* ERKStep: the step controller's phase count */
   nsedi_step_fn step_log;     /* ERKStep: called after each accepted step, or NULL */
   void *step_log_ud;
@@ -471,6 +472,15 @@ int nsedi_integrator_advance(nsedi_integrator *it, double tout, double t_stop, d
   }
   memcpy(y, NV_DATA_S(it->y), sizeof(double) * (size_t)it->n);
   *t = tret;
+  /* ERKStep returns tout from its dense output, a Hermite interpolant of
+   * lower order whose error no error test bounds: it can be far above the
+   * method's own (docs/engine.md, "Samples on the method's steps"). The
+   * method's state at tout is one step of its table from the step's
+   * start; the integration itself goes on from the step's end unchanged.
+   * CVODE's interpolant is its method's own polynomial. */
+  it->sample_interpolated = 0;
+  if (flag == ARK_SUCCESS && !is_cvode(it) && tret < it->t_ok && nsedi_integrator_can_restep(it))
+    it->sample_interpolated = nsedi_integrator_restep(it, tret, y) != NSED_OK;
   if (flag < 0) {
     char *name = is_cvode(it) ? CVodeGetReturnFlagName(flag) : ERKStepGetReturnFlagName(flag);
     char meaning[256];
@@ -485,6 +495,8 @@ int nsedi_integrator_advance(nsedi_integrator *it, double tout, double t_stop, d
   if (flag == 1) it->t_stop_set = -1; /* ARK_TSTOP_RETURN / CV_TSTOP_RETURN */
   return NSED_OK;
 }
+
+int nsedi_integrator_sample_interpolated(const nsedi_integrator *it) { return it->sample_interpolated; }
 
 int nsedi_integrator_roots(nsedi_integrator *it, int *rf) {
   return is_cvode(it) ? CVodeGetRootInfo(it->mem, rf) : ERKStepGetRootInfo(it->mem, rf);

@@ -56,9 +56,16 @@ int nsedi_integrator_reinit(nsedi_integrator *it, double t, const double *y, nse
 
 /* Advance towards tout (never past t_stop). On return *t and y hold the
  * reached point; *result says whether a root (event) or tout was reached.
+ * Under ARKODE tout is reached by a step of the method, never by its
+ * interpolant (docs/engine.md, "Samples on the method's steps").
  * Returns NSED_OK or NSED_ERR_INTEGRATOR with err naming SUNDIALS' flag. */
 int nsedi_integrator_advance(nsedi_integrator *it, double tout, double t_stop, double *y,
                              double *t, nsedi_step_result *result, nsed_error *err);
+
+/* Whether the state the last advance returned at tout is the interpolant's
+ * (ERKStep: the step to it could not be taken again, a stage's right-hand
+ * side failed), not the method's. */
+int nsedi_integrator_sample_interpolated(const nsedi_integrator *it);
 
 /* Which root functions fired at the last root return: rf[i] != 0. */
 int nsedi_integrator_roots(nsedi_integrator *it, int *rf);

@@ -326,6 +326,7 @@ int nsed_simulate(const nsed_model *m, nsed_data *d, const nsed_observer *obs, n
        * t = 0.05 with dt = 0.01) is that sample too: the next one is later. */
       while (k_out * o->output_dt <= d->t + 1e-12 * fmax(1.0, d->t)) k_out++;
     } else {
+      d->stats.samples_interpolated += nsedi_integrator_sample_interpolated(d->integ);
       int final = d->t >= o->t_end;
       rc = sample(m, d, obs, final ? NSED_SAMPLE_FINAL : NSED_SAMPLE_OUTPUT, err);
       if (rc) goto done;

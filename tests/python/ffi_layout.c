@@ -64,6 +64,7 @@ int main(void) {
   FIELD(nsed_stats, landings);
   FIELD(nsed_stats, landings_interpolated);
   FIELD(nsed_stats, landing_steps);
+  FIELD(nsed_stats, samples_interpolated);
   FIELD(nsed_stats, error_test_failures);
   FIELD(nsed_stats, projections);
   FIELD(nsed_stats, max_projected_gap);

@@ -61,14 +61,14 @@ CASES = {
     # tolerances drifts off the lowest point; checked at every sample.
     # (The joints drift by more than the law monitor's default drift_tol at
     # these tolerances first, and the sticking roller creeps faster than
-    # slip_tol (stick_velocity): both bounds are lifted to reach the
-    # tracking check.)
+    # slip_tol (stick_velocity, 2.4e-4 m/s at t = 0.19): both bounds are
+    # lifted to reach the tracking check.)
     "roller_track_invalid": ("../../../problems/omni_wheel_testbench_psi04.yaml",
                              ["--set", "contact_tracking=differential", "--set", "solver.rtol=2e-2",
                               "--set", "solver.atol=2e-2", "--set", "solver.t_end=2",
-                              "--set", "solver.drift_tol=1", "--set", "solver.slip_tol=1e-4"],
+                              "--set", "solver.drift_tol=1", "--set", "solver.slip_tol=1e-3"],
                              "NSED_ERR_EVENT",
-                             ["t = 0.13", "'roller0_floor'", "differential tracking left its validity",
+                             ["t = 0.25", "'roller0_floor'", "differential tracking left its validity",
                               "tangency residual", "contact_tracking: explicit"]),
     # Painleve: the LCP has no solution; the exhaustive enumeration proves it.
     # (status_code NSED_ERR_LCP: NSED_LCP_INFEASIBLE is the LCP layer's positive
