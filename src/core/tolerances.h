@@ -118,7 +118,8 @@
  * after the root (to first order the same answer for any small amount),
  * so that stick is ruled out and maximal dissipation picks the onset's
  * direction. Large against the problem's round-off (~1e-15 cond), small
- * against every physical margin. */
+ * against every physical margin. Its first-order effect on the answer's
+ * forces is taken out where an onset starts on them (event_modes.c). */
 #define NSEDI_SATURATION_SHRINK 1e-7
 
 /* At the root of a closed contact's normal force, the acceleration problem

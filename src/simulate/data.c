@@ -86,7 +86,8 @@ static int alloc_event(nsedi_event_ws *e, const nsed_model *m) {
          ALLOC(e->pose_dir, 2 * nc) && ALLOC(e->accel_floor, nc) && ALLOC(e->cand, nc) && ALLOC(e->impacted, nc) &&
          ALLOC(e->impact_speed, nc) && ALLOC(e->impulse, 3 * nc) && ALLOC(e->taking_over, nc) && ALLOC(e->W, nr) &&
          ALLOC(e->G, nr * nr) && ALLOC(e->b, nr) && ALLOC(e->PWt, nr * nv) &&
-         ALLOC(e->cl, nr) && ALLOC(e->ca, nr) && ALLOC(e->cdir, 2 * nc) &&
+         ALLOC(e->cl, nr) && ALLOC(e->ca, nr) && ALLOC(e->cdir, 2 * nc) && ALLOC(e->cl_twice, nr) &&
+         ALLOC(e->cmode_twice, nc + nt) &&
          ALLOC(e->cpc, nc) && ALLOC(e->cmode, nc) && ALLOC(e->spin_of, nt) && ALLOC(e->cps, nt) &&
          ALLOC(e->cspin, nt) && ALLOC(e->cspin_sign, nt) && ALLOC(e->settle_rows, nr) &&
          ALLOC(e->settle_G, nr * nr) && ALLOC(e->settle_rhs, nr) &&
@@ -100,7 +101,7 @@ static void free_event(nsedi_event_ws *e) {
   void *a[] = {e->prev_mode, e->prev_held, e->prev_slow, e->prev_off_circle, e->prev_dir,
                e->prev_hold_mu, e->trigger, e->pose_dir, e->accel_floor, e->cand, e->impacted,
                e->impact_speed, e->impulse, e->taking_over, e->W, e->G, e->b, e->PWt, e->cl, e->ca,
-               e->cdir, e->cpc, e->cmode, e->prev_spin, e->prev_spin_sign, e->spin_of, e->cps,
+               e->cdir, e->cl_twice, e->cmode_twice, e->cpc, e->cmode, e->prev_spin, e->prev_spin_sign, e->spin_of, e->cps,
                e->cspin, e->cspin_sign, e->settle_rows, e->settle_G, e->settle_rhs,
                e->settle_piv, e->settle_want, e->settle_hard, e->settle_weight, e->du_imp, e->x_tmp, e->force_ev};
   for (size_t i = 0; i < sizeof a / sizeof a[0]; i++) free(a[i]);

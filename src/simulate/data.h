@@ -201,6 +201,12 @@ typedef struct {
                                 start on the event problem's own forces, and the modes are
                                 decided under those (onset.c; docs/engine.md, "Onsets the
                                 circle does not admit") */
+  double shrink;             /* the relative amount a saturated stick's friction set is shrunk
+                                by in the problem being posed (event_modes.c) */
+  double *cl_twice;          /* 3nc + nt: the answer with that shrink doubled */
+  nsed_cp_mode *cmode_twice; /* nc + nt: its modes, then its spin modes */
+  int extrapolated;          /* cl is the answer extrapolated to a vanishing shrink: its
+                                saturated sticks' forces are on their law's own sets */
   int circle_why, circle_culprit; /* what the circle's directions ran into, and the contact
                                      that would pull there (onset.c, for the message) */
   int by_motion;             /* the event's stages evaluate each roller on the side it is

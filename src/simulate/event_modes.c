@@ -123,7 +123,7 @@ static void pose(const nsed_model *m, nsed_data *d, int i) {
    * search decides whether other shares hold it (if none do, the stick
    * ends on its boundary and is posed as slipping below). */
   if (prev == NSED_MODE_STICK && (trig & NSEDI_TRIG_SATURATED) && !ev->prev_shares)
-    p->mu0 *= 1 - NSEDI_SATURATION_SHRINK;
+    p->mu0 *= 1 - ev->shrink;
 }
 
 /* How spin row k (exact torsional friction) enters the acceleration
@@ -152,7 +152,7 @@ static void pose_spin(const nsed_model *m, nsed_data *d, int k) {
     p->sign = turning ? ev->prev_spin_sign[c] : w > 0 ? 1.0 : -1.0;
     return;
   }
-  if (prev == NSED_MODE_STICK && (trig & NSEDI_TRIG_SPIN_SATURATED)) p->mu *= 1 - NSEDI_SATURATION_SHRINK;
+  if (prev == NSED_MODE_STICK && (trig & NSEDI_TRIG_SPIN_SATURATED)) p->mu *= 1 - d->ev.shrink;
 }
 
 /* The touching contacts without separating velocity (a roller taking over
@@ -184,8 +184,10 @@ static void stabilised_normals(const nsed_model *m, nsed_data *d, int na) {
   }
 }
 
-/* Pose and solve the acceleration problem of cand[0, na). */
-static int solve(const nsed_model *m, nsed_data *d, int na, nsed_error *err) {
+/* Pose and solve the acceleration problem of cand[0, na), the saturated
+ * sticks' sets shrunk by `shrink`. */
+static int solve_shrunk(const nsed_model *m, nsed_data *d, int na, double shrink, nsed_error *err) {
+  d->ev.shrink = shrink;
   int rc = nsedi_event_build(m, d, na);
   if (rc)
     return nsed_error_set(err, rc, "t = %.17g: the contact problem could not be assembled (%s)",
@@ -197,6 +199,44 @@ static int solve(const nsed_model *m, nsed_data *d, int na, nsed_error *err) {
   return nsedi_event_solve(m, d, na, 0, &d->ev.ast, err);
 }
 
+/* Whether a candidate was posed with its set shrunk. */
+static int any_shrunk(const nsed_model *m, const nsed_data *d, int na) {
+  for (int i = 0; i < na; i++)
+    if (d->ev.cpc[i].kind == NSED_CP_STICK_CANDIDATE && d->ev.cpc[i].mu0 < m->contact[d->ev.cand[i]].def.mu0)
+      return 1;
+  return 0;
+}
+
+/* The problem's answer for the modes stage. Where onsets start on the
+ * problem's own forces (the circle admits no direction for them), those
+ * forces are taken at a vanishing shrink: the shrink moves them by a
+ * first-order amount, which at mu0 = mu, where such an onset's acceleration
+ * starts at zero, decides its sign. The answer for the shrink doubled
+ * gives the limit, 2 l(s) - l(2 s), to second order, when both have the
+ * same modes (else the answer stays the shrunk one's). */
+static int solve(const nsed_model *m, nsed_data *d, int na, nsed_error *err) {
+  nsedi_event_ws *ev = &d->ev;
+  int rc = solve_shrunk(m, d, na, NSEDI_SATURATION_SHRINK, err);
+  ev->extrapolated = 0;
+  if (rc || !ev->onsets_on_polygon || m->opt.event_resolver == NSED_RESOLVER_TRIAL ||
+      !any_shrunk(m, d, na))
+    return rc;
+  int nr = 3 * na + ev->nw;
+  rc = solve_shrunk(m, d, na, 2 * NSEDI_SATURATION_SHRINK, err);
+  if (rc) return rc;
+  memcpy(ev->cl_twice, ev->cl, sizeof(double) * (size_t)nr);
+  memcpy(ev->cmode_twice, ev->cmode, sizeof(nsed_cp_mode) * (size_t)na);
+  memcpy(ev->cmode_twice + na, ev->cspin, sizeof(nsed_cp_mode) * (size_t)ev->nw);
+  rc = solve_shrunk(m, d, na, NSEDI_SATURATION_SHRINK, err);
+  if (rc) return rc;
+  int same = !memcmp(ev->cmode_twice, ev->cmode, sizeof(nsed_cp_mode) * (size_t)na) &&
+             !memcmp(ev->cmode_twice + na, ev->cspin, sizeof(nsed_cp_mode) * (size_t)ev->nw);
+  if (!same) return NSED_OK;
+  for (int r = 0; r < nr; r++) ev->cl[r] = 2 * ev->cl[r] - ev->cl_twice[r];
+  ev->extrapolated = 1;
+  return NSED_OK;
+}
+
 /* An onset on the event problem's own friction force: against it, with its
  * magnitude while the slip is slow. For a stick candidate of the problem
  * that force is on the friction polygon (up to 1/cos(pi/sides) of the
@@ -206,9 +246,9 @@ static int solve(const nsed_model *m, nsed_data *d, int na, nsed_error *err) {
  *
  * The force is on the polygon the problem was posed with: for a stick
  * whose friction saturated, mu0 shrunk to a moment after its root (the
- * modes stage). Held, it goes on the law's own polygon, mu0's: the same
- * face, the same direction, the magnitude scaled by mu0 over the posed
- * coefficient (to first order the same accelerations). */
+ * modes stage), unless the answer was extrapolated to a vanishing shrink.
+ * Held, it goes on the law's own polygon, mu0's: the same face, the same
+ * direction, the magnitude scaled by mu0 over the posed coefficient. */
 void nsedi_onset_on_problem_force(const nsed_model *m, nsed_data *d, int i) {
   const nsedi_event_ws *ev = &d->ev;
   int c = ev->cand[i];
@@ -218,7 +258,7 @@ void nsedi_onset_on_problem_force(const nsed_model *m, nsed_data *d, int i) {
   d->ph.dir[2 * c] = -l[1] / lt;
   d->ph.dir[2 * c + 1] = -l[2] / lt;
   if (ev->cpc[i].kind == NSED_CP_STICK_CANDIDATE) {
-    d->ph.hold_mu[c] = lt / l[0] * (m->contact[c].def.mu0 / ev->cpc[i].mu0);
+    d->ph.hold_mu[c] = lt / l[0] * (ev->extrapolated ? 1.0 : m->contact[c].def.mu0 / ev->cpc[i].mu0);
     d->ph.off_circle[c] = 1;
   }
 }
