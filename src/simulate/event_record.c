@@ -2,6 +2,7 @@
  * the statistics of the problem that decided it; the Zeno guard watches
  * each contact's events (DESIGN.md §8; docs/engine.md, "The Zeno guard"). */
 #include <math.h>
+#include <stdio.h>
 
 #include "sim_impl.h"
 #include "tolerances.h"
@@ -67,6 +68,22 @@ static int change_of(const nsed_model *m, const nsed_data *d, int c) {
   return (int)kind;
 }
 
+/* What a storm on a roller contact is when its wheel hands the contact
+ * back and forth between two rollers: the wheel rocks on one sector edge
+ * (docs/rollers.md, "Rocking on a sector edge"). Empty otherwise. */
+static void rocking_edge(const nsed_model *m, const nsed_data *d, int c, char *buf, size_t size) {
+  int together = 0, o = nsedi_roller_storm_partner(m, d, c, &together);
+  if (o < 0) return;
+  snprintf(buf, size,
+           ". Wheel '%s' hands its contact back and forth between '%s' and '%s' (%d of the "
+           "%d events at the same instants): its turn reverses at every handover, the forces on "
+           "either side of the sector edge turning it back: the rigid model's motion stays on the "
+           "edge with the wheel on both roller tips (a sliding mode), which the event step does "
+           "not pose (docs/rollers.md, \"Rocking on a sector edge\")",
+           m->body[m->contact[c].carrier].def.name, m->contact[o < c ? o : c].def.name,
+           m->contact[o < c ? c : o].def.name, together, m->opt.zeno_events);
+}
+
 /* The Zeno guard after an event on contact c: many events within the
  * window at small relative speed make its impacts plastic (it closes); at
  * larger speed they are an event storm, an error. */
@@ -82,13 +99,15 @@ static int zeno_guard(const nsed_model *m, nsed_data *d, const nsed_observer *ob
       return nsed_error_set(err, NSED_ERR_IO, "writing the event log failed");
   } else if (speed > o->zeno_velocity) {
     d->failure_contact = c;
+    char why[768] = "";
+    rocking_edge(m, d, c, why, sizeof why);
     return nsed_error_set(err, NSED_ERR_EVENT,
                           "t = %.17g: event storm on contact '%s': %d events within %g s at "
                           "relative speed %.3g m/s (above the Zeno guard's %.3g m/s); last "
-                          "transition %s -> %s",
+                          "transition %s -> %s%s",
                           d->t, m->contact[c].def.name, o->zeno_events, o->zeno_window, speed,
                           o->zeno_velocity, nsed_mode_name(d->ev.prev_mode[c]),
-                          nsed_mode_name(d->ph.mode[c]));
+                          nsed_mode_name(d->ph.mode[c]), why);
   }
   return NSED_OK;
 }

@@ -64,3 +64,45 @@ int nsedi_roller_next_waiting(const nsed_model *m, const nsed_data *d, int c) {
       return 1;
   return 0;
 }
+
+/* Whether time t is in contact o's ring of recent event times. */
+static int in_ring(const nsed_model *m, const nsed_data *d, int o, double t) {
+  int ze = m->opt.zeno_events, n = d->zeno.n[o] < ze ? d->zeno.n[o] : ze;
+  const double *ring = d->zeno.t + (size_t)o * ze;
+  for (int k = 0; k < n; k++)
+    if (ring[k] == t) return 1;
+  return 0;
+}
+
+/* Whether the event now being recorded hands the contact over between c
+ * and o: one of them opens and the other closes. */
+static int swapped(const nsed_data *d, int c, int o) {
+  int c_was = d->ev.prev_mode[c] != NSED_MODE_OPEN, c_is = d->ph.mode[c] != NSED_MODE_OPEN;
+  int o_was = d->ev.prev_mode[o] != NSED_MODE_OPEN, o_is = d->ph.mode[o] != NSED_MODE_OPEN;
+  return c_was != c_is && o_was != o_is && c_is != o_is;
+}
+
+/* A wheel rocking on one sector edge (docs/rollers.md, "Rocking on a
+ * sector edge"): the roller of c's wheel whose events came at the same
+ * instants as most of c's recent ones, i.e. the wheel handed its contact
+ * from one to the other and back, its turn reversing at each handover,
+ * and does so at this event. The roller's contact index, or -1;
+ * *together: the shared events. */
+int nsedi_roller_storm_partner(const nsed_model *m, const nsed_data *d, int c, int *together) {
+  int w = m->contact[c].carrier, ze = m->opt.zeno_events;
+  *together = 0;
+  if (w < 0 || d->zeno.n[c] < ze) return -1;
+  const double *ring = d->zeno.t + (size_t)c * ze;
+  int best = -1, most = 0;
+  for (int o = 0; o < m->ncontact; o++) {
+    if (o == c || m->contact[o].carrier != w) continue;
+    int shared = 0;
+    for (int k = 0; k < ze; k++) shared += in_ring(m, d, o, ring[k]);
+    if (shared > most) most = shared, best = o;
+  }
+  /* The event being recorded may not be in the partner's ring yet (it is
+   * recorded after c when its index is higher): half the ring suffices. */
+  if (best < 0 || 2 * most < ze || !swapped(d, c, best)) return -1;
+  *together = most;
+  return best;
+}

@@ -245,6 +245,7 @@ int nsedi_locate_missed_stops(const nsed_model *m, nsed_data *d, int *fired, dou
 int nsedi_roller_drop_handed_over(const nsed_model *m, nsed_data *d, int n);
 int nsedi_roller_next_waiting(const nsed_model *m, const nsed_data *d, int c);
 int nsedi_is_roller(const nsed_model *m, int c);
+int nsedi_roller_storm_partner(const nsed_model *m, const nsed_data *d, int c, int *together);
 
 /* The trial-and-error alternative to the acceleration LCP for candidates
  * cand[0..n) (resolve_trial.c); fills cmode, cl, cdir like the LCP. */

@@ -92,12 +92,6 @@ static int decay_root(double t, const double *y, double *g, void *ud) {
   return 0;
 }
 
-/* Dormand-Prince's stability polynomial: one step of size tau on y' = l y
- * multiplies y by R(l tau) = sum_k z^k / k! to k = 5, plus z^6 / 600. */
-static double dp5_R(double z) {
-  return 1 + z + z * z / 2 + z * z * z / 6 + pow(z, 4) / 24 + pow(z, 5) / 120 + pow(z, 6) / 600;
-}
-
 /* A step taken again (nsedi_integrator_restep) is the method's own step:
  * at the step's end it is the accepted state, inside it Dormand-Prince's
  * R(l tau) exactly, and its error against exp(l tau) falls as tau^(p+1). */

@@ -24,12 +24,6 @@ static int decay_rhs(double t, const double *y, double *yd, void *ud) {
   return 0;
 }
 
-/* Dormand-Prince's stability polynomial: one step of size h on y' = l y
- * multiplies y by R(l h) = sum_k z^k / k! to k = 5, plus z^6 / 600. */
-static double dp5_R(double z) {
-  return 1 + z + z * z / 2 + z * z * z / 6 + pow(z, 4) / 24 + pow(z, 5) / 120 + pow(z, 6) / 600;
-}
-
 static void decay_samples(void) {
   nsedi_integrator_settings s = {.method = NSEDI_ODE_DP5, .rtol = 1e-6, .atol = 1e-10};
   nsedi_integrator *it = NULL;
