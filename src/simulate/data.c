@@ -146,7 +146,8 @@ int nsed_data_create(const nsed_model *m, nsed_data **out, nsed_error *err) {
   int ok = ALLOC(d->x, m->nstate + NSEDI_NWORK) && alloc_phase(&d->ph, nc, m->nkink) &&
            alloc_cache(&d->cache, m) && alloc_memo(&d->memo, m->nstate + NSEDI_NWORK) && alloc_land(&d->land, m) &&
            alloc_smooth(&d->sw, m) && alloc_event(&d->ev, m) &&
-           ALLOC(d->zeno.plastic, nc) && ALLOC(d->zeno.t, nc * ze) && ALLOC(d->zeno.n, nc);
+           ALLOC(d->zeno.plastic, nc) && ALLOC(d->zeno.t, nc * ze) && ALLOC(d->zeno.n, nc) &&
+           ALLOC(d->step_check.g, nsedi_nroot(m)) && ALLOC(d->step_check.x, m->nstate + NSEDI_NWORK);
   if (!ok) {
     nsed_data_free(&d);
     return nsed_error_set(err, NSED_ERR_NOMEM, "out of memory creating simulation data");
@@ -200,6 +201,8 @@ void nsed_data_free(nsed_data **pd) {
   free(d->zeno.plastic);
   free(d->zeno.t);
   free(d->zeno.n);
+  free(d->step_check.g);
+  free(d->step_check.x);
   free(d);
   *pd = NULL;
 }

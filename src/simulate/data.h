@@ -232,6 +232,18 @@ typedef struct {
                          nsedi_eval does (tests compare both ways) */
 } nsedi_rhs_memo;
 
+/* The law monitor at the integrator's step ends (simulate.c): the
+ * indicators at the last step end it saw, to tell whether a step holds a
+ * root (then its end is past an event, where the old modes' law need not
+ * hold, and the event's own checks follow). */
+typedef struct {
+  double *g;          /* nroot: the indicators at the last step end (or phase start) */
+  int valid;          /* g is this phase's */
+  double *x;          /* nstate + NSEDI_NWORK: the state a failed check judged */
+  double t_failed;    /* its time (s) */
+  int failed;         /* a step end's check failed: the run stops there */
+} nsedi_step_check;
+
 /* Landing on an event (event_land.c): its workspace and counters. */
 typedef struct {
   double *g;          /* 3 nroot: a trial's indicators, the last return's, the landing's */
@@ -272,6 +284,7 @@ struct nsed_data {
   nsedi_cache cache;
   nsedi_rhs_memo memo;
   nsedi_land_ws land;
+  nsedi_step_check step_check;
 
   /* ---- workspace ---- */
   nsedi_smooth_ws sw;        /* one smooth-phase evaluation (right-hand side, indicators) */

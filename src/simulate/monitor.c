@@ -1,4 +1,5 @@
-/* The law monitor: at every output sample and after every event, every
+/* The law monitor: at every output sample, after every event and at every
+ * integrator step's end that holds no root (simulate.c), every
  * contact is checked against its law and every joint against its drift
  * tolerance, on the forces the smooth phase actually applies
  * (docs/engine.md, "The law monitor"). It cannot be switched off: a run
@@ -35,12 +36,12 @@ void nsedi_monitor_init(const nsed_model *m, nsed_data *d) {
 }
 
 /* One evaluation of a check: keep the worst; 1 when it is a violation. */
-static int note(nsed_data *d, nsed_law_check k, double margin, int where) {
+static int note(nsed_data *d, double t, nsed_law_check k, double margin, int where) {
   nsed_law_margin *lm = &d->stats.law[k];
   lm->count++;
   if (margin < lm->worst) {
     lm->worst = margin;
-    lm->t = d->t;
+    lm->t = t;
     lm->where = where;
   }
   return !(margin >= -lm->tolerance); /* NaN is a violation */
@@ -56,7 +57,7 @@ static double force_scale(const nsed_model *m, const nsed_data *d) {
   return s > 0 ? s : 1.0;
 }
 
-static int violation(const nsed_model *m, nsed_data *d, nsed_law_check k, int where, double value,
+static int violation(const nsed_model *m, nsed_data *d, double t, nsed_law_check k, int where, double value,
                      const char *what, nsed_error *err) {
   const nsed_law_margin *lm = &d->stats.law[k];
   if (k == NSED_LAW_JOINT_DRIFT) {
@@ -64,7 +65,7 @@ static int violation(const nsed_model *m, nsed_data *d, nsed_law_check k, int wh
     return nsed_error_set(err, NSED_ERR_LAW,
                           "t = %.17g: joint '%s' drifted: |phi| = %.3g exceeds solver.drift_tol = "
                           "%.3g (law monitor, check %s)%s",
-                          d->t, m->joint[where].def.name, -lm->worst, lm->tolerance,
+                          t, m->joint[where].def.name, -lm->worst, lm->tolerance,
                           nsed_law_check_name(k),
                           servo ? "; a position-level servo starts at its prescribed angle, an "
                                   "acceleration-level one (servo_feedback) from the bodies' own"
@@ -78,7 +79,7 @@ static int violation(const nsed_model *m, nsed_data *d, nsed_law_check k, int wh
                         "t = %.17g: contact '%s' (%s) violates its law: %s (check %s: margin %.3g, "
                         "tolerance %.3g); lambda_n %.9g N, lambda_t (%.9g, %.9g) N, mu %g, mu0 %g, "
                         "gap %.3g m, slip speed %.3g m/s",
-                        d->t, cd->name, nsed_mode_name(d->ph.mode[where]), what,
+                        t, cd->name, nsed_mode_name(d->ph.mode[where]), what,
                         nsed_law_check_name(k), value, lm->tolerance, l[0], l[1], l[2], cd->mu,
                         cd->mu0, g->gap, hypot(g->row[1].vel, g->row[2].vel));
 }
@@ -87,7 +88,7 @@ static int violation(const nsed_model *m, nsed_data *d, nsed_law_check k, int wh
  * within +-torsion lambda_n; a turning one's equal to -torsion lambda_n
  * times its sign, and the spin not reversed beyond its noise (a stop its
  * root missed). Returns the violated check or -1. */
-static int check_spin(const nsed_model *m, nsed_data *d, int c, double fref, double *value,
+static int check_spin(const nsed_model *m, nsed_data *d, double t, int c, double fref, double *value,
                       const char **what) {
   const nsed_contact_def *cd = &m->contact[c].def;
   double fn = fmax(d->cache.lambda_c[3 * c], 0.0), tau = d->cache.tau[c];
@@ -102,11 +103,11 @@ static int check_spin(const nsed_model *m, nsed_data *d, int c, double fref, dou
     *what = reversed ? "the spin reversed without stopping"
                      : "the turning spin's moment is not -torsion lambda_n against its spin";
   }
-  return note(d, NSED_LAW_SPIN_FRICTION, *value, c) ? NSED_LAW_SPIN_FRICTION : -1;
+  return note(d, t, NSED_LAW_SPIN_FRICTION, *value, c) ? NSED_LAW_SPIN_FRICTION : -1;
 }
 
 /* The checks of one contact; returns the violated check or -1. */
-static int check_contact(const nsed_model *m, nsed_data *d, int c, double fref, double *value,
+static int check_contact(const nsed_model *m, nsed_data *d, double t, int c, double fref, double *value,
                          const char **what) {
   const nsed_options *o = &m->opt;
   const nsed_contact_def *cd = &m->contact[c].def;
@@ -119,19 +120,19 @@ static int check_contact(const nsed_model *m, nsed_data *d, int c, double fref, 
   if (d->ph.mode[c] == NSED_MODE_OPEN && !compliant) {
     *value = g->gap;
     *what = "an open contact penetrates";
-    return note(d, NSED_LAW_OPEN_GAP, g->gap, c) ? NSED_LAW_OPEN_GAP : -1;
+    return note(d, t, NSED_LAW_OPEN_GAP, g->gap, c) ? NSED_LAW_OPEN_GAP : -1;
   }
   if (!compliant) {
     *value = -fabs(g->gap);
     *what = "a closed contact has drifted from the surface";
-    if (note(d, NSED_LAW_CLOSED_GAP, *value, c)) return NSED_LAW_CLOSED_GAP;
+    if (note(d, t, NSED_LAW_CLOSED_GAP, *value, c)) return NSED_LAW_CLOSED_GAP;
   }
   *value = ln / fref;
   *what = "the normal force pulls";
-  if (note(d, NSED_LAW_NORMAL_FORCE, *value, c)) return NSED_LAW_NORMAL_FORCE;
+  if (note(d, t, NSED_LAW_NORMAL_FORCE, *value, c)) return NSED_LAW_NORMAL_FORCE;
   double floor = NSEDI_FORCE_FLOOR * fref;
   if (d->ph.spin[c] != NSED_MODE_OPEN) {
-    int k = check_spin(m, d, c, fref, value, what);
+    int k = check_spin(m, d, t, c, fref, value, what);
     if (k >= 0) return k;
   }
   if (d->ph.mode[c] == NSED_MODE_STICK && cd->law == NSED_CONTACT_COULOMB) {
@@ -140,7 +141,7 @@ static int check_contact(const nsed_model *m, nsed_data *d, int c, double fref, 
      * could not apply) would stay, a creep no friction law allows. */
     *value = -sp;
     *what = "the sticking contact slides";
-    if (note(d, NSED_LAW_STICK_VELOCITY, *value, c)) return NSED_LAW_STICK_VELOCITY;
+    if (note(d, t, NSED_LAW_STICK_VELOCITY, *value, c)) return NSED_LAW_STICK_VELOCITY;
   }
   if (d->ph.mode[c] == NSED_MODE_STICK) {
     /* A stick's friction rides on its normal force, which may be below
@@ -149,7 +150,7 @@ static int check_contact(const nsed_model *m, nsed_data *d, int c, double fref, 
     double fn0 = fabs(ln);
     *value = nsedi_friction_margin(o, cd->mu0, fn0, l[1], l[2]) / (cd->mu0 * fn0 + floor);
     *what = "the sticking friction force is outside the friction set of mu0 lambda_n";
-    return note(d, NSED_LAW_STICK_FRICTION, *value, c) ? NSED_LAW_STICK_FRICTION : -1;
+    return note(d, t, NSED_LAW_STICK_FRICTION, *value, c) ? NSED_LAW_STICK_FRICTION : -1;
   }
   /* A slip's friction rides on its normal force, which may be below zero
    * within the normal check's tolerance (that check judges the pull): its
@@ -167,7 +168,7 @@ static int check_contact(const nsed_model *m, nsed_data *d, int c, double fref, 
     *what = "the slipping friction force is not the law's kinetic friction (mu lambda_n; in the "
             "vertex form on the inscribed polygon)";
   }
-  if (note(d, NSED_LAW_SLIP_FRICTION, *value, c)) return NSED_LAW_SLIP_FRICTION;
+  if (note(d, t, NSED_LAW_SLIP_FRICTION, *value, c)) return NSED_LAW_SLIP_FRICTION;
   if (lt > floor && cd->law == NSED_CONTACT_COULOMB && d->ph.held[c] && d->ph.slow[c]) {
     /* Below slip_stop_speed the direction of a slip is held on s (its
      * velocity's direction is not resolved there, docs/engine.md "Slip
@@ -179,7 +180,7 @@ static int check_contact(const nsed_model *m, nsed_data *d, int c, double fref, 
     *value = reversed ? -M_PI : -acos(fmax(-1.0, fmin(1.0, cosang)));
     *what = reversed ? "the slip reversed along its held direction without stopping"
                      : "the friction force does not oppose the slip's held direction";
-    if (note(d, NSED_LAW_SLIP_DIRECTION, *value, c)) return NSED_LAW_SLIP_DIRECTION;
+    if (note(d, t, NSED_LAW_SLIP_DIRECTION, *value, c)) return NSED_LAW_SLIP_DIRECTION;
   } else if (sp > o->slip_tol && lt > floor) {
     /* The angle between -lambda_t and v, less what the noise of v across
      * lambda_t leaves undetermined at this speed. */
@@ -187,22 +188,22 @@ static int check_contact(const nsed_model *m, nsed_data *d, int c, double fref, 
     double resolved = fmax(0.0, across - nsedi_slip_noise(m, d, c));
     *value = -atan2(resolved, along);
     *what = "the friction force does not oppose the slip velocity";
-    if (note(d, NSED_LAW_SLIP_DIRECTION, *value, c)) return NSED_LAW_SLIP_DIRECTION;
+    if (note(d, t, NSED_LAW_SLIP_DIRECTION, *value, c)) return NSED_LAW_SLIP_DIRECTION;
   }
   return -1;
 }
 
-int nsedi_monitor_check(const nsed_model *m, nsed_data *d, nsed_error *err) {
+int nsedi_monitor_check(const nsed_model *m, nsed_data *d, double t, nsed_error *err) {
   double fref = force_scale(m, d);
   for (int j = 0; j < m->njoint; j++)
     for (int i = m->joint[j].row0; i < m->joint[j].row0 + m->joint[j].nrow; i++)
-      if (!d->sw.rows[i].own_feedback && note(d, NSED_LAW_JOINT_DRIFT, -fabs(d->sw.rows[i].pos), j))
-        return violation(m, d, NSED_LAW_JOINT_DRIFT, j, -fabs(d->sw.rows[i].pos), "", err);
+      if (!d->sw.rows[i].own_feedback && note(d, t, NSED_LAW_JOINT_DRIFT, -fabs(d->sw.rows[i].pos), j))
+        return violation(m, d, t, NSED_LAW_JOINT_DRIFT, j, -fabs(d->sw.rows[i].pos), "", err);
   for (int c = 0; c < m->ncontact; c++) {
     double value = 0;
     const char *what = "";
-    int k = check_contact(m, d, c, fref, &value, &what);
-    if (k >= 0) return violation(m, d, (nsed_law_check)k, c, value, what, err);
+    int k = check_contact(m, d, t, c, fref, &value, &what);
+    if (k >= 0) return violation(m, d, t, (nsed_law_check)k, c, value, what, err);
   }
   return NSED_OK;
 }

@@ -307,9 +307,10 @@ void nsedi_refresh_geometry(const nsed_model *m, nsed_data *d);
 void nsedi_monitor_init(const nsed_model *m, nsed_data *d);
 
 /* Check every contact against its law and every joint against drift_tol on
- * the caches of the last evaluation (nsedi_eval at d->t, d->x); record the
- * worst margins; NSED_ERR_LAW with the numbers on a violation. */
-int nsedi_monitor_check(const nsed_model *m, nsed_data *d, nsed_error *err);
+ * the caches of the last evaluation, which was at time t (an output
+ * sample, an event or an integrator step's end); record the worst margins;
+ * NSED_ERR_LAW with the numbers on a violation. */
+int nsedi_monitor_check(const nsed_model *m, nsed_data *d, double t, nsed_error *err);
 
 /* ---- differential roller tracking (data.c) ---- */
 

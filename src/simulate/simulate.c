@@ -83,11 +83,44 @@ static int rhs_evaluate(nsed_data *d, double t, const double *y, double *ydot) {
   return 0;
 }
 
+static int monitor(const nsed_model *m, nsed_data *d, double t, nsed_error *err);
+
+/* The law monitor at an integrator step's end, where the root search
+ * evaluates the indicators on the step's own state (a return inside the
+ * step is on the interpolant: not checked). A step that holds a root (an
+ * indicator that was positive at the step before and is not now) ends past
+ * an event, where the old modes' law need not hold; the event's own checks
+ * follow. The indicators at the phase's start (the first call after a
+ * restart, at the integrator's time too) begin the comparison. */
+static int monitor_step_end(nsed_data *d, double t, const double *y, const double *g) {
+  const nsed_model *m = d->m;
+  double t0, t1;
+  nsedi_integrator_last_step(d->integ, &t0, &t1);
+  if (t != t1) return 0;
+  int nroot = nsedi_nroot(m), root = 0;
+  nsedi_step_check *sc = &d->step_check;
+  for (int k = 0; k < nroot && sc->valid && !root; k++) root = sc->g[k] > 0 && !(g[k] > 0);
+  memcpy(sc->g, g, sizeof(double) * (size_t)nroot);
+  sc->valid = 1;
+  if (root) return 0;
+  nsed_error err;
+  int rc = monitor(m, d, t, &err);
+  if (rc) {
+    /* The run stops at the state judged, not at the integrator's last return. */
+    d->rhs_err = err;
+    sc->failed = 1;
+    sc->t_failed = t;
+    memcpy(sc->x, y, sizeof(double) * (size_t)(m->nstate + NSEDI_NWORK));
+  }
+  return rc;
+}
+
 static int root_cb(double t, const double *y, double *g, void *ud) {
   nsed_data *d = ud;
   double w0 = wall_now();
   int rc = nsedi_indicators(d->m, d, t, y, g);
   d->stats.wall_roots += wall_now() - w0;
+  if (rc == 0 && d->integ) rc = monitor_step_end(d, t, y, g);
   return rc ? -1 : 0;
 }
 
@@ -100,9 +133,9 @@ static void track_violation(const nsed_model *m, nsed_data *d) {
   d->stats.max_constraint_violation = v;
 }
 
-static int monitor(const nsed_model *m, nsed_data *d, nsed_error *err) {
+static int monitor(const nsed_model *m, nsed_data *d, double t, nsed_error *err) {
   double w0 = wall_now();
-  int rc = nsedi_monitor_check(m, d, err);
+  int rc = nsedi_monitor_check(m, d, t, err);
   d->stats.wall_monitor += wall_now() - w0;
 #ifdef NSEDI_MONITOR_REPORT_ONLY
   rc = NSED_OK;
@@ -117,7 +150,7 @@ static int sample(const nsed_model *m, nsed_data *d, const nsed_observer *obs,
   /* At an event the old modes' law is at its boundary by definition (the
    * friction on the cone, a gap reaching zero) and the event decides anew:
    * the monitor checks the state after it. */
-  if (rc == NSED_OK && why != NSED_SAMPLE_PRE_EVENT) rc = monitor(m, d, err);
+  if (rc == NSED_OK && why != NSED_SAMPLE_PRE_EVENT) rc = monitor(m, d, d->t, err);
   if (rc) return rc;
   d->stats.work_external = d->x[m->nstate];
   d->stats.work_contacts = d->x[m->nstate + 1];
@@ -242,6 +275,7 @@ int nsed_simulate(const nsed_model *m, nsed_data *d, const nsed_observer *obs, n
   double w0 = wall_now(), last_progress = w0, wall_before = d->stats.wall_seconds;
   nsed_error_clear(err);
   nsed_error_clear(&d->rhs_err);
+  d->step_check.failed = 0;
   int rc = NSED_OK;
   d->cache.key_valid = 0; /* no evaluation of an earlier call is reused */
   if (obs && obs->step && o->integrator != NSED_INTEGRATOR_ARKODE_DP5 &&
@@ -265,6 +299,7 @@ int nsed_simulate(const nsed_model *m, nsed_data *d, const nsed_observer *obs, n
     nsedi_track_reanchor(m, d);
     nsedi_integrator_settings is;
     integrator_settings(o, &is);
+    d->step_check.valid = 0;
     rc = nsedi_integrator_create(&is, m->nstate + NSEDI_NWORK, NSEDI_NWORK, nroot, rhs_cb, root_cb,
                                  d, d->t, d->x, &d->integ, err);
     if (rc) goto done;
@@ -292,6 +327,10 @@ int nsed_simulate(const nsed_model *m, nsed_data *d, const nsed_observer *obs, n
     }
     if (rc) {
       d->t = t;
+      if (d->step_check.failed) {
+        d->t = d->step_check.t_failed;
+        memcpy(d->x, d->step_check.x, sizeof(double) * (size_t)(m->nstate + NSEDI_NWORK));
+      }
       rc = integrator_error(m, d, t_event, err);
       goto done;
     }
@@ -320,6 +359,7 @@ int nsed_simulate(const nsed_model *m, nsed_data *d, const nsed_observer *obs, n
       nsedi_track_reanchor(m, d);
       rc = sample(m, d, obs, NSED_SAMPLE_EVENT, err);
       if (rc) goto done;
+      d->step_check.valid = 0;
       rc = nsedi_integrator_reinit(d->integ, d->t, d->x, err);
       if (rc) goto done;
       /* A breakpoint on an output instant (a piecewise law's knot at

@@ -290,7 +290,7 @@ static void slip_pulling(double excess, int clean) {
   CHECK_MSG(l[0] < 0, "the premise: the normal force pulls (%g N)", l[0]);
   CHECK_NEAR(hypot(l[1], l[2]), 0.3 * fabs(l[0]), 1e-24, 1e-12);
   nsedi_monitor_init(m, d);
-  rc = nsedi_monitor_check(m, d, &err);
+  rc = nsedi_monitor_check(m, d, d->t, &err);
   printf("slip pulling at %g N: %s\n", l[0], rc == NSED_OK ? "clean" : err.message);
   if (clean)
     CHECK_MSG(rc == NSED_OK, "a pull within tolerance: %s", err.message);
@@ -324,7 +324,7 @@ static void stick_pulling(double excess, int clean) {
   CHECK_NEAR(lt, 2.0 / 7.0 * 1e-9, 1e-20, 1e-9);
   CHECK_MSG(lt < m->contact[0].def.mu0 * fabs(l[0]), "the premise: inside mu0 |lambda_n|");
   nsedi_monitor_init(m, d);
-  rc = nsedi_monitor_check(m, d, &err);
+  rc = nsedi_monitor_check(m, d, d->t, &err);
   printf("stick pulling at %g N, friction %g N: %s\n", l[0], lt, rc == NSED_OK ? "clean" : err.message);
   if (clean)
     CHECK_MSG(rc == NSED_OK, "a pull within tolerance: %s", err.message);
@@ -355,7 +355,7 @@ static void stick_creeping(double creep, int clean) {
   const nsedi_contact_geom *g = &d->cache.geom[0];
   CHECK_NEAR(hypot(g->row[1].vel, g->row[2].vel), creep, 0, 1e-12);
   nsedi_monitor_init(m, d);
-  rc = nsedi_monitor_check(m, d, &err);
+  rc = nsedi_monitor_check(m, d, d->t, &err);
   printf("stick creeping at %g m/s: %s\n", creep, rc == NSED_OK ? "clean" : err.message);
   if (clean)
     CHECK_MSG(rc == NSED_OK, "a creep below slip_tol: %s", err.message);
@@ -587,7 +587,7 @@ static void settled_slips_realigned(const char *root) {
   CHECK_MSG(creep_left < 1e-15, "foot 0 keeps %.3g m/s of its creep", creep_left);
   CHECK_MSG(turned > 1e-6, "the impulse turned the slips by only %.3g rad: the case tests nothing", turned);
   CHECK_MSG(worst < 1e-12, "a held slip is %.3g rad off its velocity after the settling impulse", worst);
-  CHECK_MSG(nsedi_monitor_check(m, d, &err) == NSED_OK, "law monitor: %s", err.message);
+  CHECK_MSG(nsedi_monitor_check(m, d, d->t, &err) == NSED_OK, "law monitor: %s", err.message);
   printf("settled slips: foot 0 slips from its creep (%.3g m/s left), the others turned %.3g rad and "
          "held %.3g rad off their velocities\n",
          creep_left, turned, worst);
@@ -651,7 +651,7 @@ static void stop_beside_slow_slip(const char *root) {
   CHECK_MSG(left < m->opt.slip_tol, "foot 0 keeps %.3g m/s after its stop", left);
   CHECK_MSG(left > 1e-11, "foot 0 at %.3g m/s: the hard rows did not contradict, the case tests nothing", left);
   CHECK(d->ph.mode[1] == NSED_MODE_SLIP && v1s > 7e-7);
-  CHECK_MSG(nsedi_monitor_check(m, d, &err) == NSED_OK, "law monitor: %s", err.message);
+  CHECK_MSG(nsedi_monitor_check(m, d, d->t, &err) == NSED_OK, "law monitor: %s", err.message);
   nsed_data_free(&d);
   nsed_model_free(&m);
 }
