@@ -47,12 +47,20 @@ static int note(nsed_data *d, double t, nsed_law_check k, double margin, int whe
   return !(margin >= -lm->tolerance); /* NaN is a violation */
 }
 
+/* Euclidean norms without hypot's guard against overflow, which costs a
+ * good part of a check on a small problem (the monitor runs at every step's
+ * end): forces and velocities here are finite and far below 1e150 (larger
+ * states stop the run as non-finite before), so their squares cannot
+ * overflow. */
+static inline double norm2(double x, double y) { return sqrt(x * x + y * y); }
+static inline double norm3(const double *v) { return sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]); }
+
 /* The force scale of the instant: the largest applied force on a body or
  * normal force of a closed contact (N). */
 static double force_scale(const nsed_model *m, const nsed_data *d) {
   double s = 0.0;
   for (int b = 0; b < m->nbody; b++)
-    s = fmax(s, hypot(hypot(d->cache.f[6 * b], d->cache.f[6 * b + 1]), d->cache.f[6 * b + 2]));
+    s = fmax(s, norm3(d->cache.f + 6 * b));
   for (int c = 0; c < m->ncontact; c++) s = fmax(s, fabs(d->cache.lambda_c[3 * c]));
   return s > 0 ? s : 1.0;
 }
@@ -113,8 +121,8 @@ static int check_contact(const nsed_model *m, nsed_data *d, double t, int c, dou
   const nsed_contact_def *cd = &m->contact[c].def;
   const nsedi_contact_geom *g = &d->cache.geom[c];
   const double *l = d->cache.lambda_c + 3 * c;
-  double ln = l[0], lt = hypot(l[1], l[2]);
-  double v1 = g->row[1].vel, v2 = g->row[2].vel, sp = hypot(v1, v2);
+  double ln = l[0], lt = norm2(l[1], l[2]);
+  double v1 = g->row[1].vel, v2 = g->row[2].vel, sp = norm2(v1, v2);
   int compliant = cd->law == NSED_CONTACT_COMPLIANT;
   if (!d->cache.geom_ok[c]) return -1; /* a degenerate geometry ends the run elsewhere */
   if (d->ph.mode[c] == NSED_MODE_OPEN && !compliant) {
