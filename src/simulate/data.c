@@ -330,12 +330,12 @@ void nsedi_track_reanchor(const nsed_model *m, nsed_data *d) {
   }
 }
 
-int nsedi_track_check(const nsed_model *m, nsed_data *d, nsed_error *err) {
+int nsedi_track_check(const nsed_model *m, nsed_data *d, double t, const double *x, nsed_error *err) {
   for (int c = 0; c < m->ncontact; c++) {
     const nsedi_contact *C = &m->contact[c];
     int xt = C->xtrack;
     if (xt < 0 || !d->ph.track_live[c]) continue;
-    double res = nsedi_track_residual(m, c, d->cache.kin, d->x + xt);
+    double res = nsedi_track_residual(m, c, d->cache.kin, x + xt);
     d->stats.max_track_residual = fmax(d->stats.max_track_residual, res);
     if (res <= NSEDI_TRACK_TOL) continue;
     d->failure_contact = c;
@@ -345,14 +345,14 @@ int nsedi_track_check(const nsed_model *m, nsed_data *d, nsed_error *err) {
                             "the tracked point (q = %.6g, phi = %.6g) misses the lowest point by "
                             "a tangency residual of %.3g (limit %g%s); tighten solver.rtol/atol or "
                             "use contact_tracking: explicit",
-                            d->t, C->def.name, d->x[xt], d->x[xt + 1], res, NSEDI_TRACK_TOL,
+                            t, C->def.name, x[xt], x[xt + 1], res, NSEDI_TRACK_TOL,
                             isfinite(res) ? "" : ": q is off the roller's profile");
     return nsed_error_set(err, NSED_ERR_EVENT,
                           "t = %.17g: contact '%s': differential tracking left its validity: the "
                           "tracked point (%.6g, %.6g, %.6g) in the body's axes misses the "
                           "closest-point equations by %.3g (limit %g); tighten solver.rtol/atol "
                           "or use tracking: explicit",
-                          d->t, C->def.name, d->x[xt], d->x[xt + 1], d->x[xt + 2], res,
+                          t, C->def.name, x[xt], x[xt + 1], x[xt + 2], res,
                           NSEDI_TRACK_TOL);
   }
   return NSED_OK;

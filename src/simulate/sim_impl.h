@@ -321,8 +321,9 @@ int nsedi_monitor_check(const nsed_model *m, nsed_data *d, double t, nsed_error 
 void nsedi_track_reanchor(const nsed_model *m, nsed_data *d);
 
 /* NSED_ERR_EVENT naming the contact if a live DIFFERENTIAL tracking state
- * has drifted beyond NSEDI_TRACK_TOL or off the roller's profile. */
-int nsedi_track_check(const nsed_model *m, nsed_data *d, nsed_error *err);
+ * of the state x at time t (the caches evaluated there) has drifted beyond
+ * NSEDI_TRACK_TOL or off the roller's profile. */
+int nsedi_track_check(const nsed_model *m, nsed_data *d, double t, const double *x, nsed_error *err);
 
 /* The live tracking states of contact c in x, or NULL. */
 static inline const double *nsedi_live_track(const nsed_model *m, const nsed_data *d,

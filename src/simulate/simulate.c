@@ -105,7 +105,8 @@ static int monitor_step_end(nsed_data *d, double t, const double *y, const doubl
   /* Timed from the indicators' end (w0, a clock read fewer): on a small
    * problem the clock is a good part of a check's cost. */
   nsed_error err;
-  int rc = nsedi_monitor_check(m, d, t, &err);
+  int rc = nsedi_track_check(m, d, t, y, &err);
+  if (rc == NSED_OK) rc = nsedi_monitor_check(m, d, t, &err);
 #ifdef NSEDI_MONITOR_REPORT_ONLY
   rc = NSED_OK;
 #endif
@@ -152,7 +153,7 @@ static int monitor(const nsed_model *m, nsed_data *d, double t, nsed_error *err)
 static int sample(const nsed_model *m, nsed_data *d, const nsed_observer *obs,
                   nsed_sample_reason why, nsed_error *err) {
   int rc = nsedi_eval(m, d, d->t, d->x, NULL, err);
-  if (rc == NSED_OK) rc = nsedi_track_check(m, d, err);
+  if (rc == NSED_OK) rc = nsedi_track_check(m, d, d->t, d->x, err);
   /* At an event the old modes' law is at its boundary by definition (the
    * friction on the cone, a gap reaching zero) and the event decides anew:
    * the monitor checks the state after it. */
