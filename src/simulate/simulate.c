@@ -83,7 +83,6 @@ static int rhs_evaluate(nsed_data *d, double t, const double *y, double *ydot) {
   return 0;
 }
 
-
 /* The law monitor at an integrator step's end, where the root search
  * evaluates the indicators on the step's own state (a return inside the
  * step is on the interpolant: not checked). A step that holds a root (an
