@@ -119,7 +119,7 @@ typedef struct {
                              direction on the friction circle was consistent (docs/engine.md,
                              "Onsets the circle does not admit") */
   double max_track_residual; /* worst residual of live DIFFERENTIAL tracking states over
-                                samples and events: a roller's tangency (docs/rollers.md), an
+                                samples, events and step ends: a roller's tangency (docs/rollers.md), an
                                 algebraic surface's closest-point equations (docs/engine.md);
                                 0 without */
   long rhs_reused; /* right-hand sides the integrator asked for again at the point of the
