@@ -105,7 +105,9 @@ typedef struct {
   double max_lcp_residual;
   double wall_seconds;
   /* Of which (s): right-hand sides (the constrained solve), indicator
-   * functions, and event resolution (the complementarity problems). */
+   * functions, and event resolution (the complementarity problems); timed
+   * by the CPU's time-stamp counter on x86-64, converted by each call's own
+   * wall time. */
   double wall_rhs, wall_roots, wall_events;
   /* Work done since the start (J), for the energy balance
    * E(t) - E(0) = work_external + work_contacts + work_joints: */

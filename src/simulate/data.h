@@ -10,6 +10,7 @@
 #ifndef NSED_SIMULATE_DATA_H
 #define NSED_SIMULATE_DATA_H
 
+#include <stdint.h>
 #include "accel.h"
 #include "integrator.h"
 #include "lapack.h"
@@ -232,6 +233,12 @@ typedef struct {
                          nsedi_eval does (tests compare both ways) */
 } nsedi_rhs_memo;
 
+/* Where one nsed_simulate call's time goes, in the clock's ticks
+ * (simulate.c): converted to seconds into nsed_stats when the call ends. */
+typedef struct {
+  uint64_t rhs, roots, monitor, events;
+} nsedi_ticks;
+
 /* The law monitor at the integrator's step ends (simulate.c): the
  * indicators at the last step end it saw, to tell whether a step holds a
  * root (then its end is past an event, where the old modes' law need not
@@ -285,6 +292,7 @@ struct nsed_data {
   nsedi_rhs_memo memo;
   nsedi_land_ws land;
   nsedi_step_check step_check;
+  nsedi_ticks ticks;
 
   /* ---- workspace ---- */
   nsedi_smooth_ws sw;        /* one smooth-phase evaluation (right-hand side, indicators) */
