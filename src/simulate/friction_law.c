@@ -27,8 +27,9 @@ double nsedi_friction_margin(const nsed_options *o, double mu0, double ln, doubl
   }
   double r = scale * mu0 * ln, worst = INFINITY;
   /* The least margin is the face whose normal is nearest lambda_t's
-   * direction, or a neighbour within round-off of it: the others' margins
-   * are larger by |lambda_t| (cos(d) - cos(d + 2 pi/m)), far above it.
+   * direction (within pi/m of it), or a neighbour within round-off of it
+   * at a vertex: a face two or more away has a margin larger by at least
+   * |lambda_t| (cos(pi/m) - cos(3 pi/m)), far above round-off.
    * Those three, computed as the whole loop computes them, give the loop's
    * minimum at 6 sines and cosines instead of 2m (the indicators of every
    * sticking contact call this at each evaluation). */
