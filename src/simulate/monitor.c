@@ -47,13 +47,17 @@ static int note(nsed_data *d, double t, nsed_law_check k, double margin, int whe
   return !(margin >= -lm->tolerance); /* NaN is a violation */
 }
 
-/* Euclidean norms without hypot's guard against overflow, which costs a
- * good part of a check on a small problem (the monitor runs at every step's
- * end): forces and velocities here are finite and far below 1e150 (larger
- * states stop the run as non-finite before), so their squares cannot
- * overflow. */
-static inline double norm2(double x, double y) { return sqrt(x * x + y * y); }
-static inline double norm3(const double *v) { return sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]); }
+/* Euclidean norms by their squares, hypot's scaling only where a square
+ * overflows: hypot costs a good part of a check on a small problem (the
+ * monitor runs at every step's end). */
+static inline double norm2(double x, double y) {
+  double s = sqrt(x * x + y * y);
+  return isinf(s) ? hypot(x, y) : s;
+}
+static inline double norm3(const double *v) {
+  double s = sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
+  return isinf(s) ? hypot(hypot(v[0], v[1]), v[2]) : s;
+}
 
 /* The force scale of the instant: the largest applied force on a body or
  * normal force of a closed contact (N). */

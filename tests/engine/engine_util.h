@@ -161,6 +161,17 @@ static inline void must(int rc, const nsed_error *err) {
   }
 }
 
+/* A shipped problem, root/problems/file, loaded with overrides (KEY=VALUE). */
+static inline nsed_model *load_shipped(const char *root, const char *file, const char *const *sets,
+                                       int nset) {
+  char path[4096];
+  snprintf(path, sizeof path, "%s/problems/%s", root, file);
+  nsed_model *m = NULL;
+  nsed_error err;
+  must(nsed_problem_load(path, sets, nset, &m, &err), &err);
+  return m;
+}
+
 /* A frictionless ball of radius rb at (0, 0, ball_z) moving at v0 along x
  * on the body `fixed` (already added, welded to the ground at height z0,
  * its axis_b the direction of its body that stays along the world's z);

@@ -36,15 +36,6 @@ static int on_event(void *ctx, const nsed_model *m, const nsed_data *d, const ns
   return 0;
 }
 
-static nsed_model *load(const char *root, const char *file, const char *const *sets, int nset) {
-  char path[4096];
-  snprintf(path, sizeof path, "%s/problems/%s", root, file);
-  nsed_model *m = NULL;
-  nsed_error err;
-  must(nsed_problem_load(path, sets, nset, &m, &err), &err);
-  return m;
-}
-
 static nsed_stats run(const nsed_model *m, int land_off, evlog *l) {
   nsed_error err;
   nsed_data *d = NULL;
@@ -74,7 +65,7 @@ static void gz_coast(const char *root) {
   const char *file = "omni_vehicle_coast_gz.yaml";
   const char *sets[] = {"solver.t_end=0.3"};
   const char *ref_sets[] = {"solver.t_end=0.3", "solver.rtol=1e-13", "solver.atol=1e-15"};
-  nsed_model *m = load(root, file, sets, 1), *mr = load(root, file, ref_sets, 3);
+  nsed_model *m = load_shipped(root, file, sets, 1), *mr = load_shipped(root, file, ref_sets, 3);
   static evlog ref, landed, interp;
   nsed_stats sr = run(mr, 0, &ref), sl = run(m, 0, &landed), si = run(m, 1, &interp);
   double el = worst_difference(&landed, &ref), ei = worst_difference(&interp, &ref);
@@ -94,7 +85,7 @@ static void gz_coast(const char *root) {
 
 static void spin_from_rest(const char *root) {
   const char *sets[] = {"solver.t_end=0.81", "omni_vehicle.velocity=[0, 0]"};
-  nsed_model *m = load(root, "omni_vehicle_coast.yaml", sets, 2);
+  nsed_model *m = load_shipped(root, "omni_vehicle_coast.yaml", sets, 2);
   static evlog l;
   nsed_stats st = run(m, 0, &l);
   int stops = 0;
@@ -111,7 +102,7 @@ static nsed_stats gz_to(const char *root, const char *t_end, evlog *l) {
   char set[64];
   snprintf(set, sizeof set, "solver.t_end=%s", t_end);
   const char *sets[] = {set};
-  nsed_model *m = load(root, "omni_vehicle_coast_gz.yaml", sets, 1);
+  nsed_model *m = load_shipped(root, "omni_vehicle_coast_gz.yaml", sets, 1);
   nsed_stats st = run(m, 0, l);
   nsed_model_free(&m);
   return st;

@@ -54,18 +54,9 @@ static int on_sample(void *ctx, const nsed_model *m, const nsed_data *d, nsed_sa
   return 0;
 }
 
-static nsed_model *load(const char *root, const char *file, const char **sets, int nset) {
-  char path[4096];
-  snprintf(path, sizeof path, "%s/problems/%s", root, file);
-  nsed_model *m = NULL;
-  nsed_error err;
-  must(nsed_problem_load(path, sets, nset, &m, &err), &err);
-  return m;
-}
-
 static void drift_between_samples(const char *root) {
-  const char *stop_sets[] = {"solver.drift_tol=1e-10", "output.dt=1"};
-  nsed_model *m = load(root, "disk_on_shaft_case3_nostab.yaml", stop_sets, 2);
+  const char *const stop_sets[] = {"solver.drift_tol=1e-10", "output.dt=1"};
+  nsed_model *m = load_shipped(root, "disk_on_shaft_case3_nostab.yaml", stop_sets, 2);
   nsed_data *d = NULL;
   nsed_error err;
   must(nsed_data_create(m, &d, &err), &err);
@@ -89,8 +80,8 @@ static void drift_between_samples(const char *root) {
   nsed_data_free(&d);
   nsed_model_free(&m);
 
-  const char *ref_sets[] = {"solver.drift_tol=1", "output.dt=0.001", "solver.t_end=23"};
-  m = load(root, "disk_on_shaft_case3_nostab.yaml", ref_sets, 3);
+  const char *const ref_sets[] = {"solver.drift_tol=1", "output.dt=0.001", "solver.t_end=23"};
+  m = load_shipped(root, "disk_on_shaft_case3_nostab.yaml", ref_sets, 3);
   must(nsed_data_create(m, &d, &err), &err);
   crossing c = {.limit = 1e-10, .t_prev = 0, .t_cross = -1};
   nsed_observer ref_obs = {.ctx = &c, .sample = on_sample};
@@ -111,8 +102,8 @@ static void drift_between_samples(const char *root) {
  * indicators at its steps' ends too: it stopped at the sample t = 6 with
  * |phi| = 1.01e-10; now at a step end before it, just past the bound. */
 static void drift_under_cvode(const char *root) {
-  const char *sets[] = {"solver.drift_tol=1e-10", "output.dt=1", "solver.integrator=cvode_adams"};
-  nsed_model *m = load(root, "disk_on_shaft_case3_nostab.yaml", sets, 3);
+  const char *const sets[] = {"solver.drift_tol=1e-10", "output.dt=1", "solver.integrator=cvode_adams"};
+  nsed_model *m = load_shipped(root, "disk_on_shaft_case3_nostab.yaml", sets, 3);
   nsed_data *d = NULL;
   nsed_error err;
   must(nsed_data_create(m, &d, &err), &err);
@@ -128,8 +119,8 @@ static void drift_under_cvode(const char *root) {
 
 /* A run to its end with every step end between events checked: status ok,
  * and the monitor's evaluations at least one per step. */
-static void clean_with_roots(const char *root, const char *file, const char **sets, int nset) {
-  nsed_model *m = load(root, file, sets, nset);
+static void clean_with_roots(const char *root, const char *file, const char *const *sets, int nset) {
+  nsed_model *m = load_shipped(root, file, sets, nset);
   nsed_data *d = NULL;
   nsed_error err;
   must(nsed_data_create(m, &d, &err), &err);
@@ -153,7 +144,7 @@ int main(int argc, char **argv) {
   drift_between_samples(argv[1]);
   drift_under_cvode(argv[1]);
   clean_with_roots(argv[1], "block_on_belt.yaml", NULL, 0);
-  const char *vehicle_sets[] = {"solver.t_end=2"};
+  const char *const vehicle_sets[] = {"solver.t_end=2"};
   clean_with_roots(argv[1], "omni_vehicle_coast_gz.yaml", vehicle_sets, 1);
   clean_with_roots(argv[1], "disk_on_shaft_case2.yaml", NULL, 0);
   return TEST_DONE();
