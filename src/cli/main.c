@@ -33,12 +33,20 @@ static void usage(FILE *f) {
 }
 
 extern void openblas_set_num_threads(int n);
+/* OpenBLAS's pthread build starts its workers when it loads, before main;
+ * idle, each spins on sched_yield for about 2^28 cycles before it sleeps:
+ * 0.1 s of the other core and 0.1 s of system time per run (measured on
+ * the 100-body vehicle, 0.5 units). Weak: another BLAS need not have it. */
+extern int blas_thread_shutdown_(void) __attribute__((weak));
 
 int main(int argc, char **argv) {
   /* nsed's dense systems are small: OpenBLAS threads make them slower
    * (notes/dependencies.md §5) and change the rounding, hence the results'
    * last bits. One thread unless the user asks otherwise. */
-  if (!getenv("OPENBLAS_NUM_THREADS")) openblas_set_num_threads(1);
+  if (!getenv("OPENBLAS_NUM_THREADS")) {
+    openblas_set_num_threads(1);
+    if (blas_thread_shutdown_) blas_thread_shutdown_();
+  }
   /* A file-size limit (ulimit -f) must end in a write error that nsed
    * reports and cleans up after, not in a kill by SIGXFSZ. */
   signal(SIGXFSZ, SIG_IGN);

@@ -26,6 +26,10 @@ double nsedi_friction_margin(const nsed_options *o, double mu0, double ln, doubl
     scale = cos(M_PI / m);
   }
   double r = scale * mu0 * ln, worst = INFINITY;
+  /* No tangential force (a rolling ball's stick): every face's margin is
+   * r - (+-0), and the loop keeps face 0's, r - (l1 + l2) to the bit (the
+   * zeros' signs included), without its 2m sines and cosines. */
+  if (l1 == 0 && l2 == 0 && isfinite(r)) return r - (l1 + l2);
   /* The least margin is the face whose normal is nearest lambda_t's
    * direction (within pi/m of it), or a neighbour within round-off of it
    * at a vertex: a face two or more away has a margin larger by at least

@@ -198,7 +198,9 @@ static int check_contact(const nsed_model *m, nsed_data *d, double t, int c, dou
      * lambda_t leaves undetermined at this speed. */
     double along = -(l[1] * v1 + l[2] * v2) / lt, across = fabs(l[1] * v2 - l[2] * v1) / lt;
     double resolved = fmax(0.0, across - nsedi_slip_noise(m, d, c));
-    *value = -atan2(resolved, along);
+    /* atan2(+-0, along > 0) is +-0: the common case (the friction opposes
+     * the slip within its noise) without the call, to the same bits. */
+    *value = resolved == 0 && along > 0 ? -resolved : -atan2(resolved, along);
     *what = "the friction force does not oppose the slip velocity";
     if (note(d, t, NSED_LAW_SLIP_DIRECTION, *value, c)) return NSED_LAW_SLIP_DIRECTION;
   }

@@ -64,8 +64,13 @@ int main(void) {
         compare(&o, vertex_form, 0.5, 1.0, r * cos(th), r * sin(th));
         compare(&o, vertex_form, 0.5, 1.0, cos(th), sin(th));
       }
-      compare(&o, vertex_form, 0.5, 1.0, 0.0, 0.0);
-      compare(&o, vertex_form, 0.5, 0.0, 0.0, -0.0);
+      /* no tangential force: every sign of every zero, normal force zero too */
+      const double zeros[2] = {0.0, -0.0}, lns[4] = {1.0, 0.0, -0.0, -1.0};
+      for (int a = 0; a < 2; a++)
+        for (int b = 0; b < 2; b++)
+          for (int k = 0; k < 4; k++) compare(&o, vertex_form, 0.5, lns[k], zeros[a], zeros[b]);
+      compare(&o, vertex_form, 0.5, NAN, 0.0, 0.0);
+      compare(&o, vertex_form, 0.5, INFINITY, -0.0, 0.0);
       compare(&o, vertex_form, 0.5, 1.0, DBL_MIN, -DBL_MIN);
       compare(&o, vertex_form, 0.5, 1.0, 1e300, -1e300);
       compare(&o, vertex_form, 0.5, NAN, 0.1, 0.2);
