@@ -152,6 +152,17 @@
 #define NSEDI_SETTLE_KEPT_WEIGHT 1e-3
 #define NSEDI_SETTLE_CONSISTENT 1e-4
 
+/* The modes are decided at the velocities before the settling impulse;
+ * where the phase's forces after it leave a stick on or beyond its
+ * friction set's boundary (a roller touching at its tip, whose
+ * accelerations turn with its slip velocity as 1/r), they are decided
+ * again at the settled state, up to NSEDI_SETTLE_PASSES times in all.
+ * Measured: one pass more at one event of the vehicle spinning nearly in
+ * place, none on the shipped problems (docs/engine.md, "Modes at the
+ * settled state"); a stick still outside after the last pass is the law
+ * monitor's to report. */
+#define NSEDI_SETTLE_PASSES 3
+
 /* Approach speeds, in units of slip_tol. A contact closing without an
  * impact whose approach exceeds NSEDI_LANDED_APPROACH slip_tol has it
  * zeroed at the event (left to the stabilisation, ~v/(e eta) of gap: 1e-8

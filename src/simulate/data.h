@@ -189,6 +189,7 @@ typedef struct {
   double *settle_weight;     /* 3 nc + nt: row weights of a dependent solve (event_settle.c) */
   nsedi_lstsq_ws settle_lstsq; /* minimum-norm solve of dependent settling rows */
   double *du_imp;            /* nv: velocity jump of an impulse */
+  int settled;               /* the settle stage applied an impulse at this event */
   double fscale;             /* the largest applied generalised force at the event (N) */
   double *accel_floor;       /* nc: an onset's acceleration along its direction below this
                                 (m/s^2) is round-off (onset.c) */

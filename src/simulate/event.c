@@ -77,22 +77,11 @@ static int verify(const nsed_model *m, nsed_data *d, nsed_error *err) {
   return NSED_OK;
 }
 
-int nsedi_resolve(const nsed_model *m, nsed_data *d, const int *fired, const nsed_observer *obs,
-                  nsed_error *err) {
-  d->ev.by_motion = 1;
-  int rc = prepare(m, d, fired, err);
-  /* Time events first: they change no mode. */
-  if (rc == NSED_OK && fired && fired[NSEDI_ROOTS_PER_CONTACT * m->ncontact] &&
-      nsedi_event_emit(m, d, obs, NSED_EVENT_TIME, -1, NSED_MODE_OPEN, NSED_MODE_OPEN, NULL))
-    rc = nsed_error_set(err, NSED_ERR_IO, "writing the event log failed");
-  d->t_next_breakpoint = nsedi_next_breakpoint(m, d->t);
-  if (rc == NSED_OK) rc = nsedi_event_classify(m, d, err);
-  if (rc == NSED_OK) rc = nsedi_event_impact(m, d, err);
-  if (rc == NSED_OK) nsedi_event_regimes(m, d);
-  if (rc == NSED_OK) rc = nsedi_event_modes(m, d, err);
-  /* The slips' directions change the forces of the sticks they are coupled
-   * with: a stick pushed onto its boundary is posed as slipping too and the
-   * modes decided again (each round poses one more: at most nc rounds). */
+/* The slips' directions change the forces of the sticks they are coupled
+ * with: a stick pushed onto its boundary is posed as slipping too and the
+ * modes decided again (each round poses one more: at most nc rounds). */
+static int direction_rounds(const nsed_model *m, nsed_data *d, nsed_error *err) {
+  int rc = NSED_OK;
   for (int round = 0; rc == NSED_OK && round <= m->ncontact; round++) {
     int off_circle = 0;
     rc = nsedi_event_lines(m, d, &off_circle, err);
@@ -110,7 +99,39 @@ int nsedi_resolve(const nsed_model *m, nsed_data *d, const int *fired, const nse
     if (rc || nsedi_event_boundary_sticks(m, d) == 0) break;
     rc = nsedi_event_modes(m, d, err);
   }
-  if (rc == NSED_OK) rc = nsedi_event_settle(m, d, err);
+  return rc;
+}
+
+/* The rounds, then the settling impulses. The modes were decided at the
+ * velocities before the impulses; where the phase's forces after them
+ * leave a stick on or beyond its boundary, the modes are decided again at
+ * the settled state (docs/engine.md, "The event step"). */
+static int settled_modes(const nsed_model *m, nsed_data *d, nsed_error *err) {
+  for (int pass = 1;; pass++) {
+    int rc = direction_rounds(m, d, err);
+    if (rc == NSED_OK) rc = nsedi_event_settle(m, d, err);
+    if (rc || !d->ev.settled || pass >= NSEDI_SETTLE_PASSES) return rc;
+    rc = nsedi_eval(m, d, d->t, d->x, NULL, err);
+    if (rc || nsedi_event_boundary_sticks(m, d) == 0) return rc;
+    rc = nsedi_event_modes(m, d, err);
+    if (rc) return rc;
+  }
+}
+
+int nsedi_resolve(const nsed_model *m, nsed_data *d, const int *fired, const nsed_observer *obs,
+                  nsed_error *err) {
+  d->ev.by_motion = 1;
+  int rc = prepare(m, d, fired, err);
+  /* Time events first: they change no mode. */
+  if (rc == NSED_OK && fired && fired[NSEDI_ROOTS_PER_CONTACT * m->ncontact] &&
+      nsedi_event_emit(m, d, obs, NSED_EVENT_TIME, -1, NSED_MODE_OPEN, NSED_MODE_OPEN, NULL))
+    rc = nsed_error_set(err, NSED_ERR_IO, "writing the event log failed");
+  d->t_next_breakpoint = nsedi_next_breakpoint(m, d->t);
+  if (rc == NSED_OK) rc = nsedi_event_classify(m, d, err);
+  if (rc == NSED_OK) rc = nsedi_event_impact(m, d, err);
+  if (rc == NSED_OK) nsedi_event_regimes(m, d);
+  if (rc == NSED_OK) rc = nsedi_event_modes(m, d, err);
+  if (rc == NSED_OK) rc = settled_modes(m, d, err);
   if (rc == NSED_OK) nsedi_event_anchor(m, d);
   if (rc == NSED_OK) rc = nsedi_event_record(m, d, obs, err);
   d->ev.by_motion = 0; /* the new phase's equations, on the sides anchored */

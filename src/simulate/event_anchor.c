@@ -74,6 +74,20 @@ static void anchor_spin_onset(const nsed_model *m, const nsed_data *d, int c, do
   off[NSEDI_ROOT_SPIN] = g[NSEDI_ROOT_SPIN] - nsedi_spin_noise(m, d, c);
 }
 
+/* A held slip that goes on through an event with its stop indicator v . s
+ * within its noise of zero (a slip from rest at mu0 = mu stays there for
+ * a while after its onset) is measured from its value here less that
+ * noise, as at its onset. Anchored at zero it may start the phase at or
+ * below zero: this event's changes to its forces (another contact's
+ * handover loading it more) can make it decelerate from rest, and a stop
+ * root that starts below zero never fires; the slip then runs backwards
+ * unseen (docs/engine.md, "Phase starts"). */
+static void anchor_at_rest(const nsed_model *m, const nsed_data *d, int c, double *off) {
+  double g[NSEDI_ROOTS_PER_CONTACT], noise = nsedi_slip_noise(m, d, c);
+  nsedi_contact_indicators(m, d, c, g);
+  if (g[NSEDI_ROOT_FRICTION] <= noise) off[NSEDI_ROOT_FRICTION] = g[NSEDI_ROOT_FRICTION] - noise;
+}
+
 /* An open contact that stayed open through another contact's event keeps
  * its closing offset: its indicator is continuous across the event (an
  * impulse changes velocities, not gaps) and still positive. Re-anchored at
@@ -100,6 +114,7 @@ void nsedi_event_anchor(const nsed_model *m, nsed_data *d) {
       off[NSEDI_ROOT_CONTACT] = keeps_closing_offset(d, c, kept) ? kept : closing_offset(m, d, c);
     } else if (d->ph.mode[c] == NSED_MODE_SLIP && d->ph.held[c]) {
       if (d->ev.trigger[c] & NSEDI_TRIG_ONSET) anchor_onset(m, d, c, off);
+      else if (nsedi_coulomb_friction(m, c)) anchor_at_rest(m, d, c, off);
     }
     if (d->ph.mode[c] != NSED_MODE_OPEN && d->ph.spin[c] == NSED_MODE_SLIP &&
         (d->ev.trigger[c] & NSEDI_TRIG_SPIN_ONSET))

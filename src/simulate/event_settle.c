@@ -161,6 +161,7 @@ int nsedi_event_settle(const nsed_model *m, nsed_data *d, nsed_error *err) {
   (void)err;
   nsedi_event_ws *ev = &d->ev;
   int ns;
+  ev->settled = 0;
   if (ev->na == 0 || !settle_rows(m, d, &ns)) return NSED_OK;
   const int *sel = ev->settle_rows;
   memcpy(ev->settle_want, ev->settle_rhs, sizeof(double) * (size_t)ns);
@@ -181,5 +182,6 @@ int nsedi_event_settle(const nsed_model *m, nsed_data *d, nsed_error *err) {
   d->x[m->nstate + 1] += nsedi_state_kinetic(m, d) - T0;
   nsedi_refresh_geometry(m, d);
   realign_fast_slips(m, d);
+  ev->settled = 1;
   return NSED_OK;
 }

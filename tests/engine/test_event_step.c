@@ -656,6 +656,43 @@ static void stop_beside_slow_slip(const char *root) {
   nsed_model_free(&m);
 }
 
+/* The belt's block in a slow slip from rest at mu0 = mu, held on -x, its
+ * velocity along that direction -1e-13 m/s (within its noise: such a slip
+ * stays there for a while after its onset), at an event of something else
+ * (a time event). Its stop indicator must start the next phase positive,
+ * measured from its value less the noise as at its onset: anchored at
+ * zero it started at -1e-13, where no root fires, and a slip that the
+ * event's new forces decelerate then ran backwards unseen (the omni
+ * vehicle spinning nearly in place, t = 0.7854: docs/engine.md, "Phase
+ * starts"). */
+static void slip_at_rest_at_another_event(void) {
+  const double mu = 0.3;
+  nsed_model *m = belt(mu, mu);
+  nsed_data *d;
+  nsed_error err;
+  must(nsed_data_create(m, &d, &err), &err);
+  const double s[2] = {-1.0, 0.0};
+  double x[3] = {mu * BM * BG / BK, 0, 0}, v[3] = {BV + 1e-13, 0, 0};
+  set_phase(m, d, 1.0, x, v, NSED_MODE_SLIP, 1, 1, s);
+  int fired[64] = {0};
+  fired[NSEDI_ROOTS_PER_CONTACT * nsed_model_ncontact(m)] = -1; /* the time root */
+  events ev = {0};
+  nsed_observer obs = {.ctx = &ev, .event = keep_event};
+  int rc = nsedi_resolve(m, d, fired, &obs, &err);
+  CHECK_MSG(rc == NSED_OK, "slip at rest at another event: %s", rc ? err.message : "");
+  CHECK(d->ph.mode[0] == NSED_MODE_SLIP && d->ph.held[0] && d->ph.slow[0]);
+  double g[NSEDI_ROOTS_PER_CONTACT];
+  nsedi_contact_indicators(m, d, 0, g);
+  double vs = g[NSEDI_ROOT_FRICTION], gs = vs - d->ph.root_offset[NSEDI_ROOT_FRICTION];
+  double noise = nsedi_slip_noise(m, d, 0);
+  printf("slip at rest at another event: v . s = %.3g m/s, its stop root starts at %.3g (noise %.3g)\n", vs,
+         gs, noise);
+  CHECK_MSG(vs < 0, "the premise: the slip starts below zero along its direction (%.3g)", vs);
+  CHECK_MSG(gs > 0 && gs <= noise * 1.0000001, "stop root starts at %g", gs);
+  nsed_data_free(&d);
+  nsed_model_free(&m);
+}
+
 /* Repeated roots without a transition reach the observer as samples
  * (before and after each event); a run that makes no progress is stopped. */
 typedef struct {
@@ -720,6 +757,7 @@ int main(int argc, char **argv) {
   dependent_onset(root);
   settled_slips_realigned(root);
   stop_beside_slow_slip(root);
+  slip_at_rest_at_another_event();
   outgoing_roller_quiet(root, "2e-8");
   outgoing_roller_quiet(root, "1e-8");
   outgoing_roller_quiet(root, "5e-9");
