@@ -105,7 +105,7 @@ static int direction_rounds(const nsed_model *m, nsed_data *d, nsed_error *err) 
 /* The rounds, then the settling impulses. The modes were decided at the
  * velocities before the impulses; where the phase's forces after them
  * leave a stick on or beyond its boundary, the modes are decided again at
- * the settled state (docs/engine.md, "The event step"). */
+ * the settled state (docs/engine.md, "Modes at the settled state"). */
 static int settled_modes(const nsed_model *m, nsed_data *d, nsed_error *err) {
   for (int pass = 1;; pass++) {
     int rc = direction_rounds(m, d, err);
