@@ -88,6 +88,15 @@ static void anchor_at_rest(const nsed_model *m, const nsed_data *d, int c, doubl
   if (g[NSEDI_ROOT_FRICTION] <= noise) off[NSEDI_ROOT_FRICTION] = g[NSEDI_ROOT_FRICTION] - noise;
 }
 
+/* A turning spin likewise (exact torsional friction): its stop indicator,
+ * sign times the spin velocity, within its noise of zero at an event that
+ * is not its onset is measured from its value less that noise. */
+static void anchor_spin_at_rest(const nsed_model *m, const nsed_data *d, int c, double *off) {
+  double g[NSEDI_ROOTS_PER_CONTACT], noise = nsedi_spin_noise(m, d, c);
+  nsedi_contact_indicators(m, d, c, g);
+  if (g[NSEDI_ROOT_SPIN] <= noise) off[NSEDI_ROOT_SPIN] = g[NSEDI_ROOT_SPIN] - noise;
+}
+
 /* An open contact that stayed open through another contact's event keeps
  * its closing offset: its indicator is continuous across the event (an
  * impulse changes velocities, not gaps) and still positive. Re-anchored at
@@ -116,8 +125,9 @@ void nsedi_event_anchor(const nsed_model *m, nsed_data *d) {
       if (d->ev.trigger[c] & NSEDI_TRIG_ONSET) anchor_onset(m, d, c, off);
       else if (nsedi_coulomb_friction(m, c)) anchor_at_rest(m, d, c, off);
     }
-    if (d->ph.mode[c] != NSED_MODE_OPEN && d->ph.spin[c] == NSED_MODE_SLIP &&
-        (d->ev.trigger[c] & NSEDI_TRIG_SPIN_ONSET))
-      anchor_spin_onset(m, d, c, off);
+    if (d->ph.mode[c] != NSED_MODE_OPEN && d->ph.spin[c] == NSED_MODE_SLIP) {
+      if (d->ev.trigger[c] & NSEDI_TRIG_SPIN_ONSET) anchor_spin_onset(m, d, c, off);
+      else anchor_spin_at_rest(m, d, c, off);
+    }
   }
 }

@@ -693,6 +693,54 @@ static void slip_at_rest_at_another_event(void) {
   nsed_model_free(&m);
 }
 
+/* The same for a turning spin (exact torsional friction): a ball at rest
+ * on the floor, sticking, its spin turning the positive way at -1e-13
+ * rad/s (within its noise), through a time event. Its stop indicator must
+ * start the next phase positive, by the spin's noise. */
+static void spin_at_rest_at_another_event(void) {
+  nsed_error err;
+  nsed_model *m;
+  must(nsed_model_create(&m, &err), &err);
+  nsed_body_def b;
+  nsed_body_def_default(&b);
+  snprintf(b.name, sizeof b.name, "ball");
+  b.shape.type = NSED_SHAPE_SPHERE;
+  b.shape.radius = 0.1;
+  b.position[2] = 0.1;
+  must(nsed_model_add_body(m, &b, &err), &err);
+  nsed_contact_def c;
+  nsed_contact_def_default(&c);
+  snprintf(c.name, sizeof c.name, "floor");
+  snprintf(c.body, sizeof c.body, "ball");
+  c.torsion = 0.01;
+  must(nsed_model_add_contact(m, &c, &err), &err);
+  must(nsed_model_finalize(m, &err), &err);
+  nsed_data *d;
+  must(nsed_data_create(m, &d, &err), &err);
+  double x[3] = {0, 0, 0.1}, v[3] = {0, 0, 0};
+  set_phase(m, d, 1.0, x, v, NSED_MODE_STICK, 0, 0, NULL);
+  d->x[12] = -1e-13;
+  d->ph.spin[0] = NSED_MODE_SLIP;
+  d->ph.spin_sign[0] = 1.0;
+  int fired[64] = {0};
+  fired[NSEDI_ROOTS_PER_CONTACT * nsed_model_ncontact(m)] = -1; /* the time root */
+  events ev = {0};
+  nsed_observer obs = {.ctx = &ev, .event = keep_event};
+  int rc = nsedi_resolve(m, d, fired, &obs, &err);
+  CHECK_MSG(rc == NSED_OK, "spin at rest at another event: %s", rc ? err.message : "");
+  CHECK(d->ph.spin[0] == NSED_MODE_SLIP);
+  double g[NSEDI_ROOTS_PER_CONTACT];
+  nsedi_contact_indicators(m, d, 0, g);
+  double ws = g[NSEDI_ROOT_SPIN], gs = ws - d->ph.root_offset[NSEDI_ROOT_SPIN];
+  double noise = nsedi_spin_noise(m, d, 0);
+  printf("spin at rest at another event: sign w = %.3g rad/s, its stop root starts at %.3g (noise %.3g)\n", ws,
+         gs, noise);
+  CHECK_MSG(ws < 0, "the premise: the spin starts below zero along its sign (%.3g)", ws);
+  CHECK_MSG(gs > 0 && gs <= noise * 1.0000001, "spin stop root starts at %g", gs);
+  nsed_data_free(&d);
+  nsed_model_free(&m);
+}
+
 /* Repeated roots without a transition reach the observer as samples
  * (before and after each event); a run that makes no progress is stopped. */
 typedef struct {
@@ -758,6 +806,7 @@ int main(int argc, char **argv) {
   settled_slips_realigned(root);
   stop_beside_slow_slip(root);
   slip_at_rest_at_another_event();
+  spin_at_rest_at_another_event();
   outgoing_roller_quiet(root, "2e-8");
   outgoing_roller_quiet(root, "1e-8");
   outgoing_roller_quiet(root, "5e-9");
