@@ -12,8 +12,8 @@
  *   handover and wheel 0's;
  *   v = 1e-4: the settling impulse of a roller that closed at its tip
  *   changed the phase's forces by 1% and left another roller's stick
- *   outside its friction polygon ("The event step": the modes decided
- *   again at the settled state); the run stopped at t = 19.6452.
+ *   outside its friction polygon ("Modes at the settled state": they are
+ *   decided again there); the run stopped at t = 19.6452.
  * Each must run clean (the law monitor checks every sample, event and
  * step end). argv[1] is the source root. */
 #include <math.h>
