@@ -62,8 +62,9 @@ static nsed_model *belt(double mu, double mu0) {
 
 /* A sphere (radius 0.1, mass 1) on the floor, optionally lifted by a
  * vertical force and pushed along x; optionally a free body of mass
- * `anvil` falling beside it, whose weight sets the force scale. */
-static nsed_model *ball_pushed(double restitution, double lift, double push, double anvil) {
+ * `anvil` falling beside it, whose weight sets the force scale; its
+ * contact's exact torsional friction `torsion` (m, 0: none). */
+static nsed_model *ball_model(double restitution, double lift, double push, double anvil, double torsion) {
   nsed_error err;
   nsed_model *m;
   must(nsed_model_create(&m, &err), &err);
@@ -100,9 +101,14 @@ static nsed_model *ball_pushed(double restitution, double lift, double push, dou
   snprintf(c.name, sizeof c.name, "floor");
   snprintf(c.body, sizeof c.body, "ball");
   c.restitution = restitution;
+  c.torsion = torsion;
   must(nsed_model_add_contact(m, &c, &err), &err);
   must(nsed_model_finalize(m, &err), &err);
   return m;
+}
+
+static nsed_model *ball_pushed(double restitution, double lift, double push, double anvil) {
+  return ball_model(restitution, lift, push, anvil, 0.0);
 }
 
 static nsed_model *ball(double restitution, double lift) { return ball_pushed(restitution, lift, 0.0, 0.0); }
@@ -656,6 +662,23 @@ static void stop_beside_slow_slip(const char *root) {
   nsed_model_free(&m);
 }
 
+/* Resolve an event at the phase set where only the time root fired (an
+ * event of something else), then contact 0's indicator `root` and how far
+ * above its offset it starts the next phase (the value a root fires at). */
+static double start_above_offset(const nsed_model *m, nsed_data *d, int root, double *value) {
+  int fired[64] = {0};
+  fired[NSEDI_ROOTS_PER_CONTACT * nsed_model_ncontact(m)] = -1; /* the time root */
+  events ev = {0};
+  nsed_observer obs = {.ctx = &ev, .event = keep_event};
+  nsed_error err;
+  int rc = nsedi_resolve(m, d, fired, &obs, &err);
+  CHECK_MSG(rc == NSED_OK, "a time event: %s", rc ? err.message : "");
+  double g[NSEDI_ROOTS_PER_CONTACT];
+  nsedi_contact_indicators(m, d, 0, g);
+  *value = g[root];
+  return g[root] - d->ph.root_offset[root];
+}
+
 /* The belt's block in a slow slip from rest at mu0 = mu, held on -x, its
  * velocity along that direction -1e-13 m/s (within its noise: such a slip
  * stays there for a while after its onset), at an event of something else
@@ -674,16 +697,8 @@ static void slip_at_rest_at_another_event(void) {
   const double s[2] = {-1.0, 0.0};
   double x[3] = {mu * BM * BG / BK, 0, 0}, v[3] = {BV + 1e-13, 0, 0};
   set_phase(m, d, 1.0, x, v, NSED_MODE_SLIP, 1, 1, s);
-  int fired[64] = {0};
-  fired[NSEDI_ROOTS_PER_CONTACT * nsed_model_ncontact(m)] = -1; /* the time root */
-  events ev = {0};
-  nsed_observer obs = {.ctx = &ev, .event = keep_event};
-  int rc = nsedi_resolve(m, d, fired, &obs, &err);
-  CHECK_MSG(rc == NSED_OK, "slip at rest at another event: %s", rc ? err.message : "");
+  double vs, gs = start_above_offset(m, d, NSEDI_ROOT_FRICTION, &vs);
   CHECK(d->ph.mode[0] == NSED_MODE_SLIP && d->ph.held[0] && d->ph.slow[0]);
-  double g[NSEDI_ROOTS_PER_CONTACT];
-  nsedi_contact_indicators(m, d, 0, g);
-  double vs = g[NSEDI_ROOT_FRICTION], gs = vs - d->ph.root_offset[NSEDI_ROOT_FRICTION];
   double noise = nsedi_slip_noise(m, d, 0);
   printf("slip at rest at another event: v . s = %.3g m/s, its stop root starts at %.3g (noise %.3g)\n", vs,
          gs, noise);
@@ -698,40 +713,17 @@ static void slip_at_rest_at_another_event(void) {
  * rad/s (within its noise), through a time event. Its stop indicator must
  * start the next phase positive, by the spin's noise. */
 static void spin_at_rest_at_another_event(void) {
-  nsed_error err;
-  nsed_model *m;
-  must(nsed_model_create(&m, &err), &err);
-  nsed_body_def b;
-  nsed_body_def_default(&b);
-  snprintf(b.name, sizeof b.name, "ball");
-  b.shape.type = NSED_SHAPE_SPHERE;
-  b.shape.radius = 0.1;
-  b.position[2] = 0.1;
-  must(nsed_model_add_body(m, &b, &err), &err);
-  nsed_contact_def c;
-  nsed_contact_def_default(&c);
-  snprintf(c.name, sizeof c.name, "floor");
-  snprintf(c.body, sizeof c.body, "ball");
-  c.torsion = 0.01;
-  must(nsed_model_add_contact(m, &c, &err), &err);
-  must(nsed_model_finalize(m, &err), &err);
+  nsed_model *m = ball_model(0.0, 0.0, 0.0, 0.0, 0.01);
   nsed_data *d;
+  nsed_error err;
   must(nsed_data_create(m, &d, &err), &err);
   double x[3] = {0, 0, 0.1}, v[3] = {0, 0, 0};
   set_phase(m, d, 1.0, x, v, NSED_MODE_STICK, 0, 0, NULL);
   d->x[12] = -1e-13;
   d->ph.spin[0] = NSED_MODE_SLIP;
   d->ph.spin_sign[0] = 1.0;
-  int fired[64] = {0};
-  fired[NSEDI_ROOTS_PER_CONTACT * nsed_model_ncontact(m)] = -1; /* the time root */
-  events ev = {0};
-  nsed_observer obs = {.ctx = &ev, .event = keep_event};
-  int rc = nsedi_resolve(m, d, fired, &obs, &err);
-  CHECK_MSG(rc == NSED_OK, "spin at rest at another event: %s", rc ? err.message : "");
+  double ws, gs = start_above_offset(m, d, NSEDI_ROOT_SPIN, &ws);
   CHECK(d->ph.spin[0] == NSED_MODE_SLIP);
-  double g[NSEDI_ROOTS_PER_CONTACT];
-  nsedi_contact_indicators(m, d, 0, g);
-  double ws = g[NSEDI_ROOT_SPIN], gs = ws - d->ph.root_offset[NSEDI_ROOT_SPIN];
   double noise = nsedi_spin_noise(m, d, 0);
   printf("spin at rest at another event: sign w = %.3g rad/s, its stop root starts at %.3g (noise %.3g)\n", ws,
          gs, noise);
