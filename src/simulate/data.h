@@ -132,7 +132,10 @@ enum {
   NSEDI_TRIG_SPIN_ONSET = 1 << 13,     /* set by the stages: its spin starts from rest here */
   NSEDI_TRIG_SPIN_NOSTICK = 1 << 14,   /* set by the stages: its spin posed as turning (a stick
                                           on the boundary), in the sign below */
-  NSEDI_TRIG_SPIN_NEGATIVE = 1 << 15   /* with SPIN_NOSTICK: posed turning the negative way */
+  NSEDI_TRIG_SPIN_NEGATIVE = 1 << 15, /* with SPIN_NOSTICK: posed turning the negative way */
+  NSEDI_TRIG_HOVER = 1 << 16           /* set by the stages: closed, lifted by an impact too
+                                          slowly to rise above its closing margin: its
+                                          separating velocity is settled after the impact */
 };
 
 /* Per-event workspace of the event step's stages (event.c). */

@@ -25,18 +25,31 @@
 #include "sim_impl.h"
 #include "tolerances.h"
 
+double nsedi_liftoff_margin(const nsed_model *m, int c) {
+  /* A roller lifting off near its tip lands again within microseconds (the
+   * omni vehicle's wheels rock on their three contacts), before the
+   * stabilisation has removed the landing's penetration: its margin is a
+   * level below the floor, not a step per bounce. */
+  return (nsedi_is_roller(m, c) ? NSEDI_ROLLER_LIFTOFF_MARGIN : NSEDI_LIFTOFF_MARGIN) * m->opt.contact_tol;
+}
+
 /* The closing offset of open contact c. */
 static double closing_offset(const nsed_model *m, const nsed_data *d, int c) {
   const nsed_options *o = &m->opt;
   int roller = nsedi_is_roller(m, c);
   double gap = d->cache.geom[c].gap;
   double off = d->cache.geom_ok[c] ? fmin(0.0, gap) : 0.0;
-  /* A roller lifting off near its tip lands again within microseconds (the
-   * omni vehicle's wheels rock on their three contacts), before the
-   * stabilisation has removed the landing's penetration: its margin is a
-   * level below the floor, not a step per bounce. */
-  if (d->ev.prev_mode[c] != NSED_MODE_OPEN && !d->ev.impacted[c])
-    return off - (roller ? NSEDI_ROLLER_LIFTOFF_MARGIN : NSEDI_LIFTOFF_MARGIN) * o->contact_tol;
+  /* The margin is for a gap growing quadratically from round-off (a
+   * lift-off at its force's root). One that leaves with a separating
+   * velocity (lifted by an impact elsewhere) rises above the round-off
+   * and is watched at its level: given the margin, each such flight sank
+   * its contact a margin deeper, a step per bounce (docs/engine.md,
+   * "Flights below the margin"). A contact held closed there whose
+   * settling the rows did not allow keeps the margin. */
+  int separating = d->cache.geom_ok[c] && d->cache.geom[c].row[0].vel > o->slip_tol &&
+                   !(d->ev.trigger[c] & NSEDI_TRIG_HOVER);
+  if (d->ev.prev_mode[c] != NSED_MODE_OPEN && !d->ev.impacted[c] && !separating)
+    return off - nsedi_liftoff_margin(m, c);
   if (!roller || !d->cache.geom_ok[c]) return off;
   /* A roller whose closing root fired below the margin and which the event
    * left open (the outgoing roller of a handover, its tip under the floor

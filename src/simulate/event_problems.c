@@ -95,6 +95,27 @@ static int approaching(const nsed_model *m, const nsed_data *d) {
   return 0;
 }
 
+/* A closed contact that an impact elsewhere lifts: it flies while its
+ * separating velocity v_n lasts against the acceleration a that its load
+ * before the event, lambda_n, gave it (lambda_n G_nn, G_nn its inverse
+ * mass along n), rising v_n^2 / (2 a). Below its lift-off margin that
+ * flight is not resolved: its landing root is watched from the margin, so
+ * it would sink the margin and land faster than it left, sqrt(2 a margin),
+ * the rigid rocking's decaying bounces (a box landing flat) then fed each
+ * time from that sink and never dying out. Such a contact is held closed
+ * and its separating velocity settled, the limit of those bounces
+ * (docs/engine.md, "Flights below the margin"). */
+static void mark_hovering(const nsed_model *m, nsed_data *d) {
+  nsedi_event_ws *ev = &d->ev;
+  for (int i = 0; i < ev->n; i++) {
+    int c = ev->cand[i];
+    double vn = d->cache.geom[c].row[0].vel;
+    if (ev->prev_mode[c] == NSED_MODE_OPEN || !d->cache.geom_ok[c] || !(vn > m->opt.slip_tol)) continue;
+    double a = d->cache.lambda_c[3 * c] * ev->G[(size_t)(3 * i) * (size_t)ev->ldg + (size_t)(3 * i)];
+    if (vn * vn <= 2 * a * nsedi_liftoff_margin(m, c)) ev->trigger[c] |= NSEDI_TRIG_HOVER;
+  }
+}
+
 int nsedi_event_impact(const nsed_model *m, nsed_data *d, nsed_error *err) {
   const nsed_options *o = &m->opt;
   nsedi_event_ws *ev = &d->ev;
@@ -143,5 +164,7 @@ int nsedi_event_impact(const nsed_model *m, nsed_data *d, nsed_error *err) {
   }
   ev->impact = 1;
   nsedi_refresh_geometry(m, d);
+  mark_hovering(m, d);
+  nsedi_settle_hovering(m, d);
   return NSED_OK;
 }

@@ -111,12 +111,12 @@ static void settle_matrix(const nsedi_event_ws *ev, int ns, const double *w, dou
  * velocities, the stops of a rigid table's two feet beside a third foot's
  * slow slip); the residual is then left as it is, and the law monitor
  * watches it. */
-static double hard_row_rest_speed(const nsed_model *m, const nsedi_event_ws *ev, int row) {
-  if (row < 3 * ev->na) return m->opt.slip_tol;
-  return nsedi_spin_rest_speed(m, ev->cand[ev->spin_of[row - 3 * ev->na]]);
+static double hard_row_rest_speed(const nsed_model *m, const nsedi_event_ws *ev, int ncand, int row) {
+  if (row < 3 * ncand) return m->opt.slip_tol;
+  return nsedi_spin_rest_speed(m, ev->cand[ev->spin_of[row - 3 * ncand]]);
 }
 
-static int settle_dependent(const nsed_model *m, nsedi_event_ws *ev, int ns) {
+static int settle_dependent(const nsed_model *m, nsedi_event_ws *ev, int ncand, int ns) {
   double *A = ev->settle_G, *x = ev->settle_rhs, *w = ev->settle_weight;
   for (int a = 0; a < ns; a++) {
     w[a] = ev->settle_hard[a] ? 1.0 : NSEDI_SETTLE_KEPT_WEIGHT;
@@ -133,7 +133,8 @@ static int settle_dependent(const nsed_model *m, nsedi_event_ws *ev, int ns) {
     if (!ev->settle_hard[a]) continue;
     double r = -ev->settle_want[a];
     for (int b = 0; b < ns; b++) r += A[(size_t)b * ns + a] * x[b];
-    if (fabs(r) > fmax(NSEDI_SETTLE_CONSISTENT * want, hard_row_rest_speed(m, ev, ev->settle_rows[a]))) return 0;
+    if (fabs(r) > fmax(NSEDI_SETTLE_CONSISTENT * want, hard_row_rest_speed(m, ev, ncand, ev->settle_rows[a])))
+      return 0;
   }
   return 1;
 }
@@ -157,20 +158,20 @@ static void realign_fast_slips(const nsed_model *m, nsed_data *d) {
   }
 }
 
-int nsedi_event_settle(const nsed_model *m, nsed_data *d, nsed_error *err) {
-  (void)err;
+/* Solve the settling problem of rows settle_rows[0, ns) (the candidates
+ * cand[0, ncand) of the current build) for the changes settle_rhs and
+ * apply the impulses, their kinetic energy change booked as contact work.
+ * Returns 0 where dependent rows contradict each other (nothing applied). */
+static int settle_apply(const nsed_model *m, nsed_data *d, int ncand, int ns) {
   nsedi_event_ws *ev = &d->ev;
-  int ns;
-  ev->settled = 0;
-  if (ev->na == 0 || !settle_rows(m, d, &ns)) return NSED_OK;
   const int *sel = ev->settle_rows;
   memcpy(ev->settle_want, ev->settle_rhs, sizeof(double) * (size_t)ns);
   double *A = ev->settle_G;
   settle_matrix(ev, ns, NULL, A);
   if (nsedi_small_lu_factor(ns, A, ev->settle_piv, ev->settle_piv + ns) >= NSEDI_SETTLE_PIVOT)
     nsedi_small_lu_solve(ns, A, ev->settle_piv, 1, ev->settle_rhs);
-  else if (!settle_dependent(m, ev, ns))
-    return NSED_OK;
+  else if (!settle_dependent(m, ev, ncand, ns))
+    return 0;
   int nv = m->nv;
   double T0 = nsedi_state_kinetic(m, d);
   memset(ev->du_imp, 0, sizeof(double) * (size_t)nv);
@@ -181,6 +182,36 @@ int nsedi_event_settle(const nsed_model *m, nsed_data *d, nsed_error *err) {
   nsedi_add_velocity(m, d->x, ev->du_imp);
   d->x[m->nstate + 1] += nsedi_state_kinetic(m, d) - T0;
   nsedi_refresh_geometry(m, d);
+  return 1;
+}
+
+int nsedi_settle_hovering(const nsed_model *m, nsed_data *d) {
+  nsedi_event_ws *ev = &d->ev;
+  int ns = 0, any = 0;
+  for (int i = 0; i < ev->n; i++) {
+    int c = ev->cand[i];
+    const nsedi_contact_geom *g = &d->cache.geom[c];
+    int hover = (ev->trigger[c] & NSEDI_TRIG_HOVER) != 0;
+    if (!hover && !(g->row[0].vel <= m->opt.slip_tol)) continue; /* leaving: not held */
+    any |= hover;
+    int rows = nsedi_coulomb_friction(m, c) ? 3 : 1;
+    for (int r = 0; r < rows; r++) {
+      ev->settle_rows[ns] = 3 * i + r;
+      ev->settle_hard[ns] = hover && r == 0;
+      ev->settle_rhs[ns++] = hover && r == 0 ? -g->row[0].vel : 0.0;
+    }
+  }
+  if (!any) return 0;
+  return settle_apply(m, d, ev->n, ns);
+}
+
+int nsedi_event_settle(const nsed_model *m, nsed_data *d, nsed_error *err) {
+  (void)err;
+  nsedi_event_ws *ev = &d->ev;
+  int ns;
+  ev->settled = 0;
+  if (ev->na == 0 || !settle_rows(m, d, &ns)) return NSED_OK;
+  if (!settle_apply(m, d, ev->na, ns)) return NSED_OK;
   realign_fast_slips(m, d);
   ev->settled = 1;
   return NSED_OK;

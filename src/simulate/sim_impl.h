@@ -213,6 +213,18 @@ void nsedi_onset_on_problem_force(const nsed_model *m, nsed_data *d, int i);
  * region signs. */
 void nsedi_event_anchor(const nsed_model *m, nsed_data *d);
 
+/* After an impact (event_settle.c): the impulse that settles the separating
+ * velocity of the contacts marked NSEDI_TRIG_HOVER, every other touching
+ * contact's rows keeping their velocities (dependent rows by least
+ * squares). Returns 1 when applied, 0 when there was none or the rows
+ * contradict each other. */
+int nsedi_settle_hovering(const nsed_model *m, nsed_data *d);
+
+/* How far (m) below its gap a contact that lifts off at contact c's event
+ * may sink before its closing root counts: NSEDI_LIFTOFF_MARGIN or, for a
+ * roller, NSEDI_ROLLER_LIFTOFF_MARGIN contact_tol (event_anchor.c). */
+double nsedi_liftoff_margin(const nsed_model *m, int c);
+
 /* Stage 7, record (event_record.c): every mode change as an event, the
  * Zeno guard and the event limits. */
 int nsedi_event_record(const nsed_model *m, nsed_data *d, const nsed_observer *obs,
