@@ -156,7 +156,9 @@ static void pose_spin(const nsed_model *m, nsed_data *d, int k) {
 }
 
 /* The touching contacts without separating velocity (a roller taking over
- * approaches with its geometry's speed), into cand[0, na). */
+ * approaches with its geometry's speed), into cand[0, na) in their order;
+ * the others are moved behind them, not overwritten, so that the stage can
+ * run again at the same event (its later rounds) on the same n contacts. */
 static int accel_candidates(const nsed_model *m, nsed_data *d) {
   nsedi_event_ws *ev = &d->ev;
   double vtol = m->opt.slip_tol;
@@ -164,7 +166,10 @@ static int accel_candidates(const nsed_model *m, nsed_data *d) {
   for (int i = 0; i < ev->n; i++) {
     int c = ev->cand[i];
     double vn = d->cache.geom[c].row[0].vel;
-    if (vn <= vtol || (ev->taking_over[c] && vn <= NSEDI_GRAZING_APPROACH * vtol)) ev->cand[na++] = c;
+    if (vn <= vtol || (ev->taking_over[c] && vn <= NSEDI_GRAZING_APPROACH * vtol)) {
+      ev->cand[i] = ev->cand[na];
+      ev->cand[na++] = c;
+    }
   }
   return na;
 }
