@@ -1,0 +1,226 @@
+#!/usr/bin/python3
+"""Random starts: shipped problems run from random initial motions, each in
+a random exact friction form, to find the event-step mechanisms that a
+problem's own start does not reach (docs/reliability.md, "Random starts").
+
+    bench/random_starts.py [--build DIR] [--problems NAME ...] [--runs N]
+        [--seed S] [--t-end T] [--timeout S] [--csv FILE] [--set KEY=VALUE ...]
+
+For a problem with free bodies (a `bodies:` list and no joints) each body's
+horizontal velocity and its angular velocity get uniform random additions
+(up to its own speed plus 0.5 m/s, its own spin plus 5 rad/s); for an
+`omni_vehicle:` problem the platform's velocity and yaw rate are drawn in
+[-1, 1]. The friction form is drawn from the file's own, the vertex form of
+8 sides and the exact cone (a problem whose contacts need the polygon, exact
+torsional friction, keeps its own). Default: every such shipped problem,
+10 runs each, seed 1, each problem's own t_end, 60 s of wall time a run.
+
+One line per run (problem, form, status, time reached, events, wall time,
+the message's first words) and a table per problem: completed, failed by the
+check or error that stopped them, timed out. A run that ends "ok" with a law
+monitor check beyond its tolerance would be a wrong answer reported as right:
+it is counted apart (`ok, law broken`) and makes the exit status 1; failures
+with a message are what the tool is for, and exit 0. --csv writes every run
+with its overrides, so that `nsed run PROBLEM --set ...` repeats it.
+tests/reliability/test_random_starts.py runs a sample.
+"""
+import argparse
+import collections
+import csv
+import json
+import os
+import random
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+
+import yaml
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+FORMS = {
+    "own": [],
+    "vertex": ["friction={model: polygon, form: vertex, sides: 8}"],
+    "cone": ["friction={model: exact_cone}"],
+}
+CHECKS = ("normal_force", "stick_friction", "slip_friction", "slip_direction",
+          "open_gap", "closed_gap", "joint_drift", "stick_velocity")
+COLUMNS = ("problem", "form", "status", "t_end", "t_reached", "events", "wall_s", "failure",
+           "message", "overrides")
+
+
+def perturbable(doc):
+    """'bodies', 'vehicle' or None: how a problem's start can be drawn."""
+    if not isinstance(doc, dict):
+        return None
+    if "omni_vehicle" in doc:
+        return "vehicle"
+    if isinstance(doc.get("bodies"), list) and not doc.get("joints"):
+        return "bodies"
+    return None
+
+
+def shipped_problems():
+    found = []
+    pdir = os.path.join(ROOT, "problems")
+    for name in sorted(os.listdir(pdir)):
+        if name.endswith(".yaml"):
+            with open(os.path.join(pdir, name)) as f:
+                if perturbable(yaml.safe_load(f)):
+                    found.append(name[:-5])
+    return found
+
+
+def norm(v):
+    return sum(x * x for x in v) ** 0.5
+
+
+def draw_start(doc, rng):
+    """The overrides of one random start."""
+    if perturbable(doc) == "vehicle":
+        vx, vy, spin = (rng.uniform(-1, 1) for _ in range(3))
+        return [f"omni_vehicle.velocity=[{vx!r}, {vy!r}]", f"omni_vehicle.spin={spin!r}"]
+    sets = []
+    for b in doc["bodies"]:
+        v = list(b.get("velocity") or [0.0, 0.0, 0.0])
+        w = list(b.get("angular_velocity") or [0.0, 0.0, 0.0])
+        sv, sw = norm(v) + 0.5, norm(w) + 5.0
+        v = [v[0] + rng.uniform(-sv, sv), v[1] + rng.uniform(-sv, sv), v[2]]
+        w = [x + rng.uniform(-sw, sw) for x in w]
+        sets += [f"bodies.{b['name']}.velocity={v!r}", f"bodies.{b['name']}.angular_velocity={w!r}"]
+    return sets
+
+
+def needs_polygon(doc):
+    """Exact torsional friction is posed on the polygon forms only."""
+    contacts = doc.get("contacts") or []
+    return any(isinstance(c, dict) and c.get("torsion") for c in contacts)
+
+
+def failure_class(summary):
+    """The check or error that stopped a run, in a word or two."""
+    msg = summary.get("message", "")
+    m = re.search(r"\(check (\w+):", msg)
+    if m:
+        return m.group(1)
+    for key, word in (("inconsistent mode", "inconsistent mode"), ("event storm", "event storm"),
+                      ("not solved", "event problem"), ("Painlev", "Painleve-like"),
+                      ("no slip direction", "onset direction"), ("degenerate geometry", "degenerate geometry"),
+                      ("inconsistent", "inconsistent equations")):
+        if key in msg:
+            return word
+    return summary.get("status_code", "")
+
+
+def law_broken(summary):
+    """The checks of an "ok" run beyond their tolerance (a wrong answer)."""
+    out = []
+    for name in CHECKS:
+        c = (summary.get("law_monitor") or {}).get(name) or {}
+        if c.get("count") and c.get("tolerance") and c["worst"] < -c["tolerance"]:
+            out.append(name)
+    return out
+
+
+def run_one(nsed, problem, form, sets, t_end, timeout, out):
+    path = os.path.join(ROOT, "problems", problem + ".yaml")
+    cmd = [nsed, "run", path, "-o", out, "--quiet"]
+    for s in sets + FORMS[form] + ([f"solver.t_end={t_end:g}"] if t_end else []):
+        cmd += ["--set", s]
+    env = dict(os.environ, OPENBLAS_NUM_THREADS="1")
+    row = dict.fromkeys(COLUMNS, "")
+    row.update(problem=problem, form=form, overrides=" ".join(f"--set '{s}'" for s in sets + FORMS[form]))
+    t0 = time.monotonic()
+    try:
+        proc = subprocess.run(cmd, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                              timeout=timeout)
+    except subprocess.TimeoutExpired:
+        row.update(status="timeout", wall_s=round(time.monotonic() - t0, 3))
+        return row
+    row["wall_s"] = round(time.monotonic() - t0, 3)
+    summary = os.path.join(out, "summary.json")
+    if not os.path.exists(summary):
+        lines = proc.stderr.strip().splitlines()
+        row.update(status="no summary", message=lines[-1] if lines else "")
+        return row
+    with open(summary) as f:
+        s = json.load(f)
+    row.update(status=s["status"], t_end=s.get("t_end"), t_reached=s.get("t_reached"),
+               events=s.get("events"), message=s.get("message", ""))
+    if s["status"] == "ok":
+        broken = law_broken(s)
+        if broken:
+            row.update(status="ok, law broken", failure=",".join(broken))
+    else:
+        row["failure"] = failure_class(s)
+    return row
+
+
+def main(argv):
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--build", default=os.path.join(ROOT, "build"), help="build directory (default build/)")
+    ap.add_argument("--problems", nargs="+", metavar="NAME", help="shipped problems (default: every one with free bodies or an omni_vehicle block)")
+    ap.add_argument("--runs", type=int, default=10, help="random starts per problem (default 10)")
+    ap.add_argument("--seed", type=int, default=1, help="random seed (default 1)")
+    ap.add_argument("--t-end", type=float, default=0.0, help="simulated time of every run (default: each file's own)")
+    ap.add_argument("--timeout", type=float, default=60.0, help="wall seconds a run may take (default 60)")
+    ap.add_argument("--csv", metavar="FILE", help="also write every run as CSV")
+    args = ap.parse_args(argv)
+    if args.runs < 1 or args.timeout <= 0 or args.t_end < 0:
+        ap.error("--runs must be >= 1, --timeout > 0 and --t-end >= 0")
+    nsed = os.path.join(args.build, "src", "cli", "nsed")
+    if not os.access(nsed, os.X_OK):
+        ap.error(f"no nsed program at {nsed} (build first, or give --build)")
+    names = args.problems or shipped_problems()
+    docs = {}
+    for name in names:
+        path = os.path.join(ROOT, "problems", name + ".yaml")
+        if not os.path.exists(path):
+            ap.error(f"no shipped problem {name} ({path})")
+        with open(path) as f:
+            docs[name] = yaml.safe_load(f)
+        if not perturbable(docs[name]):
+            ap.error(f"{name}: no free bodies (or joints between them) and no omni_vehicle block: "
+                     "its start cannot be drawn")
+    rng = random.Random(args.seed)
+    rows = []
+    tmp = tempfile.mkdtemp(prefix="nsed_random_starts_")
+    try:
+        for k in range(args.runs):
+            for name in names:
+                sets = draw_start(docs[name], rng)
+                forms = ["own"] if needs_polygon(docs[name]) else list(FORMS)
+                form = rng.choice(forms)
+                out = os.path.join(tmp, "run")
+                shutil.rmtree(out, ignore_errors=True)
+                row = run_one(nsed, name, form, sets, args.t_end, args.timeout, out)
+                rows.append(row)
+                print(f"{name:<28} {form:<7} {row['status']:<15} t {row['t_reached'] or '-':<22} "
+                      f"events {row['events'] if row['events'] != '' else '-':<7} {row['wall_s']:>7} s  "
+                      f"{row['failure']}", flush=True)
+                if args.csv:
+                    with open(args.csv, "w", newline="") as f:
+                        wr = csv.DictWriter(f, fieldnames=COLUMNS)
+                        wr.writeheader()
+                        wr.writerows(rows)
+    except KeyboardInterrupt:
+        print("interrupted", file=sys.stderr)
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+    print()
+    print("| problem | runs | completed | failed (by what stopped them) | timed out | ok, law broken |")
+    print("|---|---|---|---|---|---|")
+    for name in names:
+        mine = [r for r in rows if r["problem"] == name]
+        fails = collections.Counter(r["failure"] for r in mine if r["status"] not in ("ok", "timeout", "ok, law broken"))
+        text = ", ".join(f"{n} {w}" for w, n in fails.most_common()) or "0"
+        print(f"| {name} | {len(mine)} | {sum(r['status'] == 'ok' for r in mine)} | {text} | "
+              f"{sum(r['status'] == 'timeout' for r in mine)} | {sum(r['status'] == 'ok, law broken' for r in mine)} |")
+    return 1 if any(r["status"] == "ok, law broken" for r in rows) else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -1,0 +1,106 @@
+#!/usr/bin/python3
+"""Random starts (bench/random_starts.py), sampled: its rules on hand-made
+summaries (a run that says "ok" with a law check beyond its tolerance is
+counted apart and fails the script; a failure is classed by the check that
+stopped it), its draws (the same seed, the same starts; a body's vertical
+velocity kept), then a few starts of a box, a sphere and Kosenko's vehicle
+through the script: no run may end "ok" with its law broken, every failed
+run's message names its contact, and a failed run repeated by `nsed run`
+with the overrides the CSV gives ends the same way at the same instant.
+
+    test_random_starts.py SOURCE_ROOT BUILD_DIR
+"""
+import csv
+import importlib.util
+import json
+import os
+import random
+import subprocess
+import sys
+import tempfile
+
+failures = 0
+
+
+def check(cond, what):
+    global failures
+    if not cond:
+        failures += 1
+        print("FAIL:", what)
+
+
+def load_script(root):
+    spec = importlib.util.spec_from_file_location("random_starts", os.path.join(root, "bench", "random_starts.py"))
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+def rules(rs):
+    ok_broken = {"status": "ok", "law_monitor": {"normal_force": {"count": 3, "worst": -2e-9, "tolerance": 1e-9},
+                                                 "stick_friction": {"count": 3, "worst": 0.5, "tolerance": 1e-9}}}
+    check(rs.law_broken(ok_broken) == ["normal_force"], "an ok run with a pulling normal force is counted apart")
+    clean = {"status": "ok", "law_monitor": {"normal_force": {"count": 3, "worst": -5e-10, "tolerance": 1e-9}}}
+    check(rs.law_broken(clean) == [], "a margin within its tolerance is no breach")
+    check(rs.failure_class({"message": "t = 1: contact 'a' (slip) violates its law: the slip reversed "
+                                       "(check slip_direction: margin -3.14, tolerance 2e-06)"}) == "slip_direction",
+          "a law violation is classed by its check")
+    check(rs.failure_class({"message": "t = 1: contact 'a' was closed by the contact problem but its normal "
+                                       "force is -0.1 N < 0 in the smooth phase (inconsistent mode)"})
+          == "inconsistent mode", "an inconsistent mode is named")
+    doc = {"bodies": [{"name": "b", "velocity": [1, 0, -2], "angular_velocity": [0, 0, 3]}]}
+    a = rs.draw_start(doc, random.Random(7))
+    b = rs.draw_start(doc, random.Random(7))
+    check(a == b, "the same seed draws the same start")
+    v = eval(a[0].split("=", 1)[1])
+    reach = 5 ** 0.5 + 0.5  # its speed plus 0.5 m/s
+    check(v[2] == -2 and abs(v[0] - 1) <= reach and abs(v[1]) <= reach and v != [1, 0, -2],
+          f"a body's horizontal velocity drawn around its own, its vertical kept: {v}")
+    check(rs.perturbable({"bodies": [{"name": "b"}], "joints": [{"name": "j"}]}) is None,
+          "bodies held by joints are not drawn")
+    check(rs.perturbable({"omni_vehicle": {}}) == "vehicle", "a vehicle's start is its platform's")
+
+
+def sample(root, build):
+    nsed = os.path.join(build, "src", "cli", "nsed")
+    with tempfile.TemporaryDirectory() as tmp:
+        out = os.path.join(tmp, "runs.csv")
+        proc = subprocess.run([sys.executable, os.path.join(root, "bench", "random_starts.py"), "--build", build,
+                               "--problems", "box_tipping", "sphere_slide_roll", "omni_vehicle_coast",
+                               "--runs", "3", "--seed", "2", "--t-end", "1", "--timeout", "120", "--csv", out],
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        print(proc.stdout)
+        check(proc.returncode == 0, f"no run ends ok with its law broken (exit {proc.returncode}: {proc.stderr})")
+        with open(out, newline="") as f:
+            rows = list(csv.DictReader(f))
+        check(len(rows) == 9, f"every run in the CSV ({len(rows)})")
+        statuses = [r["status"] for r in rows]
+        check(all(s in ("ok", "failed") for s in statuses), f"every run ends ok or failed: {statuses}")
+        failed = [r for r in rows if r["status"] == "failed"]
+        for r in failed:
+            check("contact '" in r["message"] and r["failure"], f"a failure names its contact: {r['message'][:120]}")
+        check(sum(s == "ok" for s in statuses) >= 6, f"most of the sample completes: {statuses}")
+        for r in failed[:1]:
+            d = os.path.join(tmp, "again")
+            cmd = [nsed, "run", os.path.join(root, "problems", r["problem"] + ".yaml"), "-o", d, "--quiet",
+                   "--set", "solver.t_end=1"]
+            for s in r["overrides"].split("--set ")[1:]:
+                cmd += ["--set", s.strip().strip("'")]
+            subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=dict(os.environ, OPENBLAS_NUM_THREADS="1"))
+            with open(os.path.join(d, "summary.json")) as f:
+                s = json.load(f)
+            check(s["status"] == "failed" and repr(s["t_reached"]) == repr(float(r["t_reached"])),
+                  f"the CSV's overrides repeat the run: {s['status']} at {s['t_reached']} against {r['t_reached']}")
+
+
+def main():
+    root, build = sys.argv[1], sys.argv[2]
+    rs = load_script(root)
+    rules(rs)
+    sample(root, build)
+    print("failures:", failures)
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
