@@ -174,6 +174,27 @@ int main(int argc, char **argv) {
     nsed_data_free(&d);
     nsed_model_free(&m);
   }
+  if ((m = load(root, "rocking_block.yaml"))) {
+    /* Its first landing as the pendulum about the edge gives it (RK4, in
+     * engine_rocking_block), then rest on its face within the accumulation
+     * of the landings: every bottom vertex sticking, no turn left. */
+    memset(&r, 0, sizeof r);
+    CHECK(run_model(m, &d, &r) == NSED_OK);
+    CHECK(count_kind(&r, NSED_EVENT_IMPACT, &t) > 0);
+    CHECK_NEAR(t, 0.104948420, 1e-8, 0);
+    CHECK_MSG(r.nev < 400, "%d events", r.nev);
+    double s[13];
+    nsed_data_body_state(d, 0, s);
+    CHECK_NEAR(hypot(s[10], hypot(s[11], s[12])), 0, 1e-9, 0);
+    CHECK_NEAR(s[2], 0.25, 1e-9, 0);
+    for (int c = 0; c < 4; c++) {
+      nsed_contact_info ci;
+      nsed_data_contact(d, c, &ci);
+      CHECK_MSG(ci.mode == NSED_MODE_STICK, "bottom vertex %d ends %s", c, nsed_mode_name(ci.mode));
+    }
+    nsed_data_free(&d);
+    nsed_model_free(&m);
+  }
   if ((m = load(root, "capsule_cross.yaml"))) {
     /* First impact after free fall, with a point's impulse l off the centre. */
     const double g = 9.81, h = 0.3, e = 0.5, l = 0.25, mass = 0.8, inertia = 0.05;
