@@ -42,6 +42,8 @@ def rules(rs):
     check(rs.law_broken(ok_broken) == ["normal_force"], "an ok run with a pulling normal force is counted apart")
     clean = {"status": "ok", "law_monitor": {"normal_force": {"count": 3, "worst": -5e-10, "tolerance": 1e-9}}}
     check(rs.law_broken(clean) == [], "a margin within its tolerance is no breach")
+    spin = {"status": "ok", "law_monitor": {"spin_friction": {"count": 1, "worst": -3e-9, "tolerance": 1e-9}}}
+    check(rs.law_broken(spin) == ["spin_friction"], "every check the monitor reports is read, the spin's too")
     check(rs.failure_class({"message": "t = 1: contact 'a' (slip) violates its law: the slip reversed "
                                        "(check slip_direction: margin -3.14, tolerance 2e-06)"}) == "slip_direction",
           "a law violation is classed by its check")
