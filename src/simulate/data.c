@@ -94,6 +94,7 @@ static int alloc_event(nsedi_event_ws *e, const nsed_model *m) {
          ALLOC(e->settle_piv, 2 * nr) && ALLOC(e->settle_want, nr) &&
          ALLOC(e->settle_hard, nr) && ALLOC(e->settle_weight, nr) && ALLOC(e->du_imp, nv) &&
          ALLOC(e->x_tmp, m->nstate + NSEDI_NWORK) && ALLOC(e->force_ev, 3 * nc) &&
+         ALLOC(e->project_vel, m->nrow + 3 * nc + nt) &&
          nsedi_lstsq_ws_init(&e->settle_lstsq, nc > 0 ? nr : 1, 1) == 0;
 }
 
@@ -103,7 +104,7 @@ static void free_event(nsedi_event_ws *e) {
                e->impact_speed, e->impulse, e->taking_over, e->W, e->G, e->b, e->PWt, e->cl, e->ca,
                e->cdir, e->cl_twice, e->cmode_twice, e->cpc, e->cmode, e->prev_spin, e->prev_spin_sign, e->spin_of, e->cps,
                e->cspin, e->cspin_sign, e->settle_rows, e->settle_G, e->settle_rhs,
-               e->settle_piv, e->settle_want, e->settle_hard, e->settle_weight, e->du_imp, e->x_tmp, e->force_ev};
+               e->settle_piv, e->settle_want, e->settle_hard, e->settle_weight, e->du_imp, e->x_tmp, e->force_ev, e->project_vel};
   for (size_t i = 0; i < sizeof a / sizeof a[0]; i++) free(a[i]);
   nsedi_lstsq_ws_free(&e->settle_lstsq);
 }

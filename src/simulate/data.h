@@ -198,6 +198,8 @@ typedef struct {
                                 (m/s^2) is round-off (onset.c) */
   double *x_tmp;             /* nstate + NSEDI_NWORK: a state from the dense output; the
                                 projection's state before its step (event_project.c) */
+  double *project_vel;       /* nrow + 3 nc + nt: the holding rows' velocities before the
+                                projection moved the positions (event_project.c) */
   double *force_ev;          /* 3 nc: the acceleration problem's forces, by contact
                                 (redundant_forces.c) */
   int prev_shares;           /* the phase before the event had redundant sticks whose forces

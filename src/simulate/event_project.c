@@ -11,8 +11,14 @@
  * and leaves the joints' rows unchanged to first order:
  * dq = M^-1 J^T lambda with J_contacts dq = -gap, J_joints dq = 0 (a Gauss-
  * Newton step on the constraint manifold, repeated while it converges).
- * Velocities are not touched; the potential energy it changes is booked as
- * contact work, so the energy balance stays exact. */
+ * Moving the positions moves the rows: a rolling body's contact point is
+ * another material point afterwards, whose velocity differs by the spin
+ * times the point's shift. The velocities are therefore changed by the
+ * smallest amount in the kinetic metric that gives every holding row (the
+ * joints', the closed contacts' normal rows, the sticks' tangential rows,
+ * a sticking spin's row) the velocity it had before the move. The energy
+ * both steps change is booked as contact work, so the energy balance stays
+ * exact. */
 #include <math.h>
 #include <string.h>
 
@@ -65,11 +71,56 @@ static int step_rows(const nsed_model *m, nsed_data *d) {
   return nr;
 }
 
+/* The rows the phase holds at velocity level, at the cached kinematics and
+ * geometry, in a fixed order: every joint row whose feedback is
+ * Baumgarte's, then for each projected contact its normal row, a stick's
+ * two tangential rows, a sticking spin's row. Returns their number. */
+static int holding_rows(const nsed_model *m, nsed_data *d, nsedi_row *rows) {
+  int nr = 0;
+  for (int j = 0; j < m->njoint; j++) {
+    int n = nsedi_joint_rows(m, j, d->cache.kin, d->t, rows + nr), kept = 0;
+    for (int k = 0; k < n; k++)
+      if (!rows[nr + k].own_feedback) rows[nr + kept++] = rows[nr + k];
+    nr += kept;
+  }
+  for (int c = 0; c < m->ncontact; c++) {
+    if (!projected(m, d, c)) continue;
+    const nsedi_contact_geom *g = &d->cache.geom[c];
+    rows[nr++] = g->row[0];
+    if (d->ph.mode[c] == NSED_MODE_STICK) {
+      rows[nr++] = g->row[1];
+      rows[nr++] = g->row[2];
+    }
+    if (nsedi_exact_torsion(m, c) && d->ph.spin[c] == NSED_MODE_STICK) rows[nr++] = g->spin;
+  }
+  return nr;
+}
+
+/* The velocities after the move: the change du = M^-1 J^T lambda, smallest
+ * in the kinetic metric, with J du = (each holding row's velocity before)
+ * - (its velocity now). Rows that contradict each other (a least-squares
+ * residual) leave the velocities as they are, for the law monitor to
+ * judge. */
+static void restore_row_velocities(const nsed_model *m, nsed_data *d, int nbefore) {
+  nsedi_smooth_ws *w = &d->sw;
+  int nr = holding_rows(m, d, w->rows), deficient = 0;
+  if (nr != nbefore || nr == 0) return;
+  for (int i = 0; i < nr; i++) w->target[i] = d->ev.project_vel[i] - w->rows[i].vel;
+  for (int k = 0; k < m->nv; k++) d->cache.f[k] = 0.0;
+  if (nsedi_solve_constrained(m, w->ws, nr, w->rows, w->rows, w->target, d->cache.f, NULL,
+                              d->cache.du, w->lam, &deficient))
+    return;
+  nsedi_add_velocity(m, d->x, d->cache.du);
+  nsedi_refresh_geometry(m, d);
+}
+
 int nsedi_event_project(const nsed_model *m, nsed_data *d, nsed_error *err) {
   double worst = worst_gap(m, d);
   if (!(worst > m->opt.contact_tol)) return NSED_OK;
   double energy_before = nsed_data_energy(m, d), first = worst;
   nsedi_smooth_ws *w = &d->sw;
+  int nhold = holding_rows(m, d, w->rows);
+  for (int i = 0; i < nhold; i++) d->ev.project_vel[i] = w->rows[i].vel;
   double done = NSEDI_PROJECT_REL * m->opt.contact_tol;
   for (int it = 0; it < NSEDI_PROJECT_ITERATIONS && worst > done; it++) {
     double drift = worst_drift(m, d);
@@ -109,6 +160,8 @@ int nsedi_event_project(const nsed_model *m, nsed_data *d, nsed_error *err) {
     if (xt >= 0 && d->ph.track_live[c] && nsedi_track_init(m, c, d->cache.kin, d->x + xt))
       d->ph.track_live[c] = 0;
   }
+  nsedi_refresh_geometry(m, d);
+  restore_row_velocities(m, d, nhold);
   d->stats.projections++;
   d->stats.max_projected_gap = fmax(d->stats.max_projected_gap, first);
   int rc = nsedi_eval(m, d, d->t, d->x, NULL, err);

@@ -20,6 +20,14 @@
  *  4b. a ball welded to the world where it is sunk: no displacement can
  *     close its gap, so nothing moves, and the evaluation the later stages
  *     read (forces, accelerations) is the state's own again;
+ *  4c. a coin rolling on a circle (problems/rolling_coin.yaml, its steady
+ *     motion, then spun otherwise) sunk beyond contact_tol while it
+ *     sticks: the displacement
+ *     turns the coin, so its contact is another rim point, which the spin
+ *     moves; the velocities are changed so that the stick's rows keep the
+ *     velocities they had (without that, tens of nm/s: beyond slip_tol),
+ *     by a change M du in the span of the rows (the smallest in the kinetic
+ *     metric), and the energy both steps change is the work booked;
  *  5. the event problem holds a closed contact as the smooth phase does
  *     (event_modes.c): with Baumgarte's stabilisation on, a ball sunk by
  *     less than contact_tol and sinking gets from the event problem the
@@ -29,6 +37,7 @@
 #include "nsed/io.h"
 #include "nsed_test.h"
 #include "sim_impl.h"
+#include "tolerances.h"
 
 /* q' = q (0, w) / 2 with w constant, over [0, 1] by RK4 in n steps. */
 static void rk4_turn(double q[4], const double w[3], int n) {
@@ -290,6 +299,106 @@ static void welded_sunk(void) {
   nsed_model_free(&m);
 }
 
+/* x = A^-1 b for a 3 x 3 A (row-major) by Cramer's rule; 1 if singular. */
+static int solve3(const double A[9], const double rhs[3], double x[3]) {
+  double det = A[0] * (A[4] * A[8] - A[5] * A[7]) - A[1] * (A[3] * A[8] - A[5] * A[6]) +
+               A[2] * (A[3] * A[7] - A[4] * A[6]);
+  if (!(fabs(det) > 0)) return 1;
+  for (int c = 0; c < 3; c++) {
+    double T[9];
+    memcpy(T, A, sizeof T);
+    for (int r = 0; r < 3; r++) T[3 * r + c] = rhs[r];
+    x[c] = (T[0] * (T[4] * T[8] - T[5] * T[7]) - T[1] * (T[3] * T[8] - T[5] * T[6]) +
+            T[2] * (T[3] * T[7] - T[4] * T[6])) / det;
+  }
+  return 0;
+}
+
+static void coin_projected(const char *root) {
+  char path[4096];
+  snprintf(path, sizeof path, "%s/problems/rolling_coin.yaml", root);
+  nsed_error err;
+  nsed_model *m;
+  nsed_data *d;
+  must(nsed_problem_load(path, NULL, 0, &m, &err), &err);
+  must(nsed_data_create(m, &d, &err), &err);
+  CHECK(m->nbody == 1 && m->ncontact == 1);
+  d->ph.mode[0] = NSED_MODE_STICK;
+  /* Off the steady motion (there the velocity lies along the axis the
+   * displacement turns about, and turning it changes nothing): another
+   * spin, and the centre's velocity that keeps the rim point at rest. */
+  d->x[10] += 3.0, d->x[11] -= 2.0;
+  must(nsedi_eval(m, d, 0.0, d->x, NULL, &err), &err);
+  const nsedi_contact_geom *g0 = &d->cache.geom[0];
+  const double *dirs[3] = {g0->n, g0->t1, g0->t2};
+  double vp[3] = {0, 0, 0};
+  for (int k = 0; k < 3; k++) nsedi_v3_axpy(vp, vp, g0->row[k].vel, dirs[k]);
+  for (int k = 0; k < 3; k++) d->x[7 + k] -= vp[k];
+  d->x[2] -= 2e-8;
+  must(nsedi_eval(m, d, 0.0, d->x, NULL, &err), &err);
+  double before[3], gap0 = d->cache.geom[0].gap, u0[6], e0 = nsed_data_energy(m, d);
+  for (int k = 0; k < 3; k++) before[k] = d->cache.geom[0].row[k].vel;
+  memcpy(u0, d->x + 7, sizeof u0);
+  double work0 = d->x[m->nstate + 1];
+  size_t n = sizeof(double) * (size_t)(m->nstate + NSEDI_NWORK);
+  double *x1 = malloc(n);
+  memcpy(x1, d->x, n);
+  must(nsedi_event_project(m, d, &err), &err);
+  double after[3], kept = 0, moved_only = 0;
+  for (int k = 0; k < 3; k++) {
+    after[k] = d->cache.geom[0].row[k].vel;
+    kept = fmax(kept, fabs(after[k] - before[k]));
+  }
+  /* The positions moved, the velocities as before: the rows' velocities
+   * the projection would leave without its velocity step. */
+  memcpy(x1, d->x, 7 * sizeof(double));
+  must(nsedi_eval(m, d, 0.0, x1, NULL, &err), &err);
+  for (int k = 1; k < 3; k++) moved_only = fmax(moved_only, fabs(d->cache.geom[0].row[k].vel - before[k]));
+  must(nsedi_eval(m, d, 0.0, d->x, NULL, &err), &err);
+  /* M du = J^T lambda: lambda by the normal equations of the three rows,
+   * then the part of M du outside their span. */
+  const nsed_body_def *b = &m->body[0].def;
+  double Mdu[6], JJ[9], rhs[3], lam[3];
+  for (int k = 0; k < 3; k++) {
+    Mdu[k] = b->mass * (d->x[7 + k] - u0[k]);
+    Mdu[3 + k] = b->inertia[k] * (d->x[10 + k] - u0[3 + k]);
+  }
+  const nsedi_row *r = d->cache.geom[0].row;
+  for (int i = 0; i < 3; i++) {
+    rhs[i] = 0;
+    for (int q = 0; q < 6; q++) rhs[i] += r[i].ja[q] * Mdu[q];
+    for (int j = 0; j < 3; j++) {
+      JJ[3 * i + j] = 0;
+      for (int q = 0; q < 6; q++) JJ[3 * i + j] += r[i].ja[q] * r[j].ja[q];
+    }
+  }
+  CHECK(solve3(JJ, rhs, lam) == 0);
+  double outside = 0, size = 0;
+  for (int q = 0; q < 6; q++) {
+    double jl = 0;
+    for (int i = 0; i < 3; i++) jl += r[i].ja[q] * lam[i];
+    outside = fmax(outside, fabs(Mdu[q] - jl));
+    size = fmax(size, fabs(Mdu[q]));
+  }
+  double booked = d->x[m->nstate + 1] - work0, change = nsed_data_energy(m, d) - e0;
+  printf("coin sunk %.2e m while rolling: %ld projection, gap %.1e after; the stick's row velocities "
+         "moved by %.1e m/s (%.1e with the positions alone); M du %.1e, %.1e of it outside the rows' "
+         "span; energy change %.6e J, work booked %.6e J\n",
+         -gap0, d->stats.projections, d->cache.geom[0].gap, kept, moved_only, size, outside / size,
+         change, booked);
+  CHECK(d->stats.projections == 1);
+  CHECK(fabs(d->cache.geom[0].gap) < NSEDI_PROJECT_REL * m->opt.contact_tol);
+  CHECK_MSG(moved_only > 10 * m->opt.slip_tol, "the case must move the stick beyond slip_tol (%.3g)",
+            moved_only);
+  CHECK_MSG(kept < 1e-15, "the stick's rows moved by %.3g m/s", kept);
+  /* du is a difference of velocities near 10 (round-off 2e-15) */
+  CHECK(size > 0 && outside < 1e-6 * size);
+  CHECK_NEAR(booked, change, 1e-15, 0);
+  free(x1);
+  nsed_data_free(&d);
+  nsed_model_free(&m);
+}
+
 static void stabilised_problem(void) {
   const double mass = 2.0, g = 9.81, eta = 25.0, xi = 50.0, gap = -5e-10, vn = -1e-9;
   nsed_error err;
@@ -322,6 +431,7 @@ int main(int argc, char **argv) {
   table_within_tol(root);
   ball_event();
   welded_sunk();
+  coin_projected(root);
   stabilised_problem();
   return TEST_DONE();
 }
