@@ -26,7 +26,9 @@ enum {
                               free slip: |v_t| - slip_stop_speed / 2 (slowing to a hold) */
   NSEDI_ROOT_LINE = 2,     /* held slip: slow: slip_stop_speed - |v_t| (speeding up); fast:
                               min(tol |v_t| - |v_t x s|, |v_t| - slip_stop_speed / 2)
-                              (turning away from its direction, or slowing down) */
+                              (turning away from its direction, or slowing down); free slip in
+                              the vertex form: its force's direction reaching a vertex of the
+                              polygon (a kink of its friction, friction_kinks.c) */
   NSEDI_ROOT_REGION = 3,   /* closed roller: its contact point onto another surface piece */
   NSEDI_ROOT_MINIMUM = 4,  /* held slip: -(a_t . s), its speed's minimum (a stop hidden inside
                               one step, see missed_stop.c) */
@@ -71,6 +73,10 @@ typedef struct {
   int load_shares;      /* redundant sticks share friction by their normal loads (eval.c,
                            share_by_load): set once the event has chosen the anchor, clear
                            while it searches for it */
+  int *sector;          /* nc: a free slip's sector of the vertex form's polygon: its friction
+                           force's direction lies between vertices k and k + 1 (angles
+                           2 pi k / sides) in this phase; -1 for every other contact
+                           (friction_kinks.c) */
   int *kink_seg;        /* nkink: the segment of its table a drive's input is in: k between
                            knots k-1 and k, 0 below the first, npoints above the last
                            (kinks.c) */

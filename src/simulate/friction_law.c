@@ -50,6 +50,21 @@ double nsedi_friction_margin(const nsed_options *o, double mu0, double ln, doubl
   return worst;
 }
 
+double nsedi_sector_margin(int sides, int k, double f1, double f2) {
+  double h = 2 * M_PI / sides, a = k * h, b = (k + 1) * h;
+  double from_lower = cos(a) * f2 - sin(a) * f1, to_upper = f1 * sin(b) - f2 * cos(b);
+  return fmin(from_lower, to_upper);
+}
+
+int nsedi_vertex_sector(int sides, double f1, double f2, double on_vertex, double turn) {
+  double h = 2 * M_PI / sides, phi = atan2(f2, f1);
+  if (phi < 0) phi += 2 * M_PI;
+  double u = phi / h, r = nearbyint(u);
+  int k = (int)floor(u);
+  if (fabs(phi - r * h) <= on_vertex && turn != 0) k = turn > 0 ? (int)r : (int)r - 1;
+  return ((k % sides) + sides) % sides;
+}
+
 double nsedi_inscribed_radius(int sides, double f1, double f2) {
   if (!(hypot(f1, f2) > 0)) return 1.0;
   /* Vertices at 2 pi j/sides, the faces' normals half way between. */

@@ -53,6 +53,16 @@ double nsedi_line_root(const nsed_model *m, const nsed_data *d, int c, int slow,
   return fmin(NSEDI_SLIP_LINE_TOL * sp - across, sp - NSEDI_SLOW_ENTRY * o->slip_stop_speed);
 }
 
+/* A free slip's sector indicator in the vertex form (friction_kinks.c): its
+ * force's direction f = -v_t inside the sector the phase started in; 1
+ * where it has none. */
+static double sector_root(const nsed_model *m, const nsed_data *d, int c) {
+  int k = d->ph.sector[c];
+  if (k < 0) return 1.0;
+  const nsedi_contact_geom *g = &d->cache.geom[c];
+  return nsedi_sector_margin(m->opt.friction.sides, k, -g->row[1].vel, -g->row[2].vel);
+}
+
 void nsedi_contact_indicators(const nsed_model *m, const nsed_data *d, int c,
                               double g[NSEDI_ROOTS_PER_CONTACT]) {
   const nsed_options *o = &m->opt;
@@ -102,6 +112,9 @@ void nsedi_contact_indicators(const nsed_model *m, const nsed_data *d, int c,
         /* Free: slowed below slip_stop_speed its direction would be stiff to
          * integrate (it turns at a rate ~ 1/|v|): it is held there. */
         g[NSEDI_ROOT_FRICTION] = nsedi_slip_speed(geo) - NSEDI_SLOW_ENTRY * o->slip_stop_speed;
+        /* The vertex form's friction has a kink where its direction
+         * crosses a vertex (friction_kinks.c). */
+        g[NSEDI_ROOT_LINE] = sector_root(m, d, c);
       }
       break;
   }

@@ -118,6 +118,32 @@ double nsedi_friction_margin(const nsed_options *o, double mu0, double ln, doubl
  * vertex; 1 for a zero direction. */
 double nsedi_inscribed_radius(int sides, double f1, double f2);
 
+/* The vertex form's kinetic friction mu lambda_n rho(f) is continuous in the
+ * force's direction f but has a kink at each vertex (angles 2 pi k /
+ * sides): the sector k (vertices k and k + 1) that f = (f1, f2) lies in;
+ * within on_vertex (rad) of a vertex, the one f turns into (turn: the rate
+ * of f's angle; 0 takes the lower). */
+int nsedi_vertex_sector(int sides, double f1, double f2, double on_vertex, double turn);
+
+/* How far f lies inside sector k: min(e_k x f, f x e_k+1), positive
+ * inside, zero on either vertex (units of f). */
+double nsedi_sector_margin(int sides, int k, double f1, double f2);
+
+/* ---- the kinks of the vertex form's kinetic friction (friction_kinks.c) ---- */
+
+/* Each free slip's sector for the phase that starts (-1 for every other
+ * contact): at an event's anchor stage, from the cached velocities and
+ * accelerations. */
+void nsedi_pose_sectors(const nsed_model *m, nsed_data *d);
+
+/* Whether the roots that fired (nroot flags) are all free slips' sector
+ * crossings (no mode changes: the phase goes on in the next sector). */
+int nsedi_only_sector_roots(const nsed_model *m, const nsed_data *d, const int *fired, int nroot);
+
+/* At such roots: the crossing slips enter the next sector, the phase goes
+ * on (the caches evaluated at d->x). */
+int nsedi_cross_sectors(const nsed_model *m, nsed_data *d, const int *fired, nsed_error *err);
+
 /* The kinetic friction coefficient of contact c slipping at speed sp with
  * its friction force along (f1, f2) in its tangent frame: exact Coulomb
  * mu, times, in the vertex form, the inscribed polygon's radius along the

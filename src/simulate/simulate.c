@@ -374,6 +374,17 @@ int nsed_simulate(const nsed_model *m, nsed_data *d, const nsed_observer *obs, n
         if (rc) goto done;
         rc = nsedi_locate_missed_stops(m, d, fired, t_from, err);
         if (rc) goto done;
+        /* A kink of the vertex form's friction changes no mode: the phase
+         * goes on, restarted at the kink (friction_kinks.c). */
+        if (nsedi_only_sector_roots(m, d, fired, nroot)) {
+          rc = nsedi_cross_sectors(m, d, fired, err);
+          d->ticks.events += tick_now() - we;
+          if (rc) goto done;
+          d->step_check.valid = 0;
+          rc = nsedi_integrator_reinit(d->integ, d->t, d->x, err);
+          if (rc) goto done;
+          continue;
+        }
       }
       rc = sample(m, d, obs, NSED_SAMPLE_PRE_EVENT, err);
       if (rc) goto done;

@@ -161,6 +161,30 @@ static inline void must(int rc, const nsed_error *err) {
   }
 }
 
+/* A uniform ball "ball" of the given mass and radius resting on the floor,
+ * sliding at (vx, vy) without spin, and its floor contact "ball_floor"
+ * with mu = mu0 = mu. */
+static inline void add_sliding_ball(nsed_model *m, double mass, double radius, double vx, double vy,
+                                    double mu) {
+  nsed_error err;
+  nsed_body_def b;
+  nsed_body_def_default(&b);
+  snprintf(b.name, sizeof b.name, "ball");
+  b.mass = mass;
+  b.shape.type = NSED_SHAPE_SPHERE;
+  b.shape.radius = radius;
+  b.position[2] = radius;
+  b.velocity[0] = vx;
+  b.velocity[1] = vy;
+  must(nsed_model_add_body(m, &b, &err), &err);
+  nsed_contact_def c;
+  nsed_contact_def_default(&c);
+  snprintf(c.name, sizeof c.name, "ball_floor");
+  snprintf(c.body, sizeof c.body, "ball");
+  c.mu = c.mu0 = mu;
+  must(nsed_model_add_contact(m, &c, &err), &err);
+}
+
 /* A shipped problem, root/problems/file, loaded with overrides (KEY=VALUE). */
 static inline nsed_model *load_shipped(const char *root, const char *file, const char *const *sets,
                                        int nset) {
