@@ -4,7 +4,7 @@ a random exact friction form, to find the event-step mechanisms that a
 problem's own start does not reach (docs/reliability.md, "Random starts").
 
     bench/random_starts.py [--build DIR] [--problems NAME ...] [--runs N]
-        [--seed S] [--t-end T] [--timeout S] [--csv FILE] [--set KEY=VALUE ...]
+        [--seed S] [--t-end T] [--timeout S] [--csv FILE] [--tighter F]
 
 For a problem with free bodies (a `bodies:` list and no joints) each body's
 horizontal velocity and its angular velocity get uniform random additions
@@ -22,7 +22,16 @@ monitor check beyond its tolerance would be a wrong answer reported as right:
 it is counted apart (`ok, law broken`) and makes the exit status 1; failures
 with a message are what the tool is for, and exit 0. --csv writes every run
 with its overrides, so that `nsed run PROBLEM --set ...` repeats it.
-tests/reliability/test_random_starts.py runs a sample.
+
+--tighter F runs each start again with the file's rtol and atol divided by F
+and compares the two: whether both end the same way with the same sequence
+of events (kind, contact, modes), the largest difference of their event
+times, and the largest difference of their final states (relative,
+|a - b| / (1 + |b|) over trajectory.csv's last row). A run whose outcome or
+events change with the tolerance, or whose answer moves by far more than
+the tolerances, is a result the integration has not converged
+(docs/reliability.md, "Random starts"). tests/reliability/test_random_starts.py
+runs a sample.
 """
 import argparse
 import collections
@@ -46,7 +55,8 @@ FORMS = {
     "cone": ["friction={model: exact_cone}"],
 }
 COLUMNS = ("problem", "form", "status", "t_end", "t_reached", "events", "wall_s", "failure",
-           "message", "overrides")
+           "message", "overrides", "tight_status", "tight_events", "tight_event_dt", "tight_state_diff")
+DEFAULT_RTOL, DEFAULT_ATOL = 1e-11, 1e-13
 
 
 def perturbable(doc):
@@ -122,6 +132,39 @@ def law_broken(summary):
     return out
 
 
+def tolerances(doc):
+    """The file's rtol and atol (nsed's defaults where it sets none)."""
+    solver = doc.get("solver") if isinstance(doc.get("solver"), dict) else {}
+    return float(solver.get("rtol", DEFAULT_RTOL)), float(solver.get("atol", DEFAULT_ATOL))
+
+
+def read_rows(path):
+    try:
+        with open(path, newline="") as f:
+            return list(csv.reader(f))
+    except OSError:
+        return []
+
+
+def compare_runs(first, second):
+    """Two runs' output directories: (same events, largest event-time
+    difference, largest relative final-state difference); None where a
+    figure cannot be formed (sequences differ, or no final row)."""
+    ea, eb = read_rows(os.path.join(first, "events.csv"))[1:], read_rows(os.path.join(second, "events.csv"))[1:]
+    same = len(ea) == len(eb) and all(a[1:5] == b[1:5] for a, b in zip(ea, eb))
+    dt = max((abs(float(a[0]) - float(b[0])) for a, b in zip(ea, eb)), default=0.0) if same else None
+    ta, tb = read_rows(os.path.join(first, "trajectory.csv")), read_rows(os.path.join(second, "trajectory.csv"))
+    dx = None
+    if len(ta) > 1 and len(tb) > 1 and ta[-1][0] == tb[-1][0]:
+        dx = 0.0
+        for x, y in zip(ta[-1][1:], tb[-1][1:]):
+            try:
+                dx = max(dx, abs(float(x) - float(y)) / (1 + abs(float(y))))
+            except ValueError:
+                pass
+    return same, dt, dx
+
+
 def run_one(nsed, problem, form, sets, t_end, timeout, out):
     path = os.path.join(ROOT, "problems", problem + ".yaml")
     cmd = [nsed, "run", path, "-o", out, "--quiet"]
@@ -166,6 +209,8 @@ def main(argv):
     ap.add_argument("--t-end", type=float, default=0.0, help="simulated time of every run (default: each file's own)")
     ap.add_argument("--timeout", type=float, default=60.0, help="wall seconds a run may take (default 60)")
     ap.add_argument("--csv", metavar="FILE", help="also write every run as CSV")
+    ap.add_argument("--tighter", type=float, metavar="F",
+                    help="run each start again at the file's rtol and atol divided by F and compare")
     args = ap.parse_args(argv)
     if args.runs < 1 or args.timeout <= 0 or args.t_end < 0:
         ap.error("--runs must be >= 1, --timeout > 0 and --t-end >= 0")
@@ -185,6 +230,8 @@ def main(argv):
                      "its start cannot be drawn")
     rng = random.Random(args.seed)
     rows = []
+    if args.tighter is not None and not args.tighter > 1:
+        ap.error("--tighter must be > 1")
     tmp = tempfile.mkdtemp(prefix="nsed_random_starts_")
     try:
         for k in range(args.runs):
@@ -196,9 +243,21 @@ def main(argv):
                 shutil.rmtree(out, ignore_errors=True)
                 row = run_one(nsed, name, form, sets, args.t_end, args.timeout, out)
                 rows.append(row)
+                tight = ""
+                if args.tighter:
+                    rtol, atol = tolerances(docs[name])
+                    tsets = sets + [f"solver.rtol={rtol / args.tighter!r}", f"solver.atol={atol / args.tighter!r}"]
+                    out2 = os.path.join(tmp, "tight")
+                    shutil.rmtree(out2, ignore_errors=True)
+                    trow = run_one(nsed, name, form, tsets, args.t_end, args.timeout, out2)
+                    same, dt, dx = compare_runs(out, out2)
+                    row.update(tight_status=trow["status"], tight_events="same" if same else "differ",
+                               tight_event_dt="" if dt is None else dt, tight_state_diff="" if dx is None else dx)
+                    tight = (f"  tighter: {trow['status']}, events {row['tight_events']}, "
+                             f"dt {'-' if dt is None else f'{dt:.1e}'}, state {'-' if dx is None else f'{dx:.1e}'}")
                 print(f"{name:<28} {form:<7} {row['status']:<15} t {row['t_reached'] or '-':<22} "
                       f"events {row['events'] if row['events'] != '' else '-':<7} {row['wall_s']:>7} s  "
-                      f"{row['failure']}", flush=True)
+                      f"{row['failure']}{tight}", flush=True)
                 if args.csv:
                     with open(args.csv, "w", newline="") as f:
                         wr = csv.DictWriter(f, fieldnames=COLUMNS)
@@ -217,7 +276,22 @@ def main(argv):
         text = ", ".join(f"{n} {w}" for w, n in fails.most_common()) or "0"
         print(f"| {name} | {len(mine)} | {sum(r['status'] == 'ok' for r in mine)} | {text} | "
               f"{sum(r['status'] == 'timeout' for r in mine)} | {sum(r['status'] == 'ok, law broken' for r in mine)} |")
-    return 1 if any(r["status"] == "ok, law broken" for r in rows) else 0
+    if args.tighter:
+        print()
+        print(f"| problem | both ok | events the same | largest event-time difference | largest final-state "
+              f"difference | outcome changed at rtol / {args.tighter:g} |")
+        print("|---|---|---|---|---|---|")
+        for name in names:
+            mine = [r for r in rows if r["problem"] == name]
+            both = [r for r in mine if r["status"] == "ok" and r["tight_status"] == "ok"]
+            same = [r for r in both if r["tight_events"] == "same"]
+            dts = [r["tight_event_dt"] for r in same if r["tight_event_dt"] != ""]
+            dxs = [r["tight_state_diff"] for r in both if r["tight_state_diff"] != ""]
+            changed = sum((r["status"] == "ok") != (r["tight_status"] == "ok") for r in mine)
+            print(f"| {name} | {len(both)} | {len(same)} | {max(dts):.1e} | " if dts else f"| {name} | {len(both)} | {len(same)} | - | ",
+                  end="")
+            print(f"{max(dxs):.1e} | {changed} |" if dxs else f"- | {changed} |")
+    return 1 if any("ok, law broken" in (r["status"], r["tight_status"]) for r in rows) else 0
 
 
 if __name__ == "__main__":

@@ -7,6 +7,10 @@ velocity kept), then a few starts of a box, a sphere and Kosenko's vehicle
 through the script: no run may end "ok" with its law broken, every failed
 run's message names its contact, and a failed run repeated by `nsed run`
 with the overrides the CSV gives ends the same way at the same instant.
+With --tighter: its comparison of two runs' files (events the same or not,
+the largest event-time and final-state differences) on hand-made files,
+and a sphere's slide-to-roll from three starts at rtol / 100: converged
+(events within 1e-11 s, final states within 1e-9).
 
     test_random_starts.py SOURCE_ROOT BUILD_DIR
 """
@@ -63,6 +67,46 @@ def rules(rs):
     check(rs.perturbable({"omni_vehicle": {}}) == "vehicle", "a vehicle's start is its platform's")
 
 
+def write_run(d, events, last):
+    os.makedirs(d)
+    with open(os.path.join(d, "events.csv"), "w") as f:
+        f.write("t,kind,contact,from,to,lcp_size\n" + "".join(e + "\n" for e in events))
+    with open(os.path.join(d, "trajectory.csv"), "w") as f:
+        f.write("t,b.x,b.y\n0,0,0\n" + last + "\n")
+
+
+def comparison(rs):
+    with tempfile.TemporaryDirectory() as tmp:
+        a, b, c = (os.path.join(tmp, k) for k in "abc")
+        write_run(a, ["0.5,stick,c,slip,stick,3"], "1,2.0,-4.0")
+        write_run(b, ["0.5000001,stick,c,slip,stick,3"], "1,2.0,-4.5")
+        write_run(c, ["0.5,open,c,slip,open,3"], "1,2.0,-4.0")
+        same, dt, dx = rs.compare_runs(a, b)
+        check(same and abs(dt - 1e-7) < 1e-15 and abs(dx - 0.5 / 5.5) < 1e-15,
+              f"the same events 1e-7 s apart, states 0.5 / (1 + 4.5) apart: {same} {dt} {dx}")
+        same, dt, dx = rs.compare_runs(a, c)
+        check(not same and dt is None and dx == 0, f"another event: no time difference formed: {same} {dt} {dx}")
+
+
+def converged(root, build):
+    with tempfile.TemporaryDirectory() as tmp:
+        out = os.path.join(tmp, "runs.csv")
+        proc = subprocess.run([sys.executable, os.path.join(root, "bench", "random_starts.py"), "--build", build,
+                               "--problems", "sphere_slide_roll", "--runs", "3", "--seed", "4", "--tighter", "100",
+                               "--csv", out], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        print(proc.stdout)
+        check(proc.returncode == 0, f"the tighter runs: exit {proc.returncode}: {proc.stderr}")
+        with open(out, newline="") as f:
+            rows = list(csv.DictReader(f))
+        check(len(rows) == 3, f"three starts ({len(rows)})")
+        for r in rows:
+            check(r["status"] == "ok" and r["tight_status"] == "ok" and r["tight_events"] == "same",
+                  f"a sphere's slide to rolling ends the same at rtol / 100: {r}")
+            check(r["tight_event_dt"] != "" and float(r["tight_event_dt"]) < 1e-11 and
+                  float(r["tight_state_diff"]) < 1e-9,
+                  f"and converged: events {r['tight_event_dt']} s, state {r['tight_state_diff']} apart")
+
+
 def sample(root, build):
     nsed = os.path.join(build, "src", "cli", "nsed")
     with tempfile.TemporaryDirectory() as tmp:
@@ -99,7 +143,9 @@ def main():
     root, build = sys.argv[1], sys.argv[2]
     rs = load_script(root)
     rules(rs)
+    comparison(rs)
     sample(root, build)
+    converged(root, build)
     print("failures:", failures)
     return 1 if failures else 0
 
