@@ -148,6 +148,7 @@ int nsed_data_create(const nsed_model *m, nsed_data **out, nsed_error *err) {
            alloc_cache(&d->cache, m) && alloc_memo(&d->memo, m->nstate + NSEDI_NWORK) && alloc_land(&d->land, m) &&
            alloc_smooth(&d->sw, m) && alloc_event(&d->ev, m) &&
            ALLOC(d->zeno.plastic, nc) && ALLOC(d->zeno.t, nc * ze) && ALLOC(d->zeno.n, nc) &&
+           ALLOC(d->zeno.quiet_t, nc * ze) && ALLOC(d->zeno.quiet_n, nc) &&
            ALLOC(d->step_check.g, nsedi_nroot(m)) && ALLOC(d->step_check.x, m->nstate + NSEDI_NWORK);
   if (!ok) {
     nsed_data_free(&d);
@@ -202,6 +203,8 @@ void nsed_data_free(nsed_data **pd) {
   free(d->zeno.plastic);
   free(d->zeno.t);
   free(d->zeno.n);
+  free(d->zeno.quiet_t);
+  free(d->zeno.quiet_n);
   free(d->step_check.g);
   free(d->step_check.x);
   free(d);

@@ -274,11 +274,15 @@ typedef struct {
 } nsedi_land_ws;
 
 /* The Zeno guard's memory (event_record.c): per contact, its impacts made
- * plastic and a ring of its recent event times. */
+ * plastic, a ring of its recent event times and one of its roots that
+ * changed nothing. */
 typedef struct {
   int *plastic;              /* nc: the guard made this contact's impacts plastic */
   double *t;                 /* nc * zeno_events: ring of recent event times per contact (s) */
   int *n;                    /* nc: events recorded in the ring */
+  double *quiet_t;           /* nc * zeno_events: ring of the times a contact's root fired at an
+                                event that changed no mode (the stall guard, event_record.c) */
+  int *quiet_n;              /* nc: such roots recorded in that ring */
 } nsedi_zeno;
 
 struct nsed_data {

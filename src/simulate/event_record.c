@@ -30,16 +30,18 @@ int nsedi_kink_event(const nsed_model *m, nsed_data *d, const nsed_observer *obs
   return NSED_OK;
 }
 
+/* Time t entered in a ring of zeno_events times (n: entries so far);
+ * returns 1 when the ring is full and spans at most zeno_window. */
+static int ring_full(const nsed_model *m, double *ring, int *n, double t) {
+  int ze = m->opt.zeno_events;
+  ring[(*n)++ % ze] = t;
+  return *n >= ze && t - ring[*n % ze] <= m->opt.zeno_window;
+}
+
 /* Zeno guard bookkeeping for an event on contact c; returns 1 when the
  * contact has had zeno_events events within zeno_window. */
 static int zeno_storm(const nsed_model *m, nsed_data *d, int c) {
-  int ze = m->opt.zeno_events;
-  double *ring = d->zeno.t + (size_t)c * ze;
-  int k = d->zeno.n[c]++ % ze;
-  ring[k] = d->t;
-  if (d->zeno.n[c] < ze) return 0;
-  int oldest = d->zeno.n[c] % ze;
-  return d->t - ring[oldest] <= m->opt.zeno_window;
+  return ring_full(m, d->zeno.t + (size_t)c * m->opt.zeno_events, &d->zeno.n[c], d->t);
 }
 
 static nsed_event_kind transition_kind(nsed_mode from, nsed_mode to, int impacted) {
@@ -143,6 +145,40 @@ static int record_one(const nsed_model *m, nsed_data *d, const nsed_observer *ob
   return NSED_OK;
 }
 
+/* The first of contact c's roots that fired at this event, or -1. */
+static int fired_root(const nsed_data *d, int c) {
+  if (!d->ev.fired) return -1;
+  for (int k = 0; k < NSEDI_ROOTS_PER_CONTACT; k++)
+    if (d->ev.fired[NSEDI_ROOTS_PER_CONTACT * c + k]) return k;
+  return -1;
+}
+
+/* The stall guard: a root of contact c fired and the event changed no mode
+ * (a regime's change, or a boundary the event decides to keep). The phase
+ * that follows must move away from it; one that returns to it at once
+ * fires it again and again, each event deciding the same, a crawl that no
+ * event records and that the Zeno guard would not see. zeno_events such
+ * events on one contact within zeno_window stop the run. */
+static int stall_guard(const nsed_model *m, nsed_data *d, int c, int root, nsed_error *err) {
+  static const char *const names[NSEDI_ROOTS_PER_CONTACT] = {
+      "closing or normal force", "friction (a stick's margin, a slip's stop)", "slip regime",
+      "surface region", "slip speed's minimum", "spin"};
+  if (!ring_full(m, d->zeno.quiet_t + (size_t)c * m->opt.zeno_events, &d->zeno.quiet_n[c], d->t))
+    return NSED_OK;
+  d->failure_contact = c;
+  const char *hint = d->ph.mode[c] == NSED_MODE_STICK && root == NSEDI_ROOT_FRICTION && d->sw.deficient
+                         ? ": a stick of a redundant set, whose friction the event shares out inside "
+                           "the friction set again while the phase's share returns to its boundary "
+                           "(docs/engine.md, \"Redundant contacts\")"
+                         : "";
+  return nsed_error_set(err, NSED_ERR_EVENT,
+                        "t = %.17g: contact '%s' (%s): its %s root fired %d times within %g s and "
+                        "no event changed a mode (the phase returns to the same boundary at once; "
+                        "docs/engine.md, \"The Zeno guard\")%s",
+                        d->t, m->contact[c].def.name, nsed_mode_name(d->ph.mode[c]), names[root],
+                        m->opt.zeno_events, m->opt.zeno_window, hint);
+}
+
 int nsedi_event_record(const nsed_model *m, nsed_data *d, const nsed_observer *obs,
                        nsed_error *err) {
   const nsedi_event_ws *ev = &d->ev;
@@ -151,6 +187,8 @@ int nsedi_event_record(const nsed_model *m, nsed_data *d, const nsed_observer *o
     if (kind >= 0) rc = record_one(m, d, obs, kind, c, ev->prev_mode[c], d->ph.mode[c], err);
     int spin = rc == NSED_OK ? spin_change_of(m, d, c) : -1;
     if (spin >= 0) rc = record_one(m, d, obs, spin, c, ev->prev_spin[c], d->ph.spin[c], err);
+    int root = fired_root(d, c);
+    if (rc == NSED_OK && kind < 0 && spin < 0 && root >= 0) rc = stall_guard(m, d, c, root, err);
     if (rc) return rc;
   }
   return NSED_OK;

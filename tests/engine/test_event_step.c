@@ -12,7 +12,11 @@
  *   onsets on dependent rows: a table's four welded feet pushed into
  *   sliding from a residual creep (tests/reliability/problems/table.yaml);
  *   the held slips of the other feet following their velocities after
- *   that onset's settling impulse.
+ *   that onset's settling impulse;
+ *   the stall guard: a stick whose friction root fires at event after event
+ *   that keeps it sticking stops the run at the guard's count within its
+ *   window, with a message naming it, and not when the roots are spread
+ *   wider than the window.
  * argv[1] is the source root. */
 #include <math.h>
 #include <string.h>
@@ -226,6 +230,33 @@ static void stop(double mu0, double xoff, int sticks) {
   }
   printf("%s: mu0 %g, spring force %g N: %s\n", sticks ? "stop" : "graze", mu0, BK * (xe + xoff),
          nsed_mode_name(d->ph.mode[0]));
+  nsed_data_free(&d);
+  nsed_model_free(&m);
+}
+
+/* The belt's block sticking well inside its friction set (the spring
+ * relaxed), its friction root "firing" at events `spacing` apart, each of
+ * which keeps it sticking: a crawl of events that change nothing. */
+static void stall(double spacing, int stops) {
+  nsed_model *m = belt(0.3, 0.3);
+  nsed_data *d;
+  nsed_error err;
+  must(nsed_data_create(m, &d, &err), &err);
+  double x[3] = {0, 0, 0}, v[3] = {BV, 0, 0};
+  events ev;
+  int rc = NSED_OK, k = 0, ze = m->opt.zeno_events;
+  for (; k < ze + 5 && rc == NSED_OK; k++)
+    rc = resolve_one(m, d, 1.0 + k * spacing, x, v, NSED_MODE_STICK, 0, 0, NULL, NSEDI_ROOT_FRICTION, &ev,
+                     &err);
+  printf("stall: roots %.0e s apart, %d events: %s\n", spacing, k, rc ? err.message : "none stopped it");
+  CHECK(d->ph.mode[0] == NSED_MODE_STICK && ev.n == 0);
+  if (stops) {
+    CHECK(rc == NSED_ERR_EVENT && k == ze);
+    CHECK(strstr(err.message, "contact 'belt' (stick): its friction") &&
+          strstr(err.message, "no event changed a mode"));
+  } else {
+    CHECK(rc == NSED_OK);
+  }
   nsed_data_free(&d);
   nsed_model_free(&m);
 }
@@ -781,6 +812,8 @@ int main(int argc, char **argv) {
   onset(1.5);
   stop(0.5, -0.05, 1);   /* the spring at 0.2443 N less than mu m g: well inside */
   stop(0.3, 0.0, 0);     /* mu0 = mu, the spring at exactly mu m g: a graze */
+  stall(1e-5, 1);        /* 50 within 4.9e-4 s: inside the guard's 1e-3 s */
+  stall(3e-5, 0);        /* 50 within 1.47e-3 s: beyond it */
   impact();
   liftoff();
   slip_pulling(2e-10, 1);
