@@ -143,7 +143,7 @@ typedef struct {
                                surfaces, one having drifted beyond contact_tol (docs/engine.md,
                                "Projection at events") */
   double max_projected_gap; /* the largest |gap| such a projection removed (m) */
-  long friction_kinks;      /* free slips' friction directions crossing a vertex of the vertex
+  long law_kinks;      /* free slips' friction directions crossing a vertex of the vertex
                                form's polygon, each a root where the phase restarts (no mode
                                changes; docs/engine.md, "Kinks of the vertex form's friction") */
 } nsed_stats;

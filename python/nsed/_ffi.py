@@ -60,7 +60,7 @@ typedef struct {
   long error_test_failures;
   long projections;
   double max_projected_gap;
-  long friction_kinks;
+  long law_kinks;
 } nsed_stats;
 
 typedef struct {

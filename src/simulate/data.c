@@ -17,12 +17,13 @@ static int alloc_phase(nsedi_phase *p, int nc, int nkink) {
   return ALLOC(p->kink_seg, nkink) && ALLOC(p->mode, nc) && ALLOC(p->held, nc) && ALLOC(p->slow, nc) && ALLOC(p->hold_mu, nc) && ALLOC(p->off_circle, nc) && ALLOC(p->dir, 2 * nc) &&
          ALLOC(p->root_offset, NSEDI_ROOTS_PER_CONTACT * nc) && ALLOC(p->region_sign, nc) &&
          ALLOC(p->track_live, nc) && ALLOC(p->force_anchor, 3 * nc) && ALLOC(p->spin, nc) &&
-         ALLOC(p->spin_sign, nc) && ALLOC(p->spin_anchor, nc) && ALLOC(p->sector, nc);
+         ALLOC(p->spin_sign, nc) && ALLOC(p->spin_anchor, nc) && ALLOC(p->sector, nc) &&
+         ALLOC(p->kink_side, 3 * nc);
 }
 
 static void free_phase(nsedi_phase *p) {
   void *a[] = {p->kink_seg, p->mode, p->held, p->slow, p->hold_mu, p->off_circle, p->dir, p->root_offset, p->region_sign, p->track_live,
-               p->force_anchor, p->spin, p->spin_sign, p->spin_anchor, p->sector};
+               p->force_anchor, p->spin, p->spin_sign, p->spin_anchor, p->sector, p->kink_side};
   for (size_t i = 0; i < sizeof a / sizeof a[0]; i++) free(a[i]);
 }
 

@@ -28,7 +28,7 @@ enum {
                               min(tol |v_t| - |v_t x s|, |v_t| - slip_stop_speed / 2)
                               (turning away from its direction, or slowing down); free slip in
                               the vertex form: its force's direction reaching a vertex of the
-                              polygon (a kink of its friction, friction_kinks.c) */
+                              polygon (a kink of its friction, law_kinks.c) */
   NSEDI_ROOT_REGION = 3,   /* closed roller: its contact point onto another surface piece */
   NSEDI_ROOT_MINIMUM = 4,  /* held slip: -(a_t . s), its speed's minimum (a stop hidden inside
                               one step, see missed_stop.c) */
@@ -76,7 +76,12 @@ typedef struct {
   int *sector;          /* nc: a free slip's sector of the vertex form's polygon: its friction
                            force's direction lies between vertices k and k + 1 (angles
                            2 pi k / sides) in this phase; -1 for every other contact
-                           (friction_kinks.c) */
+                           (law_kinks.c) */
+  double *kink_side;    /* 3 nc: for a compliant contact and a closed regularised one, the sign
+                           each of its force law's kink functions (slots CONTACT: its gap;
+                           LINE: the spring-damper's force; FRICTION: its slip speed less
+                           delta) started the phase with, the indicator being that sign times
+                           the function; 0 where the slot has none (law_kinks.c) */
   int *kink_seg;        /* nkink: the segment of its table a drive's input is in: k between
                            knots k-1 and k, 0 below the first, npoints above the last
                            (kinks.c) */

@@ -143,5 +143,5 @@ void nsedi_event_anchor(const nsed_model *m, nsed_data *d) {
       else anchor_spin_at_rest(m, d, c, off);
     }
   }
-  nsedi_pose_sectors(m, d);
+  nsedi_pose_kinks(m, d);
 }

@@ -53,7 +53,7 @@ double nsedi_line_root(const nsed_model *m, const nsed_data *d, int c, int slow,
   return fmin(NSEDI_SLIP_LINE_TOL * sp - across, sp - NSEDI_SLOW_ENTRY * o->slip_stop_speed);
 }
 
-/* A free slip's sector indicator in the vertex form (friction_kinks.c): its
+/* A free slip's sector indicator in the vertex form (law_kinks.c): its
  * force's direction f = -v_t inside the sector the phase started in; 1
  * where it has none. */
 static double sector_root(const nsed_model *m, const nsed_data *d, int c) {
@@ -61,6 +61,35 @@ static double sector_root(const nsed_model *m, const nsed_data *d, int c) {
   if (k < 0) return 1.0;
   const nsedi_contact_geom *g = &d->cache.geom[c];
   return nsedi_sector_margin(m->opt.friction.sides, k, -g->row[1].vel, -g->row[2].vel);
+}
+
+double nsedi_law_kink(const nsed_model *m, const nsed_data *d, int c, int slot, double *rate) {
+  const nsed_contact_def *cd = &m->contact[c].def;
+  int compliant = cd->law == NSED_CONTACT_COMPLIANT;
+  int regularised = cd->law == NSED_CONTACT_REGULARIZED && d->ph.mode[c] != NSED_MODE_OPEN;
+  if (!(compliant || regularised) || !d->cache.geom_ok[c]) return NAN;
+  const nsedi_contact_geom *g = &d->cache.geom[c];
+  double an = nsedi_row_accel(&g->row[0], d->cache.du), r = 0, v = NAN;
+  if (slot == NSEDI_ROOT_CONTACT && compliant) {
+    v = g->gap, r = g->row[0].vel;
+  } else if (slot == NSEDI_ROOT_LINE && compliant) {
+    v = -cd->stiffness * g->gap - cd->damping * g->row[0].vel;
+    r = -cd->stiffness * g->row[0].vel - cd->damping * an;
+  } else if (slot == NSEDI_ROOT_FRICTION && cd->mu > 0) {
+    double v1 = g->row[1].vel, v2 = g->row[2].vel, sp = hypot(v1, v2);
+    v = sp - cd->delta;
+    r = sp > 0 ? (v1 * nsedi_row_accel(&g->row[1], d->cache.du) + v2 * nsedi_row_accel(&g->row[2], d->cache.du)) / sp
+               : 0.0;
+  }
+  if (rate) *rate = r;
+  return v;
+}
+
+/* The compliant and regularised laws' kinks (law_kinks.c): the side the
+ * phase started on times the kink function, where the slot has one. */
+static void kink_root(const nsed_model *m, const nsed_data *d, int c, int slot, double *g) {
+  double side = d->ph.kink_side[3 * c + slot], v = side != 0 ? nsedi_law_kink(m, d, c, slot, NULL) : NAN;
+  if (!isnan(v)) g[slot] = side * v;
 }
 
 void nsedi_contact_indicators(const nsed_model *m, const nsed_data *d, int c,
@@ -79,7 +108,10 @@ void nsedi_contact_indicators(const nsed_model *m, const nsed_data *d, int c,
   g[NSEDI_ROOT_REGION] = d->ph.mode[c] != NSED_MODE_OPEN && d->ph.region_sign[c] != 0
                              ? d->ph.region_sign[c] * geo->region
                              : 1.0;
-  if (cd->law == NSED_CONTACT_COMPLIANT) return; /* a force law: no events */
+  if (cd->law == NSED_CONTACT_COMPLIANT) { /* a force law: no events, only its kinks */
+    for (int k = NSEDI_ROOT_CONTACT; k <= NSEDI_ROOT_LINE; k++) kink_root(m, d, c, k, g);
+    return;
+  }
   /* Exact torsion: a sticking spin until its moment reaches torsion
    * lambda_n; a turning one until its spin velocity reaches zero. */
   if (d->ph.spin[c] == NSED_MODE_STICK)
@@ -97,7 +129,10 @@ void nsedi_contact_indicators(const nsed_model *m, const nsed_data *d, int c,
       break;
     case NSED_MODE_SLIP:
       g[NSEDI_ROOT_CONTACT] = l[0];
-      if (cd->law == NSED_CONTACT_REGULARIZED) break; /* never sticks */
+      if (cd->law == NSED_CONTACT_REGULARIZED) { /* never sticks; its friction has a kink */
+        kink_root(m, d, c, NSEDI_ROOT_FRICTION, g);
+        break;
+      }
       if (d->ph.held[c]) {
         /* Held on the direction s: its speed along s crosses zero where it
          * stops, transversally when it decelerates; its minimum, where a stop
@@ -113,7 +148,7 @@ void nsedi_contact_indicators(const nsed_model *m, const nsed_data *d, int c,
          * integrate (it turns at a rate ~ 1/|v|): it is held there. */
         g[NSEDI_ROOT_FRICTION] = nsedi_slip_speed(geo) - NSEDI_SLOW_ENTRY * o->slip_stop_speed;
         /* The vertex form's friction has a kink where its direction
-         * crosses a vertex (friction_kinks.c). */
+         * crosses a vertex (law_kinks.c). */
         g[NSEDI_ROOT_LINE] = sector_root(m, d, c);
       }
       break;

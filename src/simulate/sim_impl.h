@@ -129,20 +129,31 @@ int nsedi_vertex_sector(int sides, double f1, double f2, double on_vertex, doubl
  * inside, zero on either vertex (units of f). */
 double nsedi_sector_margin(int sides, int k, double f1, double f2);
 
-/* ---- the kinks of the vertex form's kinetic friction (friction_kinks.c) ---- */
+/* The value of contact c's force-law kink function in root slot `slot`
+ * and its rate (from the cached velocities and accelerations; rate may be
+ * NULL), or NAN where the slot has none: a compliant contact's gap
+ * (CONTACT; its force jumps there by the damping's part), its
+ * spring-damper force -k gap - c v_n (LINE; clamped at zero), the slip
+ * speed less delta of its regularised friction (FRICTION; also a closed
+ * regularised contact's; indicators.c). */
+double nsedi_law_kink(const nsed_model *m, const nsed_data *d, int c, int slot, double *rate);
 
-/* Each free slip's sector for the phase that starts (-1 for every other
- * contact): at an event's anchor stage, from the cached velocities and
- * accelerations. */
-void nsedi_pose_sectors(const nsed_model *m, nsed_data *d);
+/* ---- the kinks of the contact laws (law_kinks.c) ---- */
 
-/* Whether the roots that fired (nroot flags) are all free slips' sector
- * crossings (no mode changes: the phase goes on in the next sector). */
-int nsedi_only_sector_roots(const nsed_model *m, const nsed_data *d, const int *fired, int nroot);
+/* For the phase that starts (an event's anchor stage, from the cached
+ * velocities and accelerations): each free slip's sector in the vertex
+ * form (-1 for every other contact), and the sides of the compliant and
+ * regularised laws' kink functions (ph.kink_side). */
+void nsedi_pose_kinks(const nsed_model *m, nsed_data *d);
 
-/* At such roots: the crossing slips enter the next sector, the phase goes
- * on (the caches evaluated at d->x). */
-int nsedi_cross_sectors(const nsed_model *m, nsed_data *d, const int *fired, nsed_error *err);
+/* Whether the roots that fired (nroot flags) are all kinks of the laws (no
+ * mode changes: the phase goes on past them). */
+int nsedi_only_kink_roots(const nsed_model *m, const nsed_data *d, const int *fired, int nroot);
+
+/* At such roots: each crossing slip enters its next sector, each kink
+ * function its other side; the phase goes on (the caches evaluated at
+ * d->x). */
+int nsedi_cross_kinks(const nsed_model *m, nsed_data *d, const int *fired, nsed_error *err);
 
 /* The kinetic friction coefficient of contact c slipping at speed sp with
  * its friction force along (f1, f2) in its tangent frame: exact Coulomb

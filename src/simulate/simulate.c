@@ -374,10 +374,10 @@ int nsed_simulate(const nsed_model *m, nsed_data *d, const nsed_observer *obs, n
         if (rc) goto done;
         rc = nsedi_locate_missed_stops(m, d, fired, t_from, err);
         if (rc) goto done;
-        /* A kink of the vertex form's friction changes no mode: the phase
-         * goes on, restarted at the kink (friction_kinks.c). */
-        if (nsedi_only_sector_roots(m, d, fired, nroot)) {
-          rc = nsedi_cross_sectors(m, d, fired, err);
+        /* A kink of a contact law's force changes no mode: the phase goes
+         * on, restarted at the kink (law_kinks.c). */
+        if (nsedi_only_kink_roots(m, d, fired, nroot)) {
+          rc = nsedi_cross_kinks(m, d, fired, err);
           d->ticks.events += tick_now() - we;
           if (rc) goto done;
           d->step_check.valid = 0;

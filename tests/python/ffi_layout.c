@@ -68,7 +68,7 @@ int main(void) {
   FIELD(nsed_stats, error_test_failures);
   FIELD(nsed_stats, projections);
   FIELD(nsed_stats, max_projected_gap);
-  FIELD(nsed_stats, friction_kinks);
+  FIELD(nsed_stats, law_kinks);
   SIZE(nsed_observer);
   FIELD(nsed_observer, ctx);
   FIELD(nsed_observer, sample);
