@@ -77,11 +77,10 @@ typedef struct {
                            force's direction lies between vertices k and k + 1 (angles
                            2 pi k / sides) in this phase; -1 for every other contact
                            (law_kinks.c) */
-  double *kink_side;    /* 3 nc: for a compliant contact and a closed regularised one, the sign
-                           each of its force law's kink functions (slots CONTACT: its gap;
-                           LINE: the spring-damper's force; FRICTION: its slip speed less
-                           delta) started the phase with, the indicator being that sign times
-                           the function; 0 where the slot has none (law_kinks.c) */
+  double *kink_side;    /* 3 nc: for a compliant contact, the sign each of its force law's kink
+                           functions (slots CONTACT: its gap; LINE: the spring-damper's force)
+                           started the phase with, the indicator being that sign times the
+                           function; 0 where the slot has none (law_kinks.c) */
   int *kink_seg;        /* nkink: the segment of its table a drive's input is in: k between
                            knots k-1 and k, 0 below the first, npoints above the last
                            (kinks.c) */

@@ -65,28 +65,21 @@ static double sector_root(const nsed_model *m, const nsed_data *d, int c) {
 
 double nsedi_law_kink(const nsed_model *m, const nsed_data *d, int c, int slot, double *rate) {
   const nsed_contact_def *cd = &m->contact[c].def;
-  int compliant = cd->law == NSED_CONTACT_COMPLIANT;
-  int regularised = cd->law == NSED_CONTACT_REGULARIZED && d->ph.mode[c] != NSED_MODE_OPEN;
-  if (!(compliant || regularised) || !d->cache.geom_ok[c]) return NAN;
+  if (cd->law != NSED_CONTACT_COMPLIANT || !d->cache.geom_ok[c]) return NAN;
   const nsedi_contact_geom *g = &d->cache.geom[c];
-  double an = nsedi_row_accel(&g->row[0], d->cache.du), r = 0, v = NAN;
-  if (slot == NSEDI_ROOT_CONTACT && compliant) {
+  double v = NAN, r = 0;
+  if (slot == NSEDI_ROOT_CONTACT) {
     v = g->gap, r = g->row[0].vel;
-  } else if (slot == NSEDI_ROOT_LINE && compliant) {
+  } else if (slot == NSEDI_ROOT_LINE) {
     v = -cd->stiffness * g->gap - cd->damping * g->row[0].vel;
-    r = -cd->stiffness * g->row[0].vel - cd->damping * an;
-  } else if (slot == NSEDI_ROOT_FRICTION && cd->mu > 0) {
-    double v1 = g->row[1].vel, v2 = g->row[2].vel, sp = hypot(v1, v2);
-    v = sp - cd->delta;
-    r = sp > 0 ? (v1 * nsedi_row_accel(&g->row[1], d->cache.du) + v2 * nsedi_row_accel(&g->row[2], d->cache.du)) / sp
-               : 0.0;
+    r = -cd->stiffness * g->row[0].vel - cd->damping * nsedi_row_accel(&g->row[0], d->cache.du);
   }
   if (rate) *rate = r;
   return v;
 }
 
-/* The compliant and regularised laws' kinks (law_kinks.c): the side the
- * phase started on times the kink function, where the slot has one. */
+/* The compliant law's kinks (law_kinks.c): the side the phase started on
+ * times the kink function, where the slot has one. */
 static void kink_root(const nsed_model *m, const nsed_data *d, int c, int slot, double *g) {
   double side = d->ph.kink_side[3 * c + slot], v = side != 0 ? nsedi_law_kink(m, d, c, slot, NULL) : NAN;
   if (!isnan(v)) g[slot] = side * v;
@@ -129,10 +122,7 @@ void nsedi_contact_indicators(const nsed_model *m, const nsed_data *d, int c,
       break;
     case NSED_MODE_SLIP:
       g[NSEDI_ROOT_CONTACT] = l[0];
-      if (cd->law == NSED_CONTACT_REGULARIZED) { /* never sticks; its friction has a kink */
-        kink_root(m, d, c, NSEDI_ROOT_FRICTION, g);
-        break;
-      }
+      if (cd->law == NSED_CONTACT_REGULARIZED) break; /* never sticks */
       if (d->ph.held[c]) {
         /* Held on the direction s: its speed along s crosses zero where it
          * stops, transversally when it decelerates; its minimum, where a stop

@@ -9,12 +9,13 @@
  *    inscribed polygon's radius along the force's direction f = -v/|v|
  *    (friction_law.c), whose derivative jumps where f crosses a vertex: a
  *    free slip watches its sector (the two vertices around f);
- *  - the regularised friction mu lambda_n min(1, |v| / delta), whose
- *    derivative jumps at |v| = delta;
  *  - the compliant contact's normal force max(0, -k gap - c v_n) while the
  *    surfaces overlap: it jumps by c |v_n| where the gap closes or opens
  *    with a velocity, and its derivative jumps where the spring-damper's
- *    force reaches zero. */
+ *    force reaches zero.
+ * Not the regularised friction's kink at |v| = delta: a creeping slip
+ * hovers about delta, and a restart at each crossing cost more than the
+ * kink (docs/engine.md). */
 #include <math.h>
 
 #include "sim_impl.h"

@@ -132,18 +132,17 @@ double nsedi_sector_margin(int sides, int k, double f1, double f2);
 /* The value of contact c's force-law kink function in root slot `slot`
  * and its rate (from the cached velocities and accelerations; rate may be
  * NULL), or NAN where the slot has none: a compliant contact's gap
- * (CONTACT; its force jumps there by the damping's part), its
- * spring-damper force -k gap - c v_n (LINE; clamped at zero), the slip
- * speed less delta of its regularised friction (FRICTION; also a closed
- * regularised contact's; indicators.c). */
+ * (CONTACT; its force jumps there by the damping's part) and its
+ * spring-damper force -k gap - c v_n (LINE; clamped at zero;
+ * indicators.c). */
 double nsedi_law_kink(const nsed_model *m, const nsed_data *d, int c, int slot, double *rate);
 
 /* ---- the kinks of the contact laws (law_kinks.c) ---- */
 
 /* For the phase that starts (an event's anchor stage, from the cached
  * velocities and accelerations): each free slip's sector in the vertex
- * form (-1 for every other contact), and the sides of the compliant and
- * regularised laws' kink functions (ph.kink_side). */
+ * form (-1 for every other contact), and the sides of the compliant law's
+ * kink functions (ph.kink_side). */
 void nsedi_pose_kinks(const nsed_model *m, nsed_data *d);
 
 /* Whether the roots that fired (nroot flags) are all kinks of the laws (no

@@ -31,7 +31,9 @@
  *  5. A ball sliding with Kosenko's regularised friction (delta 1e-2):
  *     decelerating at (7/2) mu g until its slip speed is delta, then
  *     decaying as exp(-(7/2) mu g t / delta); its centre's position and
- *     velocity at t = 0.5 in closed form, within 1e-12, one kink. */
+ *     velocity at t = 0.5 in closed form, within 1e-12. That law's kink
+ *     at |v| = delta is not a root (a creeping slip hovers about delta):
+ *     none is counted. */
 #include "engine_util.h"
 #include "nsed/io.h"
 #include "nsed_test.h"
@@ -323,10 +325,10 @@ static void regularised_slide(void) {
   long kinks;
   run_to(law_ball(0.1, v0, NSED_CONTACT_REGULARIZED, mu, 0, 0, delta), T, s, &kinks);
   printf("regularised slide: slip reaches delta at %.6f s; at t = %g x %.15f (closed form %.15f, %+.1e), "
-         "v %+.1e off; %ld kink\n",
+         "v %+.1e off; %ld kinks\n",
          t1, T, s[0], x_ref, s[0] - x_ref, s[7] - v_ref, kinks);
   CHECK(fabs(s[0] - x_ref) < 1e-12 && fabs(s[7] - v_ref) < 1e-12);
-  CHECK(kinks == 1);
+  CHECK(kinks == 0);
 }
 
 int main(int argc, char **argv) {
