@@ -153,16 +153,8 @@ static int fired_root(const nsed_data *d, int c) {
   return -1;
 }
 
-/* The stall guard: a root of contact c fired and the event changed no mode
- * (a regime's change, or a boundary the event decides to keep). The phase
- * that follows must move away from it; one that returns to it at once
- * fires it again and again, each event deciding the same, a crawl that no
- * event records and that the Zeno guard would not see. zeno_events such
- * events on one contact within zeno_window stop the run. */
-static int stall_guard(const nsed_model *m, nsed_data *d, int c, int root, nsed_error *err) {
-  static const char *const names[NSEDI_ROOTS_PER_CONTACT] = {
-      "closing or normal force", "friction (a stick's margin, a slip's stop)", "slip regime",
-      "surface region", "slip speed's minimum", "spin"};
+int nsedi_stall_guard(const nsed_model *m, nsed_data *d, int c, int root, const char *what,
+                      nsed_error *err) {
   if (!ring_full(m, d->zeno.quiet_t + (size_t)c * m->opt.zeno_events, &d->zeno.quiet_n[c], d->t))
     return NSED_OK;
   d->failure_contact = c;
@@ -175,7 +167,7 @@ static int stall_guard(const nsed_model *m, nsed_data *d, int c, int root, nsed_
                         "t = %.17g: contact '%s' (%s): its %s root fired %d times within %g s and "
                         "no event changed a mode (the phase returns to the same boundary at once; "
                         "docs/engine.md, \"The Zeno guard\")%s",
-                        d->t, m->contact[c].def.name, nsed_mode_name(d->ph.mode[c]), names[root],
+                        d->t, m->contact[c].def.name, nsed_mode_name(d->ph.mode[c]), what,
                         m->opt.zeno_events, m->opt.zeno_window, hint);
 }
 
@@ -187,8 +179,12 @@ int nsedi_event_record(const nsed_model *m, nsed_data *d, const nsed_observer *o
     if (kind >= 0) rc = record_one(m, d, obs, kind, c, ev->prev_mode[c], d->ph.mode[c], err);
     int spin = rc == NSED_OK ? spin_change_of(m, d, c) : -1;
     if (spin >= 0) rc = record_one(m, d, obs, spin, c, ev->prev_spin[c], d->ph.spin[c], err);
+    static const char *const names[NSEDI_ROOTS_PER_CONTACT] = {
+        "closing or normal force", "friction (a stick's margin, a slip's stop)", "slip regime",
+        "surface region", "slip speed's minimum", "spin"};
     int root = fired_root(d, c);
-    if (rc == NSED_OK && kind < 0 && spin < 0 && root >= 0) rc = stall_guard(m, d, c, root, err);
+    if (rc == NSED_OK && kind < 0 && spin < 0 && root >= 0)
+      rc = nsedi_stall_guard(m, d, c, root, names[root], err);
     if (rc) return rc;
   }
   return NSED_OK;

@@ -13,6 +13,8 @@
  *    surfaces overlap: it jumps by c |v_n| where the gap closes or opens
  *    with a velocity, and its derivative jumps where the spring-damper's
  *    force reaches zero.
+ * The crossings count in the stall guard's ring (event_record.c): a kink
+ * function hovering about zero would restart the integrator for ever.
  * Not the regularised friction's kink at |v| = delta: a creeping slip
  * hovers about delta, and a restart at each crossing cost more than the
  * kink (docs/engine.md). */
@@ -82,6 +84,9 @@ int nsedi_cross_kinks(const nsed_model *m, nsed_data *d, const int *fired, nsed_
         d->ph.kink_side[3 * c + k] = -d->ph.kink_side[3 * c + k];
         d->ph.root_offset[NSEDI_ROOTS_PER_CONTACT * c + k] = 0.0;
         d->stats.law_kinks++;
+        rc = nsedi_stall_guard(m, d, c, k, k == NSEDI_ROOT_CONTACT ? "compliant gap" : "spring-damper force",
+                               err);
+        if (rc) return rc;
       }
     if (!f[NSEDI_ROOT_LINE] || d->ph.sector[c] < 0) continue;
     const nsedi_contact_geom *g = &d->cache.geom[c];
@@ -95,6 +100,8 @@ int nsedi_cross_kinks(const nsed_model *m, nsed_data *d, const int *fired, nsed_
     d->ph.sector[c] = ((below < above ? k - 1 : k + 1) + sides) % sides;
     d->ph.root_offset[NSEDI_ROOTS_PER_CONTACT * c + NSEDI_ROOT_LINE] = 0.0;
     d->stats.law_kinks++;
+    rc = nsedi_stall_guard(m, d, c, NSEDI_ROOT_LINE, "friction polygon's vertex (a kink)", err);
+    if (rc) return rc;
   }
   return NSED_OK;
 }

@@ -266,6 +266,14 @@ double nsedi_liftoff_margin(const nsed_model *m, int c);
 int nsedi_event_record(const nsed_model *m, nsed_data *d, const nsed_observer *obs,
                        nsed_error *err);
 
+/* The stall guard (event_record.c; docs/engine.md, "The Zeno guard"): root
+ * slot `root` of contact c (named `what` in the message) fired where no
+ * mode changed. A phase that returns to the same boundary at once fires it
+ * again and again, a crawl no event records: zeno_events such roots on one
+ * contact within zeno_window stop the run (NSED_ERR_EVENT). */
+int nsedi_stall_guard(const nsed_model *m, nsed_data *d, int c, int root, const char *what,
+                      nsed_error *err);
+
 /* Emit one event through the observer. */
 /* A kink event of joint j's drive table (its name in the event's path). */
 int nsedi_kink_event(const nsed_model *m, nsed_data *d, const nsed_observer *obs, int j);

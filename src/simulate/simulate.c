@@ -366,26 +366,26 @@ int nsed_simulate(const nsed_model *m, nsed_data *d, const nsed_observer *obs, n
       memset(fired, 0, sizeof *fired * (size_t)nroot);
       fired[NSEDI_ROOTS_PER_CONTACT * m->ncontact] = -1; /* the time indicator */
     }
-    if (res == NSEDI_STEP_ROOT || at_breakpoint) {
-      uint64_t we = tick_now();
-      if (!at_breakpoint) {
-        nsedi_integrator_roots(d->integ, fired);
-        rc = nsedi_land_on_event(m, d, fired, t_from, err);
-        if (rc) goto done;
-        rc = nsedi_locate_missed_stops(m, d, fired, t_from, err);
-        if (rc) goto done;
-        /* A kink of a contact law's force changes no mode: the phase goes
-         * on, restarted at the kink (law_kinks.c). */
-        if (nsedi_only_kink_roots(m, d, fired, nroot)) {
-          rc = nsedi_cross_kinks(m, d, fired, err);
-          d->ticks.events += tick_now() - we;
-          if (rc) goto done;
-          d->step_check.valid = 0;
-          rc = nsedi_integrator_reinit(d->integ, d->t, d->x, err);
-          if (rc) goto done;
-          continue;
-        }
-      }
+    int at_event = res == NSEDI_STEP_ROOT || at_breakpoint, at_kink = 0;
+    uint64_t we = at_event ? tick_now() : 0;
+    if (at_event && !at_breakpoint) {
+      nsedi_integrator_roots(d->integ, fired);
+      rc = nsedi_land_on_event(m, d, fired, t_from, err);
+      if (rc) goto done;
+      rc = nsedi_locate_missed_stops(m, d, fired, t_from, err);
+      if (rc) goto done;
+      /* A kink of a contact law's force changes no mode: the phase goes on,
+       * restarted at the kink (law_kinks.c). */
+      at_kink = nsedi_only_kink_roots(m, d, fired, nroot);
+    }
+    if (at_kink) {
+      rc = nsedi_cross_kinks(m, d, fired, err);
+      d->ticks.events += tick_now() - we;
+      if (rc) goto done;
+      d->step_check.valid = 0;
+      rc = nsedi_integrator_reinit(d->integ, d->t, d->x, err);
+      if (rc) goto done;
+    } else if (at_event) {
       rc = sample(m, d, obs, NSED_SAMPLE_PRE_EVENT, err);
       if (rc) goto done;
       rc = nsedi_resolve(m, d, fired, obs, err);

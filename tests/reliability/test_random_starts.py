@@ -54,6 +54,8 @@ def rules(rs):
     check(rs.failure_class({"message": "t = 1: contact 'a' was closed by the contact problem but its normal "
                                        "force is -0.1 N < 0 in the smooth phase (inconsistent mode)"})
           == "inconsistent mode", "an inconsistent mode is named")
+    check(rs.failure_class({"message": "t = 3.19: contact 'a' (stick): its friction root fired 50 times within "
+                                       "0.001 s and no event changed a mode"}) == "stall", "a stall is named")
     doc = {"bodies": [{"name": "b", "velocity": [1, 0, -2], "angular_velocity": [0, 0, 3]}]}
     a = rs.draw_start(doc, random.Random(7))
     b = rs.draw_start(doc, random.Random(7))
