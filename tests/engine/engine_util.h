@@ -161,11 +161,12 @@ static inline void must(int rc, const nsed_error *err) {
   }
 }
 
-/* A uniform ball "ball" of the given mass and radius resting on the floor,
- * sliding at (vx, vy) without spin, and its floor contact "ball_floor"
- * with mu = mu0 = mu. */
-static inline void add_sliding_ball(nsed_model *m, double mass, double radius, double vx, double vy,
-                                    double mu) {
+/* A uniform ball "ball" of the given mass and radius, its centre at height
+ * z, moving at (vx, vy) without spin, and its floor contact "ball_floor"
+ * with mu = mu0 = mu; its law, stiffness, damping and delta from `law`
+ * (NULL: exact Coulomb). */
+static inline void add_floor_ball(nsed_model *m, double mass, double radius, double z, double vx, double vy,
+                            double mu, const nsed_contact_def *law) {
   nsed_error err;
   nsed_body_def b;
   nsed_body_def_default(&b);
@@ -173,16 +174,41 @@ static inline void add_sliding_ball(nsed_model *m, double mass, double radius, d
   b.mass = mass;
   b.shape.type = NSED_SHAPE_SPHERE;
   b.shape.radius = radius;
-  b.position[2] = radius;
+  b.position[2] = z;
   b.velocity[0] = vx;
   b.velocity[1] = vy;
   must(nsed_model_add_body(m, &b, &err), &err);
   nsed_contact_def c;
   nsed_contact_def_default(&c);
+  if (law) {
+    c.law = law->law;
+    c.stiffness = law->stiffness, c.damping = law->damping, c.delta = law->delta;
+  }
   snprintf(c.name, sizeof c.name, "ball_floor");
   snprintf(c.body, sizeof c.body, "ball");
   c.mu = c.mu0 = mu;
   must(nsed_model_add_contact(m, &c, &err), &err);
+}
+
+/* The same resting on the floor, sliding, exact Coulomb. */
+static inline void add_sliding_ball(nsed_model *m, double mass, double radius, double vx, double vy,
+                                    double mu) {
+  add_floor_ball(m, mass, radius, radius, vx, vy, mu, NULL);
+}
+
+/* x = A^-1 b for a 3 x 3 A (row-major) by Cramer's rule; 1 if singular. */
+static inline int solve3_cramer(const double A[9], const double rhs[3], double x[3]) {
+  double det = A[0] * (A[4] * A[8] - A[5] * A[7]) - A[1] * (A[3] * A[8] - A[5] * A[6]) +
+               A[2] * (A[3] * A[7] - A[4] * A[6]);
+  if (!(fabs(det) > 0)) return 1;
+  for (int c = 0; c < 3; c++) {
+    double T[9];
+    memcpy(T, A, sizeof T);
+    for (int r = 0; r < 3; r++) T[3 * r + c] = rhs[r];
+    x[c] = (T[0] * (T[4] * T[8] - T[5] * T[7]) - T[1] * (T[3] * T[8] - T[5] * T[6]) +
+            T[2] * (T[3] * T[7] - T[4] * T[6])) / det;
+  }
+  return 0;
 }
 
 /* A shipped problem, root/problems/file, loaded with overrides (KEY=VALUE). */

@@ -299,21 +299,6 @@ static void welded_sunk(void) {
   nsed_model_free(&m);
 }
 
-/* x = A^-1 b for a 3 x 3 A (row-major) by Cramer's rule; 1 if singular. */
-static int solve3(const double A[9], const double rhs[3], double x[3]) {
-  double det = A[0] * (A[4] * A[8] - A[5] * A[7]) - A[1] * (A[3] * A[8] - A[5] * A[6]) +
-               A[2] * (A[3] * A[7] - A[4] * A[6]);
-  if (!(fabs(det) > 0)) return 1;
-  for (int c = 0; c < 3; c++) {
-    double T[9];
-    memcpy(T, A, sizeof T);
-    for (int r = 0; r < 3; r++) T[3 * r + c] = rhs[r];
-    x[c] = (T[0] * (T[4] * T[8] - T[5] * T[7]) - T[1] * (T[3] * T[8] - T[5] * T[6]) +
-            T[2] * (T[3] * T[7] - T[4] * T[6])) / det;
-  }
-  return 0;
-}
-
 static void coin_projected(const char *root) {
   char path[4096];
   snprintf(path, sizeof path, "%s/problems/rolling_coin.yaml", root);
@@ -372,7 +357,7 @@ static void coin_projected(const char *root) {
       for (int q = 0; q < 6; q++) JJ[3 * i + j] += r[i].ja[q] * r[j].ja[q];
     }
   }
-  CHECK(solve3(JJ, rhs, lam) == 0);
+  CHECK(solve3_cramer(JJ, rhs, lam) == 0);
   double outside = 0, size = 0;
   for (int q = 0; q < 6; q++) {
     double jl = 0;

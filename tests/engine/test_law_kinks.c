@@ -240,31 +240,14 @@ static void coin(const char *root) {
   CHECK(fabs(c11 - c13) < 1e-12);
 }
 
-/* The ball of add_sliding_ball under a contact law of its own. */
+/* A 1 kg ball of radius 0.1 under a contact law of its own. */
 static nsed_model *law_ball(double z0, double vx, nsed_contact_law law, double mu, double k, double c,
                             double delta) {
   nsed_error err;
   nsed_model *m;
   must(nsed_model_create(&m, &err), &err);
-  nsed_body_def b;
-  nsed_body_def_default(&b);
-  snprintf(b.name, sizeof b.name, "ball");
-  b.mass = 1.0;
-  b.shape.type = NSED_SHAPE_SPHERE;
-  b.shape.radius = 0.1;
-  b.position[2] = z0;
-  b.velocity[0] = vx;
-  must(nsed_model_add_body(m, &b, &err), &err);
-  nsed_contact_def cd;
-  nsed_contact_def_default(&cd);
-  snprintf(cd.name, sizeof cd.name, "ball_floor");
-  snprintf(cd.body, sizeof cd.body, "ball");
-  cd.law = law;
-  cd.mu = cd.mu0 = mu;
-  cd.stiffness = k;
-  cd.damping = c;
-  cd.delta = delta;
-  must(nsed_model_add_contact(m, &cd, &err), &err);
+  nsed_contact_def cd = {.law = law, .stiffness = k, .damping = c, .delta = delta};
+  add_floor_ball(m, 1.0, 0.1, z0, vx, 0.0, mu, &cd);
   return m;
 }
 

@@ -56,18 +56,6 @@ static void rim(const double k[3], const double w[3], double rho[3], double rhod
   }
 }
 
-static void solve3(double M[9], double b[3], double x[3]) {
-  double det = M[0] * (M[4] * M[8] - M[5] * M[7]) - M[1] * (M[3] * M[8] - M[5] * M[6]) +
-               M[2] * (M[3] * M[7] - M[4] * M[6]);
-  for (int c = 0; c < 3; c++) {
-    double T[9];
-    memcpy(T, M, sizeof T);
-    for (int r = 0; r < 3; r++) T[3 * r + c] = b[r];
-    x[c] = (T[0] * (T[4] * T[8] - T[5] * T[7]) - T[1] * (T[3] * T[8] - T[5] * T[6]) +
-            T[2] * (T[3] * T[7] - T[4] * T[6])) / det;
-  }
-}
-
 static void red_rhs(const red_state *s, red_state *d) {
   double R[9], k[3], rho[3], rhod[3];
   rotmat(s->q, R);
@@ -103,7 +91,7 @@ static void red_rhs(const red_state *s, red_state *d) {
   cross(t3, rho, gvec);
   double b[3];
   for (int i = 0; i < 3; i++) b[i] = -t1[i] - MASS * t2[i] - MASS * t3[i];
-  solve3(M, b, d->w);
+  (void)solve3_cramer(M, b, d->w);
 }
 
 static void red_axpy(red_state *r, const red_state *a, double h, const red_state *b) {
