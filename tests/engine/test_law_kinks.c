@@ -251,6 +251,7 @@ static nsed_model *law_ball(double z0, double vx, nsed_contact_law law, double m
   return m;
 }
 
+/* Runs m (and frees it) to t_end: the body's state there and the kinks. */
 static void run_to(nsed_model *m, double t_end, double s[13], long *kinks) {
   nsed_error err;
   nsed_options o = *nsed_model_options(m);
@@ -265,6 +266,7 @@ static void run_to(nsed_model *m, double t_end, double s[13], long *kinks) {
   nsed_data_body_state(d, 0, s);
   *kinks = nsed_data_stats(d)->law_kinks;
   nsed_data_free(&d);
+  nsed_model_free(&m);
 }
 
 static void compliant_drop(void) {
