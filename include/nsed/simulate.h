@@ -143,9 +143,14 @@ typedef struct {
                                surfaces, one having drifted beyond contact_tol (docs/engine.md,
                                "Projection at events") */
   double max_projected_gap; /* the largest |gap| such a projection removed (m) */
-  long law_kinks;      /* free slips' friction directions crossing a vertex of the vertex
-                               form's polygon, each a root where the phase restarts (no mode
-                               changes; docs/engine.md, "Kinks of the vertex form's friction") */
+  long law_kinks;      /* kinks of the contact laws crossed: free slips' friction directions
+                          crossing a vertex of the vertex form's polygon, compliant contacts'
+                          gaps and spring-damper forces crossing zero; each a root where the
+                          phase restarts (no mode changes; docs/engine.md, "Kinks of the
+                          contact laws") */
+  long margins_cleared; /* contacts that lifted off and rose clear of their closing margin,
+                           watched from then on at the level they left (docs/engine.md,
+                           "Landing after a lift-off") */
 } nsed_stats;
 
 /* Name of a law check as written to summary.json ("stick_friction"). */

@@ -61,6 +61,7 @@ typedef struct {
   long projections;
   double max_projected_gap;
   long law_kinks;
+  long margins_cleared;
 } nsed_stats;
 
 typedef struct {

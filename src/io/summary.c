@@ -29,7 +29,7 @@ const char *const nsedi_summary_keys[] = {
     "problem", "problem_sha256", "overrides", "status", "status_code", "message", "failed_event_problem", "t_end",
     "t_reached", "bodies", "body_names", "joints", "contacts", "forces", "states", "integrator", "step_controller",
     "friction_model", "friction_sides", "contact_laws", "geometry", "events", "events_by_kind", "lcp_solves",
-    "rhs_evaluations", "rhs_reused", "landings", "landings_interpolated", "landing_steps", "samples_interpolated", "steps", "error_test_failures", "projections", "max_projected_gap", "law_kinks", "wall_seconds", "max_constraint_violation", "max_lcp_residual",
+    "rhs_evaluations", "rhs_reused", "landings", "landings_interpolated", "landing_steps", "samples_interpolated", "steps", "error_test_failures", "projections", "max_projected_gap", "law_kinks", "margins_cleared", "wall_seconds", "max_constraint_violation", "max_lcp_residual",
     "energy_initial", "energy_final", "work_external", "work_contacts", "work_joints",
     "energy_balance_error", "law_monitor", "onsets_off_circle", "monitor_seconds", "max_track_residual",
     "nsed_version",
@@ -146,6 +146,8 @@ int nsed_summary_json(const nsed_model *m, const nsed_data *d, const nsed_summar
   nsedi_json_number(f, st->max_projected_gap);
   key(f, "law_kinks");
   fprintf(f, "%ld", st->law_kinks);
+  key(f, "margins_cleared");
+  fprintf(f, "%ld", st->margins_cleared);
   key(f, "wall_seconds");
   nsedi_json_number(f, st->wall_seconds);
   key(f, "max_constraint_violation");

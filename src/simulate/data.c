@@ -18,12 +18,14 @@ static int alloc_phase(nsedi_phase *p, int nc, int nkink) {
          ALLOC(p->root_offset, NSEDI_ROOTS_PER_CONTACT * nc) && ALLOC(p->region_sign, nc) &&
          ALLOC(p->track_live, nc) && ALLOC(p->force_anchor, 3 * nc) && ALLOC(p->spin, nc) &&
          ALLOC(p->spin_sign, nc) && ALLOC(p->spin_anchor, nc) && ALLOC(p->sector, nc) &&
-         ALLOC(p->kink_side, 3 * nc);
+         ALLOC(p->kink_side, 3 * nc) && ALLOC(p->clearing, nc) && ALLOC(p->clear_at, nc) &&
+         ALLOC(p->clear_to, nc);
 }
 
 static void free_phase(nsedi_phase *p) {
   void *a[] = {p->kink_seg, p->mode, p->held, p->slow, p->hold_mu, p->off_circle, p->dir, p->root_offset, p->region_sign, p->track_live,
-               p->force_anchor, p->spin, p->spin_sign, p->spin_anchor, p->sector, p->kink_side};
+               p->force_anchor, p->spin, p->spin_sign, p->spin_anchor, p->sector, p->kink_side,
+               p->clearing, p->clear_at, p->clear_to};
   for (size_t i = 0; i < sizeof a / sizeof a[0]; i++) free(a[i]);
 }
 

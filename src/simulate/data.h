@@ -81,6 +81,11 @@ typedef struct {
                            functions (slots CONTACT: its gap; LINE: the spring-damper's force)
                            started the phase with, the indicator being that sign times the
                            function; 0 where the slot has none (law_kinks.c) */
+  int *clearing;        /* nc: an open contact that lifted off, its closing root a margin
+                           below the level it left, until its gap rises to clear_at
+                           (NSEDI_ROOT_LINE; liftoff_margin.c) */
+  double *clear_at;     /* nc: that gap (m): the level plus a margin */
+  double *clear_to;     /* nc: the closing offset from then on (m): the level */
   int *kink_seg;        /* nkink: the segment of its table a drive's input is in: k between
                            knots k-1 and k, 0 below the first, npoints above the last
                            (kinks.c) */

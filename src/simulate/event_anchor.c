@@ -25,32 +25,13 @@
 #include "sim_impl.h"
 #include "tolerances.h"
 
-double nsedi_liftoff_margin(const nsed_model *m, int c) {
-  /* A roller lifting off near its tip lands again within microseconds (the
-   * omni vehicle's wheels rock on their three contacts), before the
-   * stabilisation has removed the landing's penetration: its margin is a
-   * level below the floor, not a step per bounce. */
-  return (nsedi_is_roller(m, c) ? NSEDI_ROLLER_LIFTOFF_MARGIN : NSEDI_LIFTOFF_MARGIN) * m->opt.contact_tol;
-}
-
-/* The closing offset of open contact c. */
-static double closing_offset(const nsed_model *m, const nsed_data *d, int c) {
+/* The level open contact c is watched at when it has not just lifted off
+ * (or once it has risen clear of its lift-off margin). */
+static double level_offset(const nsed_model *m, const nsed_data *d, int c) {
   const nsed_options *o = &m->opt;
-  int roller = nsedi_is_roller(m, c);
   double gap = d->cache.geom[c].gap;
   double off = d->cache.geom_ok[c] ? fmin(0.0, gap) : 0.0;
-  /* The margin is for a gap growing quadratically from round-off (a
-   * lift-off at its force's root). One that leaves with a separating
-   * velocity (lifted by an impact elsewhere) rises above the round-off
-   * and is watched at its level: given the margin, each such flight sank
-   * its contact a margin deeper, a step per bounce (docs/engine.md,
-   * "Flights below the margin"). A contact held closed there whose
-   * settling the rows did not allow keeps the margin. */
-  int separating = d->cache.geom_ok[c] && d->cache.geom[c].row[0].vel > o->slip_tol &&
-                   !(d->ev.trigger[c] & NSEDI_TRIG_HOVER);
-  if (d->ev.prev_mode[c] != NSED_MODE_OPEN && !d->ev.impacted[c] && !separating)
-    return off - nsedi_liftoff_margin(m, c);
-  if (!roller || !d->cache.geom_ok[c]) return off;
+  if (!nsedi_is_roller(m, c) || !d->cache.geom_ok[c]) return off;
   /* A roller whose closing root fired below the margin and which the event
    * left open (the outgoing roller of a handover, its tip under the floor
    * by the stabilisation's residue, its gap at a minimum) is watched from
@@ -60,6 +41,33 @@ static double closing_offset(const nsed_model *m, const nsed_data *d, int c) {
   if (d->ev.fired && d->ev.prev_mode[c] == NSED_MODE_OPEN && !d->ev.impacted[c] && gap < -margin)
     return gap - margin;
   return fmin(-margin, gap);
+}
+
+/* The closing offset of open contact c; a contact that leaves the surface
+ * here is armed to be watched at its level once it rises clear of the
+ * margin. */
+static double closing_offset(const nsed_model *m, nsed_data *d, int c) {
+  const nsed_options *o = &m->opt;
+  double level = level_offset(m, d, c);
+  /* The margin is for a gap growing quadratically from round-off: a
+   * lift-off at its force's root, or a contact that touched at this event
+   * (a candidate of its problem) and is left open by it. Watched at its
+   * gap, that one's indicator starts at exactly zero, and SUNDIALS,
+   * waiting for it to move away, never sees it fall below zero if it
+   * does so at once (the force that left it open turning away within
+   * round-off: docs/engine.md, "Landing after a lift-off"). One that leaves with a separating
+   * velocity (lifted by an impact elsewhere) rises above the round-off
+   * and is watched at its level: given the margin, each such flight sank
+   * its contact a margin deeper, a step per bounce (docs/engine.md,
+   * "Flights below the margin"). A contact held closed there whose
+   * settling the rows did not allow keeps the margin. */
+  int separating = d->cache.geom_ok[c] && d->cache.geom[c].row[0].vel > o->slip_tol &&
+                   !(d->ev.trigger[c] & NSEDI_TRIG_HOVER);
+  int leaves = d->ev.prev_mode[c] != NSED_MODE_OPEN || (d->ev.trigger[c] & NSEDI_TRIG_CLOSING);
+  if (!leaves || d->ev.impacted[c] || separating) return level;
+  if (!d->cache.geom_ok[c]) return -nsedi_liftoff_margin(m, c);
+  double watched = fmin(0.0, d->cache.geom[c].gap) - nsedi_liftoff_margin(m, c);
+  return nsedi_arm_liftoff_clearance(m, d, c, watched, level);
 }
 
 /* The onset of slip c starts from rest: its stop indicator v . s starts at
@@ -126,14 +134,23 @@ void nsedi_event_anchor(const nsed_model *m, nsed_data *d) {
   for (int c = 0; c < m->ncontact; c++) {
     double *off = d->ph.root_offset + NSEDI_ROOTS_PER_CONTACT * c;
     double kept = off[NSEDI_ROOT_CONTACT];
+    int was_clearing = d->ph.clearing[c];
     memset(off, 0, sizeof(double) * NSEDI_ROOTS_PER_CONTACT);
+    d->ph.clearing[c] = 0;
     /* a roller's side is the one it is evaluated on (roller.c), which
      * inside the boundary's band need not be the region's sign */
     d->ph.region_sign[c] = nsedi_is_roller(m, c) ? (d->cache.geom[c].at_tip ? -1.0 : 1.0)
                                                  : d->cache.geom[c].region >= 0 ? 1.0 : -1.0;
     if (m->contact[c].def.law == NSED_CONTACT_COMPLIANT) continue;
     if (d->ph.mode[c] == NSED_MODE_OPEN) {
-      off[NSEDI_ROOT_CONTACT] = keeps_closing_offset(d, c, kept) ? kept : closing_offset(m, d, c);
+      if (keeps_closing_offset(d, c, kept)) {
+        off[NSEDI_ROOT_CONTACT] = kept;
+        d->ph.clearing[c] = was_clearing;
+        /* risen clear at this very event (its root among those that fired) */
+        if (was_clearing && !(d->cache.geom[c].gap < d->ph.clear_at[c])) nsedi_clear_liftoff_margin(d, c);
+      } else {
+        off[NSEDI_ROOT_CONTACT] = closing_offset(m, d, c);
+      }
     } else if (d->ph.mode[c] == NSED_MODE_SLIP && d->ph.held[c]) {
       if (d->ev.trigger[c] & NSEDI_TRIG_ONSET) anchor_onset(m, d, c, off);
       else if (nsedi_coulomb_friction(m, c)) anchor_at_rest(m, d, c, off);

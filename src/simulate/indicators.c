@@ -115,6 +115,8 @@ void nsedi_contact_indicators(const nsed_model *m, const nsed_data *d, int c,
     case NSED_MODE_OPEN:
       /* Degenerate geometry still has a gap (a flat disk's rim height). */
       g[NSEDI_ROOT_CONTACT] = geo->gap;
+      /* A lift-off's margin, until the gap rises clear of it. */
+      g[NSEDI_ROOT_LINE] = nsedi_liftoff_clearance_root(d, c);
       break;
     case NSED_MODE_STICK:
       g[NSEDI_ROOT_CONTACT] = l[0];

@@ -13,6 +13,8 @@
  *    surfaces overlap: it jumps by c |v_n| where the gap closes or opens
  *    with a velocity, and its derivative jumps where the spring-damper's
  *    force reaches zero.
+ * The same light path clears a lift-off's closing margin (liftoff_margin.c):
+ * that root changes no force either.
  * The crossings count in the stall guard's ring (event_record.c): a kink
  * function hovering about zero would restart the integrator for ever.
  * Not the regularised friction's kink at |v| = delta: a creeping slip
@@ -58,7 +60,7 @@ void nsedi_pose_kinks(const nsed_model *m, nsed_data *d) {
 
 /* Whether root slot k of contact c is a kink of its law in this phase. */
 static int kink_slot(const nsed_data *d, int c, int k) {
-  if (k == NSEDI_ROOT_LINE && d->ph.sector[c] >= 0) return 1;
+  if (k == NSEDI_ROOT_LINE && (d->ph.sector[c] >= 0 || d->ph.clearing[c])) return 1;
   return k <= NSEDI_ROOT_LINE && d->ph.kink_side[3 * c + k] != 0;
 }
 
@@ -88,6 +90,7 @@ int nsedi_cross_kinks(const nsed_model *m, nsed_data *d, const int *fired, nsed_
                                err);
         if (rc) return rc;
       }
+    if (f[NSEDI_ROOT_LINE] && d->ph.clearing[c]) nsedi_clear_liftoff_margin(d, c);
     if (!f[NSEDI_ROOT_LINE] || d->ph.sector[c] < 0) continue;
     const nsedi_contact_geom *g = &d->cache.geom[c];
     int k = d->ph.sector[c];

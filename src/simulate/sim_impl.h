@@ -145,13 +145,14 @@ double nsedi_law_kink(const nsed_model *m, const nsed_data *d, int c, int slot, 
  * kink functions (ph.kink_side). */
 void nsedi_pose_kinks(const nsed_model *m, nsed_data *d);
 
-/* Whether the roots that fired (nroot flags) are all kinks of the laws (no
- * mode changes: the phase goes on past them). */
+/* Whether the roots that fired (nroot flags) are all kinks of the laws or
+ * lift-offs rising clear of their margins (no mode changes: the phase goes
+ * on past them). */
 int nsedi_only_kink_roots(const nsed_model *m, const nsed_data *d, const int *fired, int nroot);
 
 /* At such roots: each crossing slip enters its next sector, each kink
- * function its other side; the phase goes on (the caches evaluated at
- * d->x). */
+ * function its other side, each clearing contact its level; the phase goes
+ * on (the caches evaluated at d->x). */
 int nsedi_cross_kinks(const nsed_model *m, nsed_data *d, const int *fired, nsed_error *err);
 
 /* The kinetic friction coefficient of contact c slipping at speed sp with
@@ -256,10 +257,26 @@ void nsedi_event_anchor(const nsed_model *m, nsed_data *d);
  * contradict each other. */
 int nsedi_settle_hovering(const nsed_model *m, nsed_data *d);
 
+/* ---- the lift-off margin (liftoff_margin.c) ---- */
+
 /* How far (m) below its gap a contact that lifts off at contact c's event
  * may sink before its closing root counts: NSEDI_LIFTOFF_MARGIN or, for a
- * roller, NSEDI_ROLLER_LIFTOFF_MARGIN contact_tol (event_anchor.c). */
+ * roller, NSEDI_ROLLER_LIFTOFF_MARGIN contact_tol. */
 double nsedi_liftoff_margin(const nsed_model *m, int c);
+
+/* Contact c lifts off at this event, its closing root watched from offset
+ * `watched` (a margin below the level it left); `level` is the offset it
+ * is watched from once its gap has risen a margin above that: armed here
+ * (ph.clearing), or, where the two hardly differ, not. Returns the closing
+ * offset to start with (`level` if the gap is above it already). */
+double nsedi_arm_liftoff_clearance(const nsed_model *m, nsed_data *d, int c, double watched, double level);
+
+/* Contact c's clearance indicator (root slot NSEDI_ROOT_LINE of an open
+ * contact): positive until its gap rises to ph.clear_at; 1 unarmed. */
+double nsedi_liftoff_clearance_root(const nsed_data *d, int c);
+
+/* At that root: c's closing root watched from the level from now on. */
+void nsedi_clear_liftoff_margin(nsed_data *d, int c);
 
 /* Stage 7, record (event_record.c): every mode change as an event, the
  * Zeno guard and the event limits. */

@@ -374,8 +374,9 @@ int nsed_simulate(const nsed_model *m, nsed_data *d, const nsed_observer *obs, n
       if (rc) goto done;
       rc = nsedi_locate_missed_stops(m, d, fired, t_from, err);
       if (rc) goto done;
-      /* A kink of a contact law's force changes no mode: the phase goes on,
-       * restarted at the kink (law_kinks.c). */
+      /* A kink of a contact law's force changes no mode, nor does a
+       * lift-off's gap rising clear of its margin: the phase goes on,
+       * restarted there (law_kinks.c, liftoff_margin.c). */
       at_kink = nsedi_only_kink_roots(m, d, fired, nroot);
     }
     if (at_kink) {

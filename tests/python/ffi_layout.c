@@ -69,6 +69,7 @@ int main(void) {
   FIELD(nsed_stats, projections);
   FIELD(nsed_stats, max_projected_gap);
   FIELD(nsed_stats, law_kinks);
+  FIELD(nsed_stats, margins_cleared);
   SIZE(nsed_observer);
   FIELD(nsed_observer, ctx);
   FIELD(nsed_observer, sample);
