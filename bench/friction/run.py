@@ -37,6 +37,7 @@ import json
 import math
 import os
 import re
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -196,10 +197,44 @@ def model_overrides(model, problem, keys):
 
 # ---------------------------------------------------------------- running nsed
 
-def run_nsed(nsed, yaml_path, outdir, sets, timeout):
+STOP_GRACE = 30.0  # s a run told to stop (SIGTERM) may take to write its files before it is killed
+
+
+def leftover_tmp_dirs(outdir):
+    """nsed's own temporary siblings of outdir (OUTDIR.tmp-XXXXXX): a killed
+    run leaves one behind."""
+    parent, name = os.path.split(os.path.abspath(outdir))
+    pat = re.compile(re.escape(name) + r"\.tmp-[A-Za-z0-9]{6}$")
+    return [os.path.join(parent, e) for e in os.listdir(parent) if pat.match(e)]
+
+
+def run_until(cmd, timeout, grace=STOP_GRACE):
+    """Run cmd; past `timeout` s stop it with SIGTERM, on which nsed writes
+    its files up to that instant (status "interrupted") and removes its
+    temporary folder, and kill it if it has not ended `grace` s later.
+    Returns (returncode, stderr, stopped: None, "terminated" or "killed")."""
+    with subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True) as p:
+        try:
+            _, err = p.communicate(timeout=timeout)
+            return p.returncode, err, None
+        except subprocess.TimeoutExpired:
+            p.terminate()
+        try:
+            _, err = p.communicate(timeout=grace)
+            return p.returncode, err, "terminated"
+        except subprocess.TimeoutExpired:
+            p.kill()
+            _, err = p.communicate()
+            return p.returncode, err, "killed"
+
+
+def run_nsed(nsed, yaml_path, outdir, sets, timeout, grace=STOP_GRACE):
     """Run nsed; return its summary dict (status 'timeout', 'refused' or
     'crashed' made up when nsed did not write one).  A finished result folder is reused so an
-    interrupted suite resumes cheaply."""
+    interrupted suite resumes cheaply.  A run past `timeout` is stopped
+    with its files up to then kept (status 'timeout', t_reached where it
+    stopped; not marked finished, so a resumed suite runs it again); one
+    that had to be killed leaves no temporary folder behind."""
     summ_path = os.path.join(outdir, "summary.json")
     stamp = os.path.join(outdir, "overrides.txt")
     if os.path.exists(summ_path) and os.path.exists(stamp):
@@ -211,18 +246,24 @@ def run_nsed(nsed, yaml_path, outdir, sets, timeout):
     cmd = [nsed, "run", yaml_path, "-o", outdir, "--quiet"]
     for s in sets:
         cmd += ["--set", s]
-    try:
-        proc = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout)
-    except subprocess.TimeoutExpired:
-        summ = dict(status="timeout", message=f"killed after {timeout} s",
-                    wall_seconds=float(timeout), t_reached=float("nan"),
+    returncode, stderr, stopped = run_until(cmd, timeout, grace)
+    if stopped:
+        for leftover in leftover_tmp_dirs(outdir):
+            shutil.rmtree(leftover, ignore_errors=True)
+        summ = dict(wall_seconds=float(timeout), t_reached=float("nan"),
                     events=0, rhs_evaluations=0, steps=0)
+        if stopped == "terminated" and os.path.exists(summ_path):
+            with open(summ_path) as g:
+                written = json.load(g)
+            if written.get("status") == "interrupted":   # this run's, not an older one's
+                summ = written
+        summ.update(status="timeout", message=f"stopped after {timeout} s ({stopped})")
         return summ
     if not os.path.exists(summ_path):
         # exit status 2: the problem with these overrides is refused as input
         # (the exact cone with torsional friction); anything else crashed.
-        return dict(status="refused" if proc.returncode == 2 else "crashed",
-                    message=proc.stderr.strip()[-300:],
+        return dict(status="refused" if returncode == 2 else "crashed",
+                    message=stderr.strip()[-300:],
                     wall_seconds=float("nan"), t_reached=float("nan"),
                     events=0, rhs_evaluations=0, steps=0)
     with open(summ_path) as g:
