@@ -26,12 +26,14 @@
 #include "tolerances.h"
 
 /* The level open contact c is watched at when it has not just lifted off
- * (or once it has risen clear of its lift-off margin). */
+ * (or once it has risen clear of its lift-off margin). A wheel's roller is
+ * watched a margin below it: its wheel's next roller arrives tangentially
+ * (above); a free roller has no next one. */
 static double level_offset(const nsed_model *m, const nsed_data *d, int c) {
   const nsed_options *o = &m->opt;
   double gap = d->cache.geom[c].gap;
   double off = d->cache.geom_ok[c] ? fmin(0.0, gap) : 0.0;
-  if (!nsedi_is_roller(m, c) || !d->cache.geom_ok[c]) return off;
+  if (!nsedi_is_roller(m, c) || m->contact[c].carrier < 0 || !d->cache.geom_ok[c]) return off;
   /* A roller whose closing root fired below the margin and which the event
    * left open (the outgoing roller of a handover, its tip under the floor
    * by the stabilisation's residue, its gap at a minimum) is watched from

@@ -12,7 +12,8 @@
  * the margin kept for the whole flight (before) the ball landed a margin
  * late (1e-9 m below the floor; 7e-10 s) and came to rest there; now it
  * must land within 1e-11 s of the closed form and rest on the floor within
- * 1e-12 m, the margin cleared once, nothing projected. A second ball whose
+ * 1e-12 m, the margin cleared once, nothing projected; so must a free
+ * omni-wheel roller lifted the same way. A second ball whose
  * force barely exceeds its weight touches again at a time event 4e-9 s
  * after its lift-off and is left open there, never rising clear of the
  * margin: it must keep the margin (nothing cleared) and land on it where
@@ -21,6 +22,28 @@
 #include "nsed_test.h"
 
 static const double G = 9.81, MASS = 1.0, R = 0.1;
+
+/* A free omni-wheel roller (radius 1, 4 a wheel: its spindle's middle
+ * 1 - cos(pi/4) below its axis), axis horizontal, resting on its body. */
+#define ROLLER_REST (1.0 - cos(M_PI / 4))
+
+static void add_floor_roller(nsed_model *m) {
+  nsed_error err;
+  nsed_body_def b;
+  nsed_body_def_default(&b);
+  snprintf(b.name, sizeof b.name, "ball");
+  b.mass = MASS;
+  b.shape.type = NSED_SHAPE_ROLLER;
+  b.shape.radius = 1.0;
+  b.shape.rollers = 4;
+  b.position[2] = ROLLER_REST;
+  must(nsed_model_add_body(m, &b, &err), &err);
+  nsed_contact_def c;
+  nsed_contact_def_default(&c);
+  snprintf(c.name, sizeof c.name, "roller_floor");
+  snprintf(c.body, sizeof c.body, "ball");
+  must(nsed_model_add_contact(m, &c, &err), &err);
+}
 
 typedef struct {
   double t_open, t_impact, v_impact;
@@ -69,12 +92,13 @@ static double falls_to(double peak, double T1, double T2, double level, double d
   return 0.5 * (lo + hi);
 }
 
-static void lifted_ball(double peak, double T1, double T2, double t_end, flight_seen *seen, double st[13],
-                        nsed_stats *stats) {
+static void lifted_ball(int roller, double peak, double T1, double T2, double t_end, flight_seen *seen,
+                        double st[13], nsed_stats *stats) {
   nsed_error err;
   nsed_model *m;
   must(nsed_model_create(&m, &err), &err);
-  add_floor_ball(m, MASS, R, R, 0.0, 0.0, 0.3, NULL);
+  if (roller) add_floor_roller(m);
+  else add_floor_ball(m, MASS, R, R, 0.0, 0.0, 0.3, NULL);
   nsed_force_def f;
   nsed_force_def_default(&f);
   snprintf(f.name, sizeof f.name, "lift");
@@ -105,22 +129,24 @@ static void lifted_ball(double peak, double T1, double T2, double t_end, flight_
   nsed_model_free(&m);
 }
 
-/* Lifted by up to twice its weight: a flight of about 0.3 s. */
-static void flight(void) {
-  const double peak = 2 * MASS * G, T1 = 0.2, T2 = 0.25;
+/* Lifted by up to twice its weight: a flight of about 0.3 s. A free
+ * roller the same (it was watched 0.1 contact_tol below the floor for
+ * good, as a wheel's rollers are, and landed 9e-11 s late). */
+static void flight(int roller) {
+  const double peak = 2 * MASS * G, T1 = 0.2, T2 = 0.25, rest = roller ? ROLLER_REST : R;
   double st[13], t_ref = falls_to(peak, T1, T2, 0.0, 1e-3);
   double v_ref = (height(peak, T1, T2, t_ref + 1e-7) - height(peak, T1, T2, t_ref - 1e-7)) / 2e-7;
   flight_seen seen = {0};
   nsed_stats stats;
-  lifted_ball(peak, T1, T2, t_ref + 0.1, &seen, st, &stats);
-  printf("flight: lift-off at %.15f s (closed form %.15f), landing at %.15f s (closed form %.15f, "
+  lifted_ball(roller, peak, T1, T2, t_ref + 0.1, &seen, st, &stats);
+  printf("%s flight: lift-off at %.15f s (closed form %.15f), landing at %.15f s (closed form %.15f, "
          "%+.1e) at %.6f m/s; at rest %+.1e m off the floor; %ld cleared, %ld projected\n",
-         seen.t_open, MASS * G * T1 / peak, seen.t_impact, t_ref, seen.t_impact - t_ref, v_ref,
-         st[2] - R, stats.margins_cleared, stats.projections);
+         roller ? "roller" : "ball", seen.t_open, MASS * G * T1 / peak, seen.t_impact, t_ref,
+         seen.t_impact - t_ref, v_ref, st[2] - rest, stats.margins_cleared, stats.projections);
   CHECK(seen.nopen == 1 && seen.nimpact == 1);
   CHECK(fabs(seen.t_open - MASS * G * T1 / peak) < 1e-12);
   CHECK_MSG(fabs(seen.t_impact - t_ref) < 1e-11, "landing %.3g s off", seen.t_impact - t_ref);
-  CHECK(fabs(st[2] - R) < 1e-12 && fabs(st[9]) < 1e-12 && fabs(seen.v_impact) < 1e-12);
+  CHECK(fabs(st[2] - rest) < 1e-12 && fabs(st[9]) < 1e-12 && fabs(seen.v_impact) < 1e-12);
   CHECK(stats.margins_cleared == 1 && stats.projections == 0);
 }
 
@@ -137,7 +163,7 @@ static void hover(void) {
   double st[13], t_ref = falls_to(peak, T1, T2, -margin, 1e-5);
   flight_seen seen = {0};
   nsed_stats stats;
-  lifted_ball(peak, T1, T2, 0.05, &seen, st, &stats);
+  lifted_ball(0, peak, T1, T2, 0.05, &seen, st, &stats);
   printf("hover: lift-off at %.9f s, landing at %.15f s (closed form at the margin %.15f, %+.1e), %ld "
          "cleared; at rest %+.2e m off the floor\n",
          seen.t_open, seen.t_impact, t_ref, seen.t_impact - t_ref, stats.margins_cleared, st[2] - R);
@@ -148,7 +174,8 @@ static void hover(void) {
 }
 
 int main(void) {
-  flight();
+  flight(0);
+  flight(1);
   hover();
   return TEST_DONE();
 }
