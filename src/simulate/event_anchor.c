@@ -8,10 +8,12 @@
  *  - A slip starting from rest starts with its slip velocity zero (the
  *    settling impulse removed the residual), see anchor_onset.
  *  - An open contact's closing indicator gap - offset: a contact that
- *    lifts off leaves with a gap growing quadratically from round-off, so
- *    it may sink a margin (NSEDI_LIFTOFF_MARGIN contact_tol) before its
- *    root counts as closing; one that bounces off leaves with a velocity
- *    and keeps the exact level (impact times). A roller's next contact
+ *    lifts off (or touches and is left open) leaves with a gap growing
+ *    quadratically from round-off, so it may sink a margin
+ *    (NSEDI_LIFTOFF_MARGIN contact_tol) before its root counts as closing,
+ *    until its gap has risen that margin above its level
+ *    (liftoff_margin.c); one that bounces off leaves with a velocity and
+ *    keeps the exact level (impact times). A roller's next contact
  *    arrives tangentially (an omni-wheel handover): its gap touches zero
  *    quadratically and round-off makes it cross up to ~3e-7 s early with a
  *    spurious approach; a fraction of contact_tol keeps that root quiet,
@@ -57,8 +59,9 @@ static double closing_offset(const nsed_model *m, nsed_data *d, int c) {
    * gap, that one's indicator starts at exactly zero, and SUNDIALS,
    * waiting for it to move away, never sees it fall below zero if it
    * does so at once (the force that left it open turning away within
-   * round-off: docs/engine.md, "Landing after a lift-off"). One that leaves with a separating
-   * velocity (lifted by an impact elsewhere) rises above the round-off
+   * round-off: docs/engine.md, "Landing after a lift-off"). One that
+   * leaves with a separating velocity (lifted by an impact elsewhere)
+   * rises above the round-off
    * and is watched at its level: given the margin, each such flight sank
    * its contact a margin deeper, a step per bounce (docs/engine.md,
    * "Flights below the margin"). A contact held closed there whose

@@ -24,8 +24,8 @@ double nsedi_liftoff_margin(const nsed_model *m, int c) {
 double nsedi_arm_liftoff_clearance(const nsed_model *m, nsed_data *d, int c, double watched, double level) {
   double margin = nsedi_liftoff_margin(m, c), gap = d->cache.geom[c].gap;
   /* Armed only where the level lies well above the margin's offset: a
-   * roller's closing is watched a margin below its surface anyway (its
-   * next contact arrives tangentially), and there is nothing to clear. */
+   * wheel's roller is watched a margin below the floor anyway (its wheel's
+   * next roller arrives tangentially), and there is nothing to clear. */
   d->ph.clearing[c] = level - watched > 0.5 * margin;
   d->ph.clear_at[c] = watched + 2 * margin;
   d->ph.clear_to[c] = level;
