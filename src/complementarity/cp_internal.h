@@ -214,6 +214,13 @@ int nsedi_vertex_solve(nsed_contact_solver *s, const nsedi_cp *p, double r, cons
 /* Exact cone (fc3d); NSED_ERR_INPUT when a torsional row carries a moment. */
 int nsedi_cone_solve(nsed_contact_solver *s, const nsedi_cp *p, double *lambda,
                      nsed_lcp_stats *stats, nsed_error *err);
+
+/* nsedi_cone_solve's answer where fc3d cannot take the problem (a contact
+ * whose normal diagonal of W is not positive: a slipping one whose kinetic
+ * friction turns its normal compliance, a Painleve-like configuration) but
+ * no contact may stick: the problem is then an LCP of the normal rows
+ * alone, the same in every form, for the polygon path to solve. */
+#define NSEDI_CONE_AS_LCP 2
 void nsedi_fc3d_free(nsedi_fc3d **f);
 
 #endif

@@ -234,6 +234,23 @@ int nsedi_cone_solve(nsed_contact_solver *s, const nsedi_cp *p, double *lambda,
       memcpy(W + (size_t)(3 * i) * n3, ws->GE + (size_t)i * ng, sizeof(double) * (size_t)n3);
     mu[i] = p->kind[i] == NSED_CP_STICK_CANDIDATE ? p->mu[i] : 0.0;
   }
+  /* fc3d's local solvers need each contact's normal diagonal positive
+   * (Siconos asserts it and aborts). A slipping contact's is its normal
+   * compliance along its column with the kinetic friction, which a large
+   * mu turns (Painleve's configurations). */
+  for (int i = 0; i < nc; i++) {
+    double wnn = W[(size_t)(3 * i) * n3 + (size_t)(3 * i)];
+    if (wnn > 0) continue;
+    if (p->ns == 0) return NSEDI_CONE_AS_LCP;
+    stats->residual = INFINITY;
+    return nsed_error_set(err, NSED_ERR_LCP,
+                          "fc3d cannot take contact %d of %d: %s, its normal compliance W_nn = %.3g "
+                          "is not positive (a Painleve-like configuration of the rigid model), "
+                          "and %d contact(s) may stick on the cone; the polygon forms pose such "
+                          "problems as LCPs",
+                          i, nc, p->kind[i] == NSED_CP_SLIPPING ? "slipping under its kinetic friction" : "posed",
+                          wnn, p->ns);
+  }
   NumericsMatrix nm;
   NM_null(&nm);
   nm.storageType = NM_DENSE;
