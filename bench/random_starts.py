@@ -40,6 +40,7 @@ import json
 import os
 import random
 import re
+import signal
 import shutil
 import subprocess
 import sys
@@ -105,6 +106,18 @@ def needs_polygon(doc):
     """Exact torsional friction is posed on the polygon forms only."""
     contacts = doc.get("contacts") or []
     return any(isinstance(c, dict) and c.get("torsion") for c in contacts)
+
+
+def crash_class(returncode):
+    """What ended a run that wrote no summary: a signal (an abort inside a
+    library, a segfault) is a crash, a defect whatever the start; an exit
+    status is nsed refusing the start (2: bad input)."""
+    if returncode < 0:
+        try:
+            return f"crash ({signal.Signals(-returncode).name})"
+        except ValueError:
+            return f"crash (signal {-returncode})"
+    return f"exit status {returncode}"
 
 
 def failure_class(summary):
@@ -185,7 +198,8 @@ def run_one(nsed, problem, form, sets, t_end, timeout, out):
     summary = os.path.join(out, "summary.json")
     if not os.path.exists(summary):
         lines = proc.stderr.strip().splitlines()
-        row.update(status="no summary", message=lines[-1] if lines else "")
+        row.update(status="no summary", message=lines[-1] if lines else "",
+                   failure=crash_class(proc.returncode))
         return row
     with open(summary) as f:
         s = json.load(f)

@@ -56,6 +56,9 @@ def rules(rs):
           == "inconsistent mode", "an inconsistent mode is named")
     check(rs.failure_class({"message": "t = 3.19: contact 'a' (stick): its friction root fired 50 times within "
                                        "0.001 s and no event changed a mode"}) == "stall", "a stall is named")
+    check(rs.crash_class(-6) == "crash (SIGABRT)" and rs.crash_class(-11) == "crash (SIGSEGV)",
+          "a run ended by a signal is a crash, named by its signal")
+    check(rs.crash_class(2) == "exit status 2", "a run nsed refused is its exit status")
     doc = {"bodies": [{"name": "b", "velocity": [1, 0, -2], "angular_velocity": [0, 0, 3]}]}
     a = rs.draw_start(doc, random.Random(7))
     b = rs.draw_start(doc, random.Random(7))
