@@ -485,8 +485,8 @@ static int solve_contacts(nsed_contact_solver *s, const nsed_contact_problem *pp
   case NSED_FRICTION_EXACT_CONE:
     rc = nsedi_cone_solve(s, &p, sol->lambda, stats, err);
     /* No contact may stick: the cone is not involved, and the problem is
-     * the normal rows' LCP, which the polygon path solves exactly (with
-     * its proof of infeasibility where it has none). */
+     * the normal rows' LCP, which the polygon path solves exactly, or
+     * proves to have no solution. */
     if (rc == NSEDI_CONE_AS_LCP) rc = polygon_checked(s, &p, 2, sol->lambda, stats, err);
     break;
   }
