@@ -33,7 +33,8 @@ static int alloc_cache(nsedi_cache *c, const nsed_model *m) {
   int nc = m->ncontact;
   return ALLOC(c->x_key, m->nstate) && ALLOC(c->kin, m->nbody) && ALLOC(c->geom, nc) &&
          ALLOC(c->geom_ok, nc) &&
-         ALLOC(c->lambda_c, 3 * nc) && ALLOC(c->tau, nc) && ALLOC(c->lambda_j, m->nrow) &&
+         ALLOC(c->lambda_c, 3 * nc) && ALLOC(c->tau, nc) && ALLOC(c->share_n, nc) &&
+         ALLOC(c->lambda_j, m->nrow) &&
          ALLOC(c->f, m->nv) && ALLOC(c->du, m->nv);
 }
 
@@ -58,7 +59,8 @@ static void free_land(nsedi_land_ws *l) {
 }
 
 static void free_cache(nsedi_cache *c) {
-  void *a[] = {c->x_key, c->kin, c->geom, c->geom_ok, c->lambda_c, c->tau, c->lambda_j, c->f, c->du};
+  void *a[] = {c->x_key, c->kin, c->geom, c->geom_ok, c->lambda_c, c->tau, c->share_n, c->lambda_j,
+               c->f, c->du};
   for (size_t i = 0; i < sizeof a / sizeof a[0]; i++) free(a[i]);
 }
 

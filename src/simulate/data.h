@@ -108,6 +108,10 @@ typedef struct {
                                 needs (nsedi_eval_rhs); nsedi_eval_complete adds the others */
   double *lambda_c;          /* 3 nc: contact forces (n, t1, t2) in N */
   double *tau;               /* nc: torsional moment about n on the body (N m) */
+  double *share_n;           /* nc: a closed contact's normal force in the minimum-norm share,
+                                before the unilateral share unloaded any (eval.c,
+                                unilateral_share): its lift-off indicator; lambda_c[3c]
+                                wherever none was unloaded */
   double *lambda_j;          /* nrow: joint multipliers */
   double *f;                 /* nv: applied generalised forces */
   double *du;                /* nv: accelerations */
@@ -120,7 +124,11 @@ typedef struct {
   double *target, *lam;      /* maxr: row accelerations wanted, multipliers */
   double *anchor;            /* maxr: the multipliers' anchor (the phase's force_anchor) */
   double *load_anchor, *weight; /* maxr: the share pass's anchor and row weights
-                                   (eval.c, share_by_load) */
+                                   (eval.c, share_by_load; unilateral_share's zero anchor
+                                   and its unloaded rows' infinite weights) */
+  int unloaded;              /* closed contacts the last evaluation's unilateral share left
+                                without normal force (eval.c); cache.share_n holds what the
+                                minimum-norm share gave them */
   int deficient;             /* the last solve's rows were redundant (least-squares path) */
   double *centre_grad;       /* 3 nc: the anchor search's gradient (redundant_forces.c) */
   int *row_contact;          /* maxr: contact of a row, -1 for joints */

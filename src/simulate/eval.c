@@ -202,6 +202,59 @@ static int share_by_load(const nsed_model *m, nsed_data *d, int nr) {
   return rc;
 }
 
+/* Is row i a closed contact's normal row (contact_rows puts it first)? */
+static int normal_row(const nsed_model *m, const nsedi_smooth_ws *w, int i) {
+  return i >= m->nrow && (i == m->nrow || w->row_contact[i - 1] != w->row_contact[i]);
+}
+
+/* The minimum-norm share of redundant contacts where some slip (docs/engine.md,
+ * "Redundant contacts") is the one equally stiff contacts would take; where
+ * it pulls on a contact, the contact carries nothing, as a spring that
+ * cannot pull: the least-norm share with every normal force >= 0. The
+ * contact whose force is most negative is unloaded (its row kept, its force
+ * column weighted out of the least-squares solve: an infinite weight with
+ * the anchor at zero) and the rest solved again, until none pulls. Where
+ * the other columns cannot hold the rows (the set must lose a contact: a
+ * lift-off the event step decides), the minimum-norm share stays. The
+ * shares before, cache.share_n, are the lift-off indicators: they cross
+ * zero where the minimum-norm share does, as without this pass. */
+static int unilateral_share(const nsed_model *m, nsed_data *d, int nr) {
+  nsedi_smooth_ws *w = &d->sw;
+  double scale = 0, low = 0;
+  for (int i = m->nrow; i < nr; i++)
+    if (normal_row(m, w, i)) {
+      scale = fmax(scale, fabs(w->lam[i]));
+      low = fmin(low, w->lam[i]);
+    }
+  if (!(low < -NSEDI_FORCE_FLOOR * scale)) return NSED_OK;
+  for (int i = 0; i < nr; i++) {
+    w->weight[i] = 1.0;
+    w->load_anchor[i] = 0.0;
+    if (normal_row(m, w, i)) d->cache.share_n[w->row_contact[i]] = w->lam[i];
+  }
+  int rc = NSED_OK;
+  for (int round = 0; round < m->ncontact; round++) {
+    int worst = -1;
+    double most = -NSEDI_FORCE_FLOOR * scale;
+    for (int i = m->nrow; i < nr; i++)
+      if (normal_row(m, w, i) && isfinite(w->weight[i]) && w->lam[i] < most) most = w->lam[i], worst = i;
+    if (worst < 0) break;
+    w->weight[worst] = INFINITY;
+    w->unloaded++;
+    int deficient = 0;
+    nsedi_dyn_ws_weights(w->ws, w->weight);
+    rc = nsedi_solve_constrained(m, w->ws, nr, w->rows, w->cols, w->target, d->cache.f, w->load_anchor,
+                                 d->cache.du, w->lam, &deficient);
+    nsedi_dyn_ws_weights(w->ws, NULL);
+    if (rc) break;
+  }
+  if (rc == NSED_OK) return NSED_OK;
+  w->unloaded = 0;
+  int deficient = 0;
+  return nsedi_solve_constrained(m, w->ws, nr, w->rows, w->cols, w->target, d->cache.f, NULL, d->cache.du,
+                                 w->lam, &deficient);
+}
+
 /* Contact forces from the multipliers of the solved rows (contact_rows'
  * order: normal, the tangential rows while sticking, the spin row while
  * the spin sticks). */
@@ -213,6 +266,7 @@ static void scatter_contact_forces(const nsed_model *m, nsed_data *d, int nr) {
     double *l = d->cache.lambda_c + 3 * c;
     double ln = w->lam[i];
     l[0] = ln;
+    if (!w->unloaded) d->cache.share_n[c] = ln;
     if (d->ph.mode[c] == NSED_MODE_STICK) {
       l[1] = w->lam[i + 1];
       l[2] = w->lam[i + 2];
@@ -357,6 +411,7 @@ static int eval_at(const nsed_model *m, nsed_data *d, double t, const double *x,
     nsedi_contact_geom *g = &ca->geom[c];
     ca->lambda_c[3 * c] = ca->lambda_c[3 * c + 1] = ca->lambda_c[3 * c + 2] = 0;
     ca->tau[c] = 0;
+    ca->share_n[c] = 0;
     if (!all_contacts && !rhs_reads_geometry(m, d, c)) {
       ca->geom_partial = 1;
       continue;
@@ -377,9 +432,11 @@ static int eval_at(const nsed_model *m, nsed_data *d, double t, const double *x,
     nr = contact_rows(m, d, c, nr);
   }
   int deficient = 0, anchored = nsedi_forces_anchored(m, d);
+  d->sw.unloaded = 0;
   rc = nsedi_solve_constrained(m, d->sw.ws, nr, d->sw.rows, d->sw.cols, d->sw.target, ca->f,
                                anchored ? d->sw.anchor : NULL, ca->du, d->sw.lam, &deficient);
   if (rc == NSED_OK && deficient && anchored && d->ph.load_shares) rc = share_by_load(m, d, nr);
+  if (rc == NSED_OK && deficient && !anchored) rc = unilateral_share(m, d, nr);
   d->sw.deficient = deficient;
   if (rc)
     return nsed_error_set(err, rc,

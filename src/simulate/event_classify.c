@@ -41,13 +41,30 @@ static int open_joins(const nsed_model *m, const nsed_data *d, int c) {
          !nsedi_roller_next_waiting(m, d, c);
 }
 
+/* Does another contact between the same two bodies as c stop at this event? */
+static int pair_stops(const nsed_model *m, const nsed_data *d, int c) {
+  const nsedi_contact *C = &m->contact[c];
+  for (int a = 0; a < m->ncontact; a++) {
+    const nsedi_contact *A = &m->contact[a];
+    int same = (A->body == C->body && A->other == C->other) || (A->body == C->other && A->other == C->body);
+    if (a != c && same && (d->ev.trigger[a] & NSEDI_TRIG_STOPPED)) return 1;
+  }
+  return 0;
+}
+
 /* Held slips and turning spins that stop together with one whose stop
  * root fired: contacts that slide as one (the vertices of a box on its
  * face, any contacts of one rigid body that translate together) reach zero
  * speed at the same instant, and a body whose corners stop stops spinning
  * on them too; but the root finder reports only the roots that changed
  * sign, the others sit within their integration noise of zero. Their slip
- * (spin) has ended as well, so they are stick candidates of the same event. */
+ * (spin) has ended as well, so they are stick candidates of the same event.
+ * So is any slip slower than slip_stop_speed between the same two bodies
+ * as one that stops: below that speed each slip is held on its own
+ * direction, not the rigid motion's, and the held stops of one body's
+ * contacts spread over about slip_stop_speed over their deceleration
+ * (docs/engine.md, "Simultaneous stops"); the residual speed, below
+ * slip_stop_speed, is settled as a stop's. */
 static void simultaneous_stops(const nsed_model *m, nsed_data *d) {
   nsedi_event_ws *ev = &d->ev;
   int any = 0;
@@ -59,10 +76,13 @@ static void simultaneous_stops(const nsed_model *m, nsed_data *d) {
     if (ev->prev_spin[c] == NSED_MODE_SLIP && !(ev->trigger[c] & NSEDI_TRIG_SPIN_STOPPED) &&
         fabs(d->cache.geom[c].spin.vel) <= nsedi_spin_noise(m, d, c))
       ev->trigger[c] |= NSEDI_TRIG_SPIN_STOPPED;
-    if (ev->prev_mode[c] != NSED_MODE_SLIP || !ev->prev_held[c] || (ev->trigger[c] & NSEDI_TRIG_STOPPED))
+    if (ev->prev_mode[c] != NSED_MODE_SLIP || (ev->trigger[c] & NSEDI_TRIG_STOPPED) ||
+        !nsedi_coulomb_friction(m, c))
       continue;
-    if (!nsedi_coulomb_friction(m, c)) continue;
-    if (nsedi_slip_speed(&d->cache.geom[c]) <= nsedi_slip_noise(m, d, c)) ev->trigger[c] |= NSEDI_TRIG_STOPPED;
+    double speed = nsedi_slip_speed(&d->cache.geom[c]);
+    if ((ev->prev_held[c] && speed <= nsedi_slip_noise(m, d, c)) ||
+        (speed <= m->opt.slip_stop_speed && pair_stops(m, d, c)))
+      ev->trigger[c] |= NSEDI_TRIG_STOPPED;
   }
 }
 

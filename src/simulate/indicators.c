@@ -119,11 +119,13 @@ void nsedi_contact_indicators(const nsed_model *m, const nsed_data *d, int c,
       g[NSEDI_ROOT_LINE] = nsedi_liftoff_clearance_root(d, c);
       break;
     case NSED_MODE_STICK:
-      g[NSEDI_ROOT_CONTACT] = l[0];
+      /* the normal force as the minimum-norm share gives it, where the
+       * unilateral share unloaded it (eval.c): its lift-off, as before */
+      g[NSEDI_ROOT_CONTACT] = d->cache.share_n[c];
       g[NSEDI_ROOT_FRICTION] = nsedi_friction_margin(o, cd->mu0, l[0], l[1], l[2]);
       break;
     case NSED_MODE_SLIP:
-      g[NSEDI_ROOT_CONTACT] = l[0];
+      g[NSEDI_ROOT_CONTACT] = d->cache.share_n[c];
       if (cd->law == NSED_CONTACT_REGULARIZED) break; /* never sticks */
       if (d->ph.held[c]) {
         /* Held on the direction s: its speed along s crosses zero where it

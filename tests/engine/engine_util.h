@@ -196,6 +196,30 @@ static inline void add_sliding_ball(nsed_model *m, double mass, double radius, d
   add_floor_ball(m, mass, radius, radius, vx, vy, mu, NULL);
 }
 
+/* A box "box" of the given mass and half extents standing on the floor
+ * (its centre at half[2]), and its eight vertex contacts "base.v0".."v7"
+ * with mu = mu0 = mu. */
+static inline void add_vertex_box(nsed_model *m, double mass, const double half[3], double mu) {
+  nsed_error err;
+  nsed_body_def b;
+  nsed_body_def_default(&b);
+  snprintf(b.name, sizeof b.name, "box");
+  b.mass = mass;
+  b.shape.type = NSED_SHAPE_BOX;
+  for (int k = 0; k < 3; k++) b.shape.half[k] = half[k];
+  b.position[2] = half[2];
+  must(nsed_model_add_body(m, &b, &err), &err);
+  nsed_contact_def c, v;
+  nsed_contact_def_default(&c);
+  snprintf(c.name, sizeof c.name, "base");
+  snprintf(c.body, sizeof c.body, "box");
+  c.mu = c.mu0 = mu;
+  for (int i = 0; i < 8; i++) {
+    must(nsed_contact_feature(&c, NSED_SHAPE_BOX, i, &v, &err), &err);
+    must(nsed_model_add_contact(m, &v, &err), &err);
+  }
+}
+
 /* x = A^-1 b for a 3 x 3 A (row-major) by Cramer's rule; 1 if singular. */
 static inline int solve3_cramer(const double A[9], const double rhs[3], double x[3]) {
   double det = A[0] * (A[4] * A[8] - A[5] * A[7]) - A[1] * (A[3] * A[8] - A[5] * A[6]) +

@@ -32,23 +32,7 @@ static nsed_model *pushed_box(double mu, double h, double t_end, nsed_friction_m
   nsed_error err;
   nsed_model *m;
   must(nsed_model_create(&m, &err), &err);
-  nsed_body_def b;
-  nsed_body_def_default(&b);
-  snprintf(b.name, sizeof b.name, "box");
-  b.mass = MASS;
-  b.shape.type = NSED_SHAPE_BOX;
-  for (int k = 0; k < 3; k++) b.shape.half[k] = HALF[k];
-  b.position[2] = HALF[2];
-  must(nsed_model_add_body(m, &b, &err), &err);
-  nsed_contact_def c, v;
-  nsed_contact_def_default(&c);
-  snprintf(c.name, sizeof c.name, "base");
-  snprintf(c.body, sizeof c.body, "box");
-  c.mu = c.mu0 = mu;
-  for (int i = 0; i < 8; i++) {
-    must(nsed_contact_feature(&c, NSED_SHAPE_BOX, i, &v, &err), &err);
-    must(nsed_model_add_contact(m, &v, &err), &err);
-  }
+  add_vertex_box(m, MASS, HALF, mu);
   nsed_force_def f;
   nsed_force_def_default(&f);
   snprintf(f.name, sizeof f.name, "push");
