@@ -114,6 +114,23 @@ static void anchor_at_rest(const nsed_model *m, const nsed_data *d, int c, doubl
   if (g[NSEDI_ROOT_FRICTION] <= noise) off[NSEDI_ROOT_FRICTION] = g[NSEDI_ROOT_FRICTION] - noise;
 }
 
+/* A closed contact whose lift-off indicator, its normal force, starts at
+ * zero or within its noise below (an event problem that keeps a contact at
+ * zero force, as a box's corner when the box tips about a line through it)
+ * is measured from its value here less that noise: anchored at zero, a
+ * force that starts at -6e-14 N and goes on falling never crosses it, and
+ * the contact pulls unseen until the law monitor stops the run. One that
+ * starts above zero crosses it as it falls, and is watched at zero. The
+ * noise is the integration's relative error, or the solve's round-off, of
+ * the event's force scale. */
+static void anchor_unloaded(const nsed_model *m, const nsed_data *d, int c, double *off) {
+  double g[NSEDI_ROOTS_PER_CONTACT];
+  nsedi_contact_indicators(m, d, c, g);
+  double noise = fmax(m->opt.rtol, NSEDI_VELOCITY_ROUNDOFF) * d->ev.fscale;
+  double gn = g[NSEDI_ROOT_CONTACT];
+  if (gn <= 0 && gn >= -noise) off[NSEDI_ROOT_CONTACT] = gn - noise;
+}
+
 /* A turning spin likewise (exact torsional friction): its stop indicator,
  * sign times the spin velocity, within its noise of zero at an event that
  * is not its onset is measured from its value less that noise. */
@@ -156,9 +173,12 @@ void nsedi_event_anchor(const nsed_model *m, nsed_data *d) {
       } else {
         off[NSEDI_ROOT_CONTACT] = closing_offset(m, d, c);
       }
-    } else if (d->ph.mode[c] == NSED_MODE_SLIP && d->ph.held[c]) {
-      if (d->ev.trigger[c] & NSEDI_TRIG_ONSET) anchor_onset(m, d, c, off);
-      else if (nsedi_coulomb_friction(m, c)) anchor_at_rest(m, d, c, off);
+    } else {
+      anchor_unloaded(m, d, c, off);
+      if (d->ph.mode[c] == NSED_MODE_SLIP && d->ph.held[c]) {
+        if (d->ev.trigger[c] & NSEDI_TRIG_ONSET) anchor_onset(m, d, c, off);
+        else if (nsedi_coulomb_friction(m, c)) anchor_at_rest(m, d, c, off);
+      }
     }
     if (d->ph.mode[c] != NSED_MODE_OPEN && d->ph.spin[c] == NSED_MODE_SLIP) {
       if (d->ev.trigger[c] & NSEDI_TRIG_SPIN_ONSET) anchor_spin_onset(m, d, c, off);
