@@ -213,7 +213,9 @@ static int normal_row(const nsed_model *m, const nsedi_smooth_ws *w, int i) {
  * cannot pull: the least-norm share with every normal force >= 0. The
  * contact whose force is most negative is unloaded (its row kept, its force
  * column weighted out of the least-squares solve: an infinite weight with
- * the anchor at zero) and the rest solved again, until none pulls. Where
+ * the anchor at zero) and the rest solved again, until none pulls. With one
+ * free twist (a face's four corners) that is the least-norm share; with
+ * more, a share without a pull, not always the least-norm one. Where
  * the other columns cannot hold the rows (the set must lose a contact: a
  * lift-off the event step decides), the minimum-norm share stays. The
  * shares before, cache.share_n, are the lift-off indicators: they cross
