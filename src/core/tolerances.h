@@ -443,15 +443,15 @@
  * that decide the support. */
 #define NSEDI_LCP_REG_EPS {1e-10, 1e-8, 1e-6}
 
-/* The AUTO path stops Siconos' Lemke after this many pivots per unknown
- * and goes on to nsed's. Siconos' Lemke has no anti-cycling rule: on a
+/* The AUTO path stops Siconos' Lemke, which runs after nsed's, after this
+ * many pivots per unknown. Siconos' Lemke has no anti-cycling rule: on a
  * degenerate LCP it can cycle to the pivot limit, where z0 sits at zero
  * and the basis it stops on passes the verification (a 9-unknown face
  * problem of bench/bench_lcp: 10,000 pivots, 1 ms, where nsed's
  * lexicographic Lemke, which cannot cycle, takes 3 pivots and 2 us). Its
  * successes on the bench's 1,800 random problems of 5 to 108 unknowns
- * took at most 1.6 pivots per unknown below 16 unknowns, where it goes
- * first, and 7.5 at 108 (where it goes second). Not only cycles reach the
+ * took at most 1.6 pivots per unknown below 16 unknowns and 7.5 at 108.
+ * Not only cycles reach the
  * cap (the driven vehicle's time event in the vertex form, 102 unknowns,
  * takes Siconos 12.7 per unknown), so the basis it stops on is verified
  * like any answer, and accepted if it solves the problem. */

@@ -123,8 +123,8 @@ int main(void) {
   }
   printf("random contact LCPs: %d of %d solved (worst residual %.2e, mean LCP size %.1f)\n", solved, NPROB,
          worst, solved ? (double)total_n / solved : 0.0);
-  /* AUTO runs Siconos' Lemke first below NSEDI_LCP_NSED_FIRST unknowns and
-   * only after nsed's above, so this counts where it ran and was rejected. */
+  /* AUTO runs Siconos' Lemke only after nsed's has failed, so this counts
+   * where it ran and was rejected. */
   printf("  Siconos' Lemke ran and was rejected on %d of %d\n", sic_failed, NPROB);
   printf("  paths: trivial %d, siconos-lemke %d, nsed-lemke %d, nsed-lemke+reg %d, enum %d; face form direct %d, "
          "via vertex %d of %d\n",
