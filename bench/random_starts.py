@@ -127,7 +127,7 @@ def failure_class(summary):
     if m:
         return m.group(1)
     for key, word in (("inconsistent mode", "inconsistent mode"), ("event storm", "event storm"),
-                      ("no event changed a mode", "stall"),
+                      ("changed a mode (the phase returns to the same boundary", "stall"),
                       ("not solved", "event problem"), ("Painlev", "Painleve-like"),
                       ("no slip direction", "onset direction"), ("degenerate geometry", "degenerate geometry"),
                       ("inconsistent", "inconsistent equations")):

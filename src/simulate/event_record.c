@@ -165,7 +165,7 @@ int nsedi_stall_guard(const nsed_model *m, nsed_data *d, int c, int root, const 
                          : "";
   return nsed_error_set(err, NSED_ERR_EVENT,
                         "t = %.17g: contact '%s' (%s): its %s root fired %d times within %g s and "
-                        "no event changed a mode (the phase returns to the same boundary at once; "
+                        "no event in between changed a mode (the phase returns to the same boundary at once; "
                         "docs/engine.md, \"The Zeno guard\")%s",
                         d->t, m->contact[c].def.name, nsed_mode_name(d->ph.mode[c]), what,
                         m->opt.zeno_events, m->opt.zeno_window, hint);
@@ -174,17 +174,28 @@ int nsedi_stall_guard(const nsed_model *m, nsed_data *d, int c, int root, const 
 int nsedi_event_record(const nsed_model *m, nsed_data *d, const nsed_observer *obs,
                        nsed_error *err) {
   const nsedi_event_ws *ev = &d->ev;
+  int changed = 0;
   for (int c = 0; c < m->ncontact; c++) {
     int kind = change_of(m, d, c), rc = NSED_OK;
     if (kind >= 0) rc = record_one(m, d, obs, kind, c, ev->prev_mode[c], d->ph.mode[c], err);
     int spin = rc == NSED_OK ? spin_change_of(m, d, c) : -1;
     if (spin >= 0) rc = record_one(m, d, obs, spin, c, ev->prev_spin[c], d->ph.spin[c], err);
-    static const char *const names[NSEDI_ROOTS_PER_CONTACT] = {
-        "closing or normal force", "friction (a stick's margin, a slip's stop)", "slip regime",
-        "surface region", "slip speed's minimum", "spin"};
+    if (rc) return rc;
+    changed |= kind >= 0 || spin >= 0;
+  }
+  /* A stall is a phase that returns to the same boundary with nothing
+   * changed in between: an event that changes a mode anywhere is progress
+   * (its own events feed the Zeno guard), and the stall rings start again. */
+  if (changed) {
+    for (int c = 0; c < m->ncontact; c++) d->zeno.quiet_n[c] = 0;
+    return NSED_OK;
+  }
+  static const char *const names[NSEDI_ROOTS_PER_CONTACT] = {
+      "closing or normal force", "friction (a stick's margin, a slip's stop)", "slip regime",
+      "surface region", "slip speed's minimum", "spin"};
+  for (int c = 0; c < m->ncontact; c++) {
     int root = fired_root(d, c);
-    if (rc == NSED_OK && kind < 0 && spin < 0 && root >= 0)
-      rc = nsedi_stall_guard(m, d, c, root, names[root], err);
+    int rc = root >= 0 ? nsedi_stall_guard(m, d, c, root, names[root], err) : NSED_OK;
     if (rc) return rc;
   }
   return NSED_OK;

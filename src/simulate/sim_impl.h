@@ -287,7 +287,9 @@ int nsedi_event_record(const nsed_model *m, nsed_data *d, const nsed_observer *o
  * slot `root` of contact c (named `what` in the message) fired where no
  * mode changed. A phase that returns to the same boundary at once fires it
  * again and again, a crawl no event records: zeno_events such roots on one
- * contact within zeno_window stop the run (NSED_ERR_EVENT). */
+ * contact within zeno_window, with no mode changed anywhere in between
+ * (event_record.c starts the rings again at every recorded change), stop
+ * the run (NSED_ERR_EVENT). */
 int nsedi_stall_guard(const nsed_model *m, nsed_data *d, int c, int root, const char *what,
                       nsed_error *err);
 

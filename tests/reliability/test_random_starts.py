@@ -55,7 +55,7 @@ def rules(rs):
                                        "force is -0.1 N < 0 in the smooth phase (inconsistent mode)"})
           == "inconsistent mode", "an inconsistent mode is named")
     check(rs.failure_class({"message": "t = 3.19: contact 'a' (stick): its friction root fired 50 times within "
-                                       "0.001 s and no event changed a mode"}) == "stall", "a stall is named")
+                                       "0.001 s and no event in between changed a mode (the phase returns to the same boundary at once"}) == "stall", "a stall is named")
     check(rs.crash_class(-6) == "crash (SIGABRT)" and rs.crash_class(-11) == "crash (SIGSEGV)",
           "a run ended by a signal is a crash, named by its signal")
     check(rs.crash_class(2) == "exit status 2", "a run nsed refused is its exit status")
