@@ -451,10 +451,10 @@
  * lexicographic Lemke, which cannot cycle, takes 3 pivots and 2 us). Its
  * successes on the bench's 1,800 random problems of 5 to 108 unknowns
  * took at most 1.6 pivots per unknown below 16 unknowns and 7.5 at 108.
- * Not only cycles reach the
- * cap (the driven vehicle's time event in the vertex form, 102 unknowns,
- * takes Siconos 12.7 per unknown), so the basis it stops on is verified
- * like any answer, and accepted if it solves the problem. */
+ * Not only cycles reach the cap (the driven vehicle's time event in the
+ * vertex form, 102 unknowns, takes Siconos 12.7 per unknown), so the basis
+ * it stops on is verified like any answer, and accepted if it solves the
+ * problem. */
 #define NSEDI_SICONOS_PIVOTS_PER_UNKNOWN 10
 
 /* The exact cone (friction_cone.c): fc3d's NSGS is iterative and stops at
