@@ -2,7 +2,6 @@
  * the AUTO path's last resort where Lemke fails on a problem that has a
  * solution (Lemke's theory needs M copositive-plus, which a rank-deficient
  * friction problem may miss by round-off) and the enumeration is too large.
- * The only file that includes GLPK's header.
  *
  * On the scaled problem (z'_j = c_j z_j / s, w' = w / s, c_j the largest
  * entry of column j, s = max |q_i|), with a binary y_i per pair:
@@ -19,9 +18,10 @@
 
 #include <glpk.h>
 #include <math.h>
-#include <setjmp.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "glpk_guard.h"
 
 /* GLPK's indices are 1-based: column j + 1 is z'_j, n + j + 1 is y_j;
  * rows: 3 i + 1 (w'_i >= 0), 3 i + 2 (w'_i <= U (1 - y_i)), 3 i + 3
@@ -90,19 +90,6 @@ static int sharpen(glp_prob *P, int n, int time_ms, int max_pivots, double *y) {
   glp_std_basis(P);
   if (glp_simplex(P, &sm) != 0 || glp_get_status(P) != GLP_OPT) return -1;
   return 0;
-}
-
-/* GLPK stops on a failed internal assertion (its primal simplex on this
- * big-M form, bound 1e4, measured): the hook returns control here instead
- * of letting it abort the process, and the search counts as failed. */
-static void on_glpk_error(void *jump) { longjmp(*(jmp_buf *)jump, 1); }
-
-/* GLPK's terminal output (its messages, an assertion's report) is not
- * nsed's to print: the outcome reaches the caller in the LCP's report. */
-static int swallow_output(void *info, const char *s) {
-  (void)info;
-  (void)s;
-  return 1;
 }
 
 /* Wall time left of a search that started at t0 (glp_time, ms), at least
@@ -202,24 +189,25 @@ static int search(nsedi_workspace *ws, int n, const double *M, const double *q, 
   return out;
 }
 
+/* The search's arguments, through the GLPK guard. */
+typedef struct {
+  nsedi_workspace *ws;
+  int n;
+  const double *M, *q;
+  double *z, *w, bound;
+  int time_ms, max_pivots, *nodes;
+} search_args;
+
+static int guarded_search(void *ctx) {
+  search_args *a = ctx;
+  return search(a->ws, a->n, a->M, a->q, a->z, a->w, a->bound, a->time_ms, a->max_pivots, a->nodes);
+}
+
 int nsedi_lcp_milp(nsedi_workspace *ws, int n, const double *M, const double *q, double *z, double *w,
                    double bound, int time_ms, int max_pivots, int *nodes) {
   *nodes = 0;
-  jmp_buf jump;
-  glp_term_hook(swallow_output, NULL);
-  glp_error_hook(on_glpk_error, &jump);
-  int out;
-  if (setjmp(jump) == 0) {
-    out = search(ws, n, M, q, z, w, bound, time_ms, max_pivots, nodes);
-  } else {
-    /* After an error GLPK's environment is unusable until freed; freeing
-     * it releases every object this search had made. */
-    glp_free_env();
-    out = NSEDI_LCP_FAILED;
-  }
-  glp_error_hook(NULL, NULL);
-  glp_term_hook(NULL, NULL);
-  return out;
+  search_args a = {ws, n, M, q, z, w, bound, time_ms, max_pivots, nodes};
+  return nsedi_glpk_guarded(guarded_search, &a, NSEDI_LCP_FAILED);
 }
 
 #else /* built with -Dglpk=disabled */

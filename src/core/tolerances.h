@@ -110,6 +110,30 @@
 #define NSEDI_ANCHOR_COOLING 1e-2
 #define NSEDI_ANCHOR_ASCENT_STEPS 30
 #define NSEDI_ANCHOR_STEP_FLOOR 1e-12
+
+/* The anchor's linear program (redundant_forces.c, deepen): the cone's
+ * circle enters through its inscribed polygon of this many sides, whose
+ * margins are below the circle's by at most mu0 lambda_n (1 - cos(pi/64)) =
+ * 1.2e-3 mu0 lambda_n: its answer lies inside the circle, and comparing it
+ * with the climbed anchor's allows for that difference (lp_resolution). */
+#define NSEDI_ANCHOR_LP_SIDES 64
+/* The null space's basis from the anchored solve's projector: a column
+ * left by Gram-Schmidt counts while its norm exceeds this over sqrt(q) (q
+ * the anchored components): a projector's nonzero singular values are at
+ * least 1, so while its range is not exhausted some column has norm at
+ * least 1/sqrt(q); after, the columns are round-off (1e-15). */
+#define NSEDI_ANCHOR_LP_RANGE 0.5
+/* The climbed anchor's friction shares give way to the linear program's
+ * only where those are deeper by more than this fraction of the force
+ * scale at the first of their sorted margins that differ: GLPK solves to
+ * its primal feasibility tolerance (tol_bnd, 1e-7 on rows that are margins
+ * relative to the force scale), so a difference below it is the program's
+ * resolution, and the climbed anchor stays. */
+#define NSEDI_ANCHOR_LP_GAIN 1e-7
+/* The pivots the anchor's linear program (maxmin_lp.c) may take, per row
+ * and column: a few sweeps of a problem of tens of rows. One that needs
+ * more is degenerate and cycling; the climbed anchor then stays. */
+#define NSEDI_LP_PIVOTS_PER_ROW 20
 #define NSEDI_ANCHOR_TIE 1e-13
 
 /* At the root of a sticking contact's friction margin its force is on the
