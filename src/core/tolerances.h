@@ -110,6 +110,7 @@
 #define NSEDI_ANCHOR_COOLING 1e-2
 #define NSEDI_ANCHOR_ASCENT_STEPS 30
 #define NSEDI_ANCHOR_STEP_FLOOR 1e-12
+#define NSEDI_ANCHOR_TIE 1e-13
 
 /* The anchor's linear program (redundant_forces.c, deepen): the cone's
  * circle enters through its inscribed polygon of this many sides, whose
@@ -134,7 +135,6 @@
  * and column: a few sweeps of a problem of tens of rows. One that needs
  * more is degenerate and cycling; the climbed anchor then stays. */
 #define NSEDI_LP_PIVOTS_PER_ROW 20
-#define NSEDI_ANCHOR_TIE 1e-13
 
 /* At the root of a sticking contact's friction margin its force is on the
  * friction set's boundary and moving out: the acceleration problem is

@@ -151,7 +151,7 @@ static const char *const YAWED[] = {
  * unloaded: the anchor's climb stopped 3.3e-7 N inside the laws, the
  * phase's share by load gave that away every 2.5e-7 s and the stall guard
  * ended the run at t = 3.00084, until the friction shares were deepened by
- * linear programs (docs/engine.md, "Redundant contacts"). */
+ * a linear program (docs/engine.md, "Redundant contacts"). */
 static const char *const PUSHED_YAWED[] = {
     "bodies.crate.velocity=[0.4236068159780504, -0.4681735170085982, 0.0]",
     "bodies.crate.angular_velocity=[2.4055849458247582, -1.5616709868389735, -2.497911419297375]",
@@ -248,7 +248,8 @@ static void pushed_yawed(const char *root) {
   double xa[13], xb[13];
   int ra = run_thrown(root, PUSHED_YAWED, 0, &a, xa), rb = run_thrown(root, PUSHED_YAWED, 1, &b, xb);
   CHECK_MSG(ra == NSED_OK && rb == NSED_OK, "pushed yawed box: the runs end %d and %d", ra, rb);
-  if (ra || rb) return;
+  CHECK_MSG(a.r.nev > 0 && b.r.nev > 0, "pushed yawed box: %d and %d events", a.r.nev, b.r.nev);
+  if (ra || rb || a.r.nev == 0 || b.r.nev == 0) return;
   double dx = 0;
   for (int k = 0; k < 13; k++) dx = fmax(dx, fabs(xa[k] - xb[k]));
   const nsed_event *ea = &a.r.ev[a.r.nev - 1], *eb = &b.r.ev[b.r.nev - 1];
