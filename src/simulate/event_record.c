@@ -106,7 +106,9 @@ static int zeno_guard(const nsed_model *m, nsed_data *d, const nsed_observer *ob
     return nsed_error_set(err, NSED_ERR_EVENT,
                           "t = %.17g: event storm on contact '%s': %d events within %g s at "
                           "relative speed %.3g m/s (above the Zeno guard's %.3g m/s); last "
-                          "transition %s -> %s%s",
+                          "transition %s -> %s. A chatter that the rigid motion goes through "
+                          "with more events passes with a larger solver.zeno.events "
+                          "(docs/engine.md, \"The Zeno guard\")%s",
                           d->t, m->contact[c].def.name, o->zeno_events, o->zeno_window, speed,
                           o->zeno_velocity, nsed_mode_name(d->ev.prev_mode[c]),
                           nsed_mode_name(d->ph.mode[c]), why);
