@@ -42,11 +42,28 @@ typedef struct {
  * polygon (as nsedi_friction_margin numbers them) or its circle. */
 typedef void (*margin_fn)(void *ctx, int c, double margin, const double grad[3]);
 
+/* A friction polygon's faces: face j's normal at th_j = 2 pi j / sides +
+ * off, at distance scale mu0 lambda_n (the face form circumscribes the
+ * circle, the vertex form inscribes it). The cone has none, unless its
+ * inscribed polygon of cone_sides is asked for (cone_sides > 0). */
+typedef struct {
+  int sides;
+  double off, scale;
+} polygon;
+
+static polygon polygon_of(const nsed_options *o, int cone_sides) {
+  int cone = o->friction.model == NSED_FRICTION_EXACT_CONE;
+  int sides = cone ? cone_sides : o->friction.sides;
+  int vertex = cone || o->friction.model == NSED_FRICTION_POLYGON_VERTEX;
+  polygon p = {sides, 0.0, 1.0};
+  if (vertex && sides > 0) p.off = M_PI / sides, p.scale = cos(M_PI / sides);
+  return p;
+}
+
 static void each_margin(const nsed_model *m, const nsed_data *d, const scope *sc, const double *f,
                         margin_fn fn, void *ctx) {
   const nsed_options *o = &m->opt;
-  int sides = o->friction.sides, vertex = o->friction.model == NSED_FRICTION_POLYGON_VERTEX;
-  double off = vertex ? M_PI / sides : 0.0, scale = vertex ? cos(M_PI / sides) : 1.0;
+  polygon pg = polygon_of(o, 0);
   for (int i = 0; i < sc->n; i++) {
     int c = sc->list[i];
     nsed_mode mode = d->ph.mode[c];
@@ -65,10 +82,10 @@ static void each_margin(const nsed_model *m, const nsed_data *d, const scope *sc
       fn(ctx, c, mu0 * l[0] - lt, gc);
       continue;
     }
-    for (int j = 0; j < sides; j++) {
-      double th = 2 * M_PI * j / sides + off, cs = cos(th), sn = sin(th);
-      const double gp[3] = {scale * mu0, -cs, -sn};
-      fn(ctx, c, scale * mu0 * l[0] - cs * l[1] - sn * l[2], gp);
+    for (int j = 0; j < pg.sides; j++) {
+      double th = 2 * M_PI * j / pg.sides + pg.off, cs = cos(th), sn = sin(th);
+      const double gp[3] = {pg.scale * mu0, -cs, -sn};
+      fn(ctx, c, pg.scale * mu0 * l[0] - cs * l[1] - sn * l[2], gp);
     }
   }
 }
@@ -227,11 +244,7 @@ static void lp_row(lp_build *b, int c, const double g[3], char eq) {
 
 /* The rows: each closed contact's normal force held, each stick's faces. */
 static void lp_rows(const nsed_model *m, const nsed_data *d, const scope *sc, lp_build *b) {
-  const nsed_options *o = &m->opt;
-  int cone = o->friction.model == NSED_FRICTION_EXACT_CONE;
-  int sides = cone ? NSEDI_ANCHOR_LP_SIDES : o->friction.sides;
-  int vertex = cone || o->friction.model == NSED_FRICTION_POLYGON_VERTEX;
-  double off = vertex ? M_PI / sides : 0.0, scale = vertex ? cos(M_PI / sides) : 1.0;
+  polygon pg = polygon_of(&m->opt, NSEDI_ANCHOR_LP_SIDES);
   for (int i = 0; i < sc->n; i++) {
     int c = sc->list[i];
     nsed_mode mode = d->ph.mode[c];
@@ -240,9 +253,9 @@ static void lp_rows(const nsed_model *m, const nsed_data *d, const scope *sc, lp
     lp_row(b, c, gn, 1);
     if (mode != NSED_MODE_STICK) continue;
     double mu0 = m->contact[c].def.mu0;
-    for (int j = 0; j < sides; j++) {
-      double th = 2 * M_PI * j / sides + off;
-      const double gp[3] = {scale * mu0, -cos(th), -sin(th)};
+    for (int j = 0; j < pg.sides; j++) {
+      double th = 2 * M_PI * j / pg.sides + pg.off;
+      const double gp[3] = {pg.scale * mu0, -cos(th), -sin(th)};
       lp_row(b, c, gp, 0);
     }
   }
@@ -252,7 +265,7 @@ static void lp_rows(const nsed_model *m, const nsed_data *d, const scope *sc, lp
  * friction too) and room for the program; 0, or -1 out of memory. */
 static int lp_alloc(const nsed_model *m, const nsed_data *d, const scope *sc, lp_build *b) {
   int nc = m->ncontact, rows = 0;
-  int sides = m->opt.friction.model == NSED_FRICTION_EXACT_CONE ? NSEDI_ANCHOR_LP_SIDES : m->opt.friction.sides;
+  int sides = polygon_of(&m->opt, NSEDI_ANCHOR_LP_SIDES).sides;
   b->pos = malloc(sizeof(int) * 3 * (size_t)nc);
   b->comp = malloc(sizeof(int) * 3 * (size_t)nc);
   b->x = malloc(sizeof(double) * 3 * (size_t)nc);
