@@ -158,9 +158,13 @@
  * consistent), an error rather than a silent sign flip. */
 #define NSEDI_INCONSISTENT_NORMAL 1e-8
 
-/* Settling impulses (event_settle.c): a pivot ratio below this means the
- * settled rows are dependent (two rollers touching at one point); the
- * Baumgarte gamma term then removes the residual velocity instead. */
+/* Settling impulses (event_settle.c): rows of full rank by their singular
+ * values (NSEDI_SCHUR_RANK_CUT) are solved by LU while its pivot ratio
+ * stays above this; otherwise they are dependent (two rollers touching at
+ * one point) and take the least-squares path below. The pivots alone do
+ * not reveal rank: the mecanum car's tied tips left a ratio of 2e-7 on
+ * rows dependent to round-off (docs/engine.md, "Settling on dependent
+ * rows"). */
 #define NSEDI_SETTLE_PIVOT 1e-12
 
 /* Dependent settling rows (event_settle.c): the rows that only keep

@@ -158,6 +158,22 @@ static void realign_fast_slips(const nsed_model *m, nsed_data *d) {
   }
 }
 
+/* Whether the settling rows are independent, by the singular values of
+ * their matrix (NSEDI_SCHUR_RANK_CUT, as the dependent solve's rank). The
+ * LU's pivots do not tell: partial pivoting can leave every pivot far from
+ * zero on rows of which three or more are dependent to round-off, and
+ * solved exactly there the impulse is the residual over the smallest
+ * singular value, a motion the rows do not see (docs/engine.md, "Settling
+ * on dependent rows"). */
+static int settle_full_rank(nsedi_event_ws *ev, int ns) {
+  double *A = ev->settle_G, *zero = ev->settle_weight;
+  settle_matrix(ev, ns, NULL, A);
+  memset(zero, 0, sizeof(double) * (size_t)ns);
+  int rank = 0;
+  if (nsedi_lstsq_square(&ev->settle_lstsq, ns, A, 1, zero, NSEDI_SCHUR_RANK_CUT, &rank) != 0) return 0;
+  return rank == ns;
+}
+
 /* Solve the settling problem of rows settle_rows[0, ns) (the candidates
  * cand[0, ncand) of the current build) for the changes settle_rhs and
  * apply the impulses, their kinetic energy change booked as contact work.
@@ -167,8 +183,9 @@ static int settle_apply(const nsed_model *m, nsed_data *d, int ncand, int ns) {
   const int *sel = ev->settle_rows;
   memcpy(ev->settle_want, ev->settle_rhs, sizeof(double) * (size_t)ns);
   double *A = ev->settle_G;
+  int independent = settle_full_rank(ev, ns);
   settle_matrix(ev, ns, NULL, A);
-  if (nsedi_small_lu_factor(ns, A, ev->settle_piv, ev->settle_piv + ns) >= NSEDI_SETTLE_PIVOT)
+  if (independent && nsedi_small_lu_factor(ns, A, ev->settle_piv, ev->settle_piv + ns) >= NSEDI_SETTLE_PIVOT)
     nsedi_small_lu_solve(ns, A, ev->settle_piv, 1, ev->settle_rhs);
   else if (!settle_dependent(m, ev, ncand, ns))
     return 0;
