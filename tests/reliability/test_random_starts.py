@@ -56,6 +56,19 @@ def rules(rs):
           == "inconsistent mode", "an inconsistent mode is named")
     check(rs.failure_class({"message": "t = 3.19: contact 'a' (stick): its friction root fired 50 times within "
                                        "0.001 s and no event in between changed a mode (the phase returns to the same boundary at once"}) == "stall", "a stall is named")
+    # Passivity: positive contact work on a floor that does not move is energy created.
+    check(rs.static_surfaces({"floor": {"normal": [0, 0, 1]}, "planes": [{"name": "w", "normal": [1, 0, 0]}]}),
+          "a floor and a plane at rest are static")
+    check(not rs.static_surfaces({"floor": {"velocity": [0.2, 0, 0]}}), "a belt is not static")
+    check(not rs.static_surfaces({"floor": {"spin": 2.0}}), "a turntable is not static")
+    check(not rs.static_surfaces({"planes": [{"name": "b", "velocity": [0, 0.1, 0]}]}), "a moving plane is not static")
+    check(rs.energy_gained({"work_contacts": 1.003, "energy_initial": 8.51}, True) == 1.003,
+          "the creeping car's +1.0 J (the settling on dependent rows before its mend) is energy gained")
+    check(rs.energy_gained({"work_contacts": 5e-9, "energy_initial": 8.51}, True) == 0.0,
+          "contact work within 1e-9 of 1 + E0 is the balance's accuracy, not a gain")
+    check(rs.energy_gained({"work_contacts": 0.06, "energy_initial": 1.5}, False) == 0.0,
+          "a belt feeds energy through its contacts: no passivity check there")
+    check(rs.energy_gained({"work_contacts": -0.5, "energy_initial": 8.51}, True) == 0.0, "dissipation is no gain")
     check(rs.crash_class(-6) == "crash (SIGABRT)" and rs.crash_class(-11) == "crash (SIGSEGV)",
           "a run ended by a signal is a crash, named by its signal")
     check(rs.crash_class(2) == "exit status 2", "a run nsed refused is its exit status")
@@ -121,7 +134,7 @@ def sample(root, build):
                                "--runs", "3", "--seed", "2", "--t-end", "1", "--timeout", "120", "--csv", out],
                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
         print(proc.stdout)
-        check(proc.returncode == 0, f"no run ends ok with its law broken (exit {proc.returncode}: {proc.stderr})")
+        check(proc.returncode == 0, f"no run ends ok with its law broken, none gains energy (exit {proc.returncode}: {proc.stderr})")
         with open(out, newline="") as f:
             rows = list(csv.DictReader(f))
         check(len(rows) == 9, f"every run in the CSV ({len(rows)})")
