@@ -8,7 +8,10 @@ problem's own start does not reach (docs/reliability.md, "Random starts").
 
 For a problem with free bodies (a `bodies:` list and no joints) each body's
 horizontal velocity and its angular velocity get uniform random additions
-(up to its own speed plus 0.5 m/s, its own spin plus 5 rad/s); for an
+(up to its own speed plus 0.5 m/s, its own spin plus 5 rad/s; a
+superellipsoid whose floor contact lies on a flat coordinate plane of its
+axes keeps its start in that plane, since turned across it at t = 0 its
+contact point's rate is unbounded, which nsed refuses); for an
 `omni_vehicle:` problem the platform's velocity and yaw rate are drawn in
 [-1, 1]. The friction form is drawn from the file's own, the vertex form of
 8 sides and the exact cone (a problem whose contacts need the polygon, exact
@@ -41,6 +44,7 @@ import argparse
 import collections
 import csv
 import json
+import math
 import os
 import random
 import re
@@ -95,6 +99,54 @@ def norm(v):
     return sum(x * x for x in v) ** 0.5
 
 
+def body_rotation(orientation):
+    """The rotation matrix (rows) of a problem file's `orientation`:
+    a quaternion [q0, q1, q2, q3] (scalar first, normalised here) or
+    {axis, angle_deg | angle_rad}; None is the identity."""
+    if orientation is None:
+        q = [1.0, 0.0, 0.0, 0.0]
+    elif isinstance(orientation, dict):
+        a = orientation["axis"]
+        angle = (math.radians(orientation["angle_deg"]) if "angle_deg" in orientation
+                 else orientation["angle_rad"])
+        n = norm(a)
+        q = [math.cos(angle / 2)] + [math.sin(angle / 2) * x / n for x in a]
+    else:
+        n = norm(orientation)
+        q = [x / n for x in orientation]
+    w, x, y, z = q
+    return [[1 - 2 * (y * y + z * z), 2 * (x * y - w * z), 2 * (x * z + w * y)],
+            [2 * (x * y + w * z), 1 - 2 * (x * x + z * z), 2 * (y * z - w * x)],
+            [2 * (x * z - w * y), 2 * (y * z + w * x), 1 - 2 * (x * x + y * y)]]
+
+
+def keep_off_flat_directions(body, v, w):
+    """A superellipsoid of exponent above 2 is flat across its coordinate
+    planes: where its floor contact lies on one (the rocking block's,
+    tilted about its x axis) and is turned across it, the contact point's
+    rate is unbounded at that instant, which nsed refuses ("degenerate
+    geometry"). The floor's normal n (body axes) leaves plane k at the rate
+    (w x n)_k, so the body-axis angular velocity w keeps only its
+    component k, and the velocity v (world) loses its component along the
+    plane's normal R e_k, whose friction would turn the body across it:
+    the start stays a planar motion in that plane (exactly, not to
+    round-off). Returns (v, w)."""
+    shape = body.get("shape") or {}
+    if shape.get("type") != "superellipsoid" or not shape.get("exponent", 2) > 2:
+        return v, w
+    r = body_rotation(body.get("orientation"))
+    n = [r[2][k] for k in range(3)]  # the world's z in body axes
+    v, w = list(v), list(w)
+    for k in range(3):
+        if abs(n[k]) > 1e-12:
+            continue
+        w[(k + 1) % 3] = w[(k + 2) % 3] = 0.0
+        e = [r[i][k] for i in range(3)]  # horizontal, since n[k] = 0
+        along = sum(x * y for x, y in zip(v, e))
+        v = [x - along * y for x, y in zip(v, e)]
+    return v, w
+
+
 def draw_start(doc, rng):
     """The overrides of one random start."""
     if perturbable(doc) == "vehicle":
@@ -107,6 +159,7 @@ def draw_start(doc, rng):
         sv, sw = norm(v) + 0.5, norm(w) + 5.0
         v = [v[0] + rng.uniform(-sv, sv), v[1] + rng.uniform(-sv, sv), v[2]]
         w = [x + rng.uniform(-sw, sw) for x in w]
+        v, w = keep_off_flat_directions(b, v, w)
         sets += [f"bodies.{b['name']}.velocity={v!r}", f"bodies.{b['name']}.angular_velocity={w!r}"]
     return sets
 

@@ -80,6 +80,21 @@ def rules(rs):
     reach = 5 ** 0.5 + 0.5  # its speed plus 0.5 m/s
     check(v[2] == -2 and abs(v[0] - 1) <= reach and abs(v[1]) <= reach and v != [1, 0, -2],
           f"a body's horizontal velocity drawn around its own, its vertical kept: {v}")
+    # A superellipsoid on a flat coordinate plane of its axes keeps to that
+    # plane: turned across it at t = 0 its contact point's rate is unbounded.
+    block = {"name": "block", "shape": {"type": "superellipsoid", "semi_axes": [0.2, 0.15, 0.1], "exponent": 4},
+             "orientation": {"axis": [1, 0, 0], "angle_rad": 0.3}}
+    for seed in range(5):
+        sets = rs.draw_start({"bodies": [block]}, random.Random(seed))
+        v, w = (eval(x.split("=", 1)[1]) for x in sets)
+        check(v[0] == 0 and w[1] == 0 and w[2] == 0 and w[0] != 0 and v[1] != 0,
+              f"the rocking block's start stays in its y-z plane, exactly: v {v}, w {w}")
+    box = dict(block, orientation={"axis": [1, 1, 0], "angle_deg": 20})
+    v, w = (eval(x.split("=", 1)[1]) for x in rs.draw_start({"bodies": [box]}, random.Random(1)))
+    check(all(x != 0 for x in w) and v[0] != 0 and v[1] != 0, f"off every flat plane, drawn freely: {v} {w}")
+    egg = dict(block, shape={"type": "superellipsoid", "semi_axes": [0.2, 0.15, 0.1], "exponent": 2})
+    v, w = (eval(x.split("=", 1)[1]) for x in rs.draw_start({"bodies": [egg]}, random.Random(1)))
+    check(all(x != 0 for x in w), f"an ellipsoid (exponent 2) has no flat direction: {w}")
     check(rs.perturbable({"bodies": [{"name": "b"}], "joints": [{"name": "j"}]}) is None,
           "bodies held by joints are not drawn")
     check(rs.perturbable({"omni_vehicle": {}}) == "vehicle", "a vehicle's start is its platform's")
