@@ -433,8 +433,10 @@ int main(int argc, char **argv) {
     a->budget = b->budget = budget;
   }
   /* 3 x 32 rollers, 100 bodies: the issue's largest vehicle, a quarter of
-   * T_SCALE (its cost per simulated second is the same over T_SCALE: 0.3252
-   * and 0.3232 of real time over 0.4 and 0.1, 2026-12-06). */
+   * T_SCALE. Its cost per simulated second depends on how many handovers
+   * the span holds: 0.661 of real time over 0.1 (one handover), 0.565 over
+   * 1 (16), 2026-12-07; T_SCALE 4 gives the figure over a whole unit
+   * (docs/omni-vehicle.md, "Cost"). */
   bench_case *big = &cases[7];
   big->label = rlabel[3];
   big->series = 1;

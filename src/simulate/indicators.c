@@ -54,13 +54,17 @@ double nsedi_line_root(const nsed_model *m, const nsed_data *d, int c, int slow,
 }
 
 /* A free slip's sector indicator in the vertex form (law_kinks.c): its
- * force's direction f = -v_t inside the sector the phase started in; 1
- * where it has none. */
+ * force's direction f = -v_t inside the sector the phase started in, or
+ * past its vertices by no more than the velocity's noise (a crossing
+ * within it is not located: the direction is not known that well, and a
+ * slip whose direction rests on a vertex would cross it at every restart);
+ * 1 where it has none. */
 static double sector_root(const nsed_model *m, const nsed_data *d, int c) {
   int k = d->ph.sector[c];
   if (k < 0) return 1.0;
   const nsedi_contact_geom *g = &d->cache.geom[c];
-  return nsedi_sector_margin(m->opt.friction.sides, k, -g->row[1].vel, -g->row[2].vel);
+  return nsedi_sector_margin(m->opt.friction.sides, k, -g->row[1].vel, -g->row[2].vel) +
+         nsedi_slip_noise(m, d, c);
 }
 
 double nsedi_law_kink(const nsed_model *m, const nsed_data *d, int c, int slot, double *rate) {
