@@ -41,7 +41,7 @@
  *     direction rests on a vertex crossed it at every restart: the
  *     four-wheeled coast in differential tracking and the vertex form
  *     stopped on the stall guard at t = 418.77 (a roller's slip at 1e-6
- *     m/s held within 1e-8 rad of a vertex for 2e-4 s, 49 crossings;
+ *     m/s within 5e-8 rad of a vertex, 49 crossings in 2.7e-5 s;
  *     docs/engine.md, "Kinks of the contact laws"). */
 #include "engine_util.h"
 #include "nsed/io.h"
