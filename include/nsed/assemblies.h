@@ -59,7 +59,9 @@ typedef struct {
   double roller_mass;     /* each roller's (kg), > 0 */
   int roller_rotors;      /* 1 (default): each roller a rotor about its axis (NSED_ROTOR_X: the
                              same motion, its fast spin kept out of its state's frame); 0: the
-                             rollers' frames spin with them */
+                             rollers' frames spin with them; 2: each roller a rotor attached to
+                             the hub (reduced coordinates: no axle joint, its turn and rate its
+                             only states) */
   nsed_contact_def contact; /* every roller's contact with the floor: its force law (the
                                builder sets name, body, other and wheel) */
 } nsed_omni_wheel_def;

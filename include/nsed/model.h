@@ -108,10 +108,24 @@ typedef struct {
   double velocity[3];         /* centre-of-mass velocity, world (m/s) */
   double angular_velocity[3]; /* body axes (rad/s) */
   nsed_rotor rotor;           /* the state's frame (default NSED_ROTOR_NONE) */
+  char attached_to[NSED_NAME_MAX]; /* "" (default), or the body this rotor is fixed to: it then
+                                      moves with that body and turns only about its axis, in
+                                      reduced coordinates (its turn and rate are its only states;
+                                      docs/engine.md, "Attached rotors") */
 } nsed_body_def;
 
 /* Defaults: unnamed, mass 1, inertia from shape (none), at the origin,
- * identity orientation, at rest, not a rotor. */
+ * identity orientation, at rest, not a rotor, attached to nothing.
+ *
+ * An attached rotor (rotor set, attached_to naming a body added before it)
+ * keeps its position and axis in its parent's frame. The parent must be
+ * neither a rotor nor attached, and its rotors must leave it balanced: their
+ * centres' mass moment about the parent's centre zero and the inertia they
+ * add across their axes diagonal in the parent's axes (a wheel's ring of
+ * rollers; checked at nsed_model_finalize). An attached rotor carries no
+ * joint, and its contacts are with the floor or a plane only; its initial
+ * velocity and its angular velocity across its axis must be the parent's
+ * motion there. */
 NSED_API void nsed_body_def_default(nsed_body_def *def);
 
 /* ---- joints (bilateral constraints, imposed at acceleration level with
@@ -387,9 +401,10 @@ NSED_API int nsed_model_njoint(const nsed_model *m);
 NSED_API int nsed_model_ncontact(const nsed_model *m);
 NSED_API int nsed_model_nforce(const nsed_model *m);
 NSED_API int nsed_model_nplane(const nsed_model *m);        /* planes besides the floor */
-NSED_API int nsed_model_nstate(const nsed_model *m);        /* 13 per body + extra states (contact
-                                                               tracking, drive angles, rotors'
-                                                               turns), counted at finalize */
+NSED_API int nsed_model_nstate(const nsed_model *m);        /* 13 per body not attached + extra
+                                                               states (contact tracking, drive
+                                                               angles, rotors' turns, attached
+                                                               rotors' rates), counted at finalize */
 NSED_API int nsed_model_nconstraint_rows(const nsed_model *m); /* bilateral rows */
 NSED_API const char *nsed_model_body_name(const nsed_model *m, int i);
 NSED_API const char *nsed_model_joint_name(const nsed_model *m, int i);

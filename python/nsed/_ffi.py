@@ -122,6 +122,7 @@ typedef struct {
   double mass; double inertia[3]; nsed_shape shape;
   double position[3]; double quat[4]; double velocity[3]; double angular_velocity[3];
   nsed_rotor rotor;
+  char attached_to[NSED_NAME_MAX];
 } nsed_body_def;
 typedef enum {
   NSED_JOINT_SPHERICAL = 0, NSED_JOINT_REVOLUTE = 1, NSED_JOINT_CYLINDRICAL = 2,

@@ -32,6 +32,13 @@ void nsed_assembly_free(nsed_assembly *a) {
   memset(a, 0, sizeof *a);
 }
 
+void nsedi_assembly_drop_unnamed_joints(nsed_assembly *a) {
+  int kept = 0;
+  for (int i = 0; i < a->njoint; i++)
+    if (a->joints[i].name[0]) a->joints[kept++] = a->joints[i];
+  a->njoint = kept;
+}
+
 int nsed_assembly_add(nsed_model *m, const nsed_assembly *a, nsed_error *err) {
   for (int i = 0; i < a->nbody; i++) {
     int rc = nsed_model_add_body(m, &a->bodies[i], err);

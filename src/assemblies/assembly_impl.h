@@ -11,6 +11,9 @@
 int nsedi_assembly_alloc(nsed_assembly *a, int nbody, int njoint, int nforce, int ncontact,
                          nsed_error *err);
 
+/* Remove the joints a builder left unnamed (an attached roller's axle). */
+void nsedi_assembly_drop_unnamed_joints(nsed_assembly *a);
+
 /* A part's world pose (position r, rotation R with the body axes as
  * columns, row-major as nsedi_quat_to_mat) and motion (v, w world). */
 typedef struct {
@@ -42,7 +45,8 @@ void nsedi_omni_hub(const nsed_omni_wheel_def *w, const nsedi_motion *h, const c
 /* Roller k of wheel w on the hub named hub_name (pose and motion h): the
  * roller body (name roller), its revolute axle (name axle) and its floor
  * contact (name contact); spin: its rate about its own axis relative to the
- * hub. */
+ * hub. A roller attached to its hub (roller_rotors 2) has no axle: j is
+ * left unnamed, for nsedi_assembly_drop_unnamed_joints. */
 void nsedi_omni_roller(const nsed_omni_wheel_def *w, int k, const nsedi_motion *h, double spin,
                        const char *hub_name, const char *roller, const char *axle,
                        const char *contact, nsed_body_def *b, nsed_joint_def *j,

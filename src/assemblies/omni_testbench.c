@@ -72,5 +72,6 @@ int nsed_omni_testbench_build(const nsed_omni_testbench_def *t, nsed_assembly *o
   snprintf(f->body, sizeof f->body, "hub");
   nsedi_v3_set(f->direction, 0, 0, -1);
   f->magnitude = nsed_law_constant(t->load);
+  nsedi_assembly_drop_unnamed_joints(out);
   return NSED_OK;
 }

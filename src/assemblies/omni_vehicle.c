@@ -425,6 +425,7 @@ int nsed_omni_vehicle_build(const nsed_omni_vehicle_def *v, nsed_assembly *out, 
   for (int i = 0; i < nw; i++)
     make_wheel(v, &r, &pf, i, out->bodies + 1 + i * per, out->joints + i * per,
                out->contacts + i * v->wheel.rollers);
+  nsedi_assembly_drop_unnamed_joints(out);
   return NSED_OK;
 }
 

@@ -18,7 +18,7 @@ void nsed_omni_wheel_def_default(nsed_omni_wheel_def *w) {
   w->hub_mass = 1.0;
   nsedi_v3_set(w->hub_inertia, 0, 0, 0);
   w->roller_mass = 0.025;
-  w->roller_rotors = 1;
+  w->roller_rotors = 2;
   nsed_contact_def_default(&w->contact);
 }
 
@@ -49,8 +49,8 @@ int nsed_omni_wheel_check(const nsed_omni_wheel_def *w, nsed_error *err) {
   if (!(w->roller_mass > 0) || !isfinite(w->roller_mass))
     return nsed_error_set(err, NSED_ERR_INPUT,
                           "wheel.roller_mass: expected a positive number, got %.15g", w->roller_mass);
-  if (w->roller_rotors != 0 && w->roller_rotors != 1)
-    return nsed_error_set(err, NSED_ERR_INPUT, "wheel.roller_rotors: expected 0 or 1, got %d",
+  if (w->roller_rotors < 0 || w->roller_rotors > 2)
+    return nsed_error_set(err, NSED_ERR_INPUT, "wheel.roller_rotors: expected 0, 1 or 2, got %d",
                           w->roller_rotors);
   return NSED_OK;
 }
@@ -100,9 +100,13 @@ void nsedi_omni_roller(const nsed_omni_wheel_def *w, int k, const nsedi_motion *
   b->shape.psi = w->psi;
   b->rotor = w->roller_rotors ? NSED_ROTOR_X : NSED_ROTOR_NONE;
   nsedi_body_state(b, &p);
-
   nsed_joint_def_default(j);
-  snprintf(j->name, sizeof j->name, "%s", axle);
+  if (w->roller_rotors == 2) {
+    snprintf(b->attached_to, sizeof b->attached_to, "%s", hub_name);
+    j->name[0] = '\0';
+  } else {
+    snprintf(j->name, sizeof j->name, "%s", axle);
+  }
   j->type = NSED_JOINT_REVOLUTE;
   snprintf(j->body_a, sizeof j->body_a, "%s", hub_name);
   snprintf(j->body_b, sizeof j->body_b, "%s", roller);

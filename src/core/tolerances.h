@@ -605,6 +605,22 @@
  * (absolute, in m/s, for a slow floor). */
 #define NSEDI_MODEL_FLOOR_TANGENT 1e-12
 
+/* A parent with attached rotors is solved with their mass and moments
+ * added to its own as a body about its centre with principal axes its own
+ * (docs/engine.md, "Attached rotors"): the rotors' mass moment about that
+ * centre must vanish to this fraction of sum m_i |rho_i|, and the inertia
+ * they add must be diagonal in its axes to this fraction of its trace. A
+ * ring of equal rollers has both at round-off (1e-16 a roller). */
+#define NSEDI_MODEL_ATTACHED_BALANCE 1e-12
+
+/* An attached rotor's initial velocity and its angular velocity across its
+ * axis are the parent's motion, not states of their own: given ones must
+ * agree with it to this fraction of the motion's scale (|v| + |w| |rho|,
+ * |w|) plus this (absolute, m/s and rad/s). Values computed from the
+ * parent's to 15 digits pass; a velocity the run would silently replace
+ * does not. */
+#define NSEDI_MODEL_ATTACHED_MOTION 1e-9
+
 /* Sharing redundant sticks' friction by load (eval.c, share_by_load): a
  * normal force below this fraction of the largest counts as this much in
  * a tangential row's weight N_ref / N. */

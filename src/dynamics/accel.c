@@ -72,11 +72,12 @@ nsedi_dyn_ws *nsedi_dyn_ws_create(const nsed_model *m, int max_rows) {
     nsedi_dyn_ws_free(&w);
     return NULL;
   }
+  /* A parent's with its attached rotors' (attached.h). */
   for (int i = 0; i < m->nbody; i++) {
-    const nsed_body_def *b = &m->body[i].def;
+    const nsedi_body *b = &m->body[i];
     for (int k = 0; k < 3; k++) {
-      w->minv[6 * i + k] = 1.0 / b->mass;
-      w->minv[6 * i + 3 + k] = 1.0 / b->inertia[k];
+      w->minv[6 * i + k] = 1.0 / b->solve_mass;
+      w->minv[6 * i + 3 + k] = 1.0 / b->solve_inertia[k];
     }
   }
   return w;

@@ -6,6 +6,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "attached.h"
 #include "ellipsoid_point.h"
 #include "math3.h"
 #include "nsed/status.h"
@@ -649,6 +650,10 @@ int nsedi_contact_eval(const nsed_model *m, int c, const nsedi_kin *kin, const d
   if (m->nrotor > 0) {
     for (int k = 0; k < 3; k++) row_rotor_bias(&g->row[k], kin);
     row_rotor_bias(&g->spin, kin);
+  }
+  if (m->nattached > 0) {
+    for (int k = 0; k < 3; k++) nsedi_attached_row(m, kin, &g->row[k]);
+    nsedi_attached_row(m, kin, &g->spin);
   }
   return rc;
 }

@@ -1,5 +1,6 @@
 #include "forces.h"
 
+#include "attached.h"
 #include "drive.h"
 #include "math3.h"
 
@@ -135,6 +136,7 @@ void nsedi_applied_forces(const nsed_model *m, const nsedi_kin *kin, const doubl
       if (ka) add_torque(f, ka, J->a, mtau);
     }
   }
+  nsedi_attached_forces(m, kin, f);
 }
 
 double nsedi_potential_energy(const nsed_model *m, const nsedi_kin *kin) {

@@ -27,8 +27,9 @@ typedef struct {
                    bias carries its angular Jacobian times fa (zero unless a rotor) */
 } nsedi_kin;
 
-/* Fill kin[0..nbody-1] from the state vector x (13 per body, rotors' turns
- * at their xspin). */
+/* Fill kin[0..nbody-1] from the state vector x (13 per body at its xbody,
+ * rotors' turns at their xspin; attached rotors from their parents and
+ * their rates at xrate). */
 void nsedi_kin_eval(const nsed_model *m, const double *x, nsedi_kin *kin);
 
 /* World position of a body-fixed point p (body frame); ground: p itself. */
@@ -37,10 +38,10 @@ void nsedi_kin_point(const nsedi_kin *k, const double p[3], double out[3]);
 /* A body-fixed direction in world axes; ground: u itself. */
 void nsedi_kin_dir(const nsedi_kin *k, const double u[3], double out[3]);
 
-/* Material orientation q_mat and angular velocity w_mat (body axes) of
- * body i from the state: for a rotor the state's frame turned by its spin
- * angle about its axis; otherwise the state's own q and w. */
-void nsedi_body_material(const nsed_model *m, int i, const double *x, double q_mat[4],
-                         double w_mat[3]);
+/* Body i's 13 output numbers (r, unit material quaternion, v, material
+ * angular velocity in body axes) from the state x: a rotor's state's frame
+ * turned by its spin angle about its axis, an attached rotor's from its
+ * parent's states. */
+void nsedi_kin_body_output(const nsed_model *m, int i, const double *x, double out[13]);
 
 #endif

@@ -177,7 +177,7 @@ static int read_shape(nsedi_problem_defs *p, const nsedi_ynode *node, const char
 static int read_body(nsedi_problem_defs *p, const nsedi_ynode *node, const char *path,
                      nsed_body_def *b) {
   static const char *const keys[] = {"name", "mass", "inertia", "shape", "position", "orientation",
-                                     "velocity", "angular_velocity", "rotor", NULL};
+                                     "velocity", "angular_velocity", "rotor", "attached_to", NULL};
   static const char *const rotor_names[] = {"none", "x", "y", "z", NULL};
   nsed_body_def_default(b);
   if (nsedi_check_map(p->d, node, path, keys)) {
@@ -197,6 +197,7 @@ static int read_body(nsedi_problem_defs *p, const nsedi_ynode *node, const char 
   int rotor = 0;
   OPT(node, "rotor", nsedi_read_enum(p->d, v_, kp_, rotor_names, &rotor));
   b->rotor = (nsed_rotor)rotor;
+  OPT(node, "attached_to", nsedi_read_name(p->d, v_, kp_, b->attached_to));
   if (!nsedi_ymap_get(node, "inertia") && (b->shape.type == NSED_SHAPE_NONE || b->shape.type == NSED_SHAPE_POINT) &&
       !(nsedi_ymap_get(node, "shape") && rc))
     rc = nsedi_diag_add(p->d, node, path,

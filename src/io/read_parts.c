@@ -123,7 +123,7 @@ int nsedi_check_exact_torsion(nsedi_problem_defs *p, const nsedi_ynode *node, co
 }
 
 int nsedi_read_roller_frame(nsedi_diag *d, const nsedi_ynode *node, const char *path, int *rotors) {
-  static const char *const names[] = {"spinning", "rotor", NULL};
+  static const char *const names[] = {"spinning", "rotor", "attached", NULL};
   int rc = 0;
   NSEDI_OPT(node, path, "roller_frame", nsedi_read_enum(d, v_, kp_, names, rotors));
   return rc;

@@ -218,6 +218,7 @@ int nsed_model_add_body(nsed_model *m, const nsed_body_def *def, nsed_error *err
                           s->exponent);
 
   nsedi_body b;
+  memset(&b, 0, sizeof b);
   b.def = *def;
   for (int i = 0; i < 4; i++) b.def.quat[i] /= qn;
   int given = def->inertia[0] != 0 || def->inertia[1] != 0 || def->inertia[2] != 0;
@@ -240,6 +241,11 @@ int nsed_model_add_body(nsed_model *m, const nsed_body_def *def, nsed_error *err
                           "J_i <= J_j + J_k of a rigid body",
                           n, J[0], J[1], J[2]);
   rc = check_rotor(&b, err);
+  if (rc) return rc;
+  if (!memchr(def->attached_to, '\0', NSED_NAME_MAX))
+    return nsed_error_set(err, NSED_ERR_INPUT, "body '%s': attached_to: name too long", n);
+  rc = nsedi_model_attach(m, def->attached_to[0] ? nsed_model_find_body(m, def->attached_to) : -1,
+                          &b, err);
   if (rc) return rc;
   if (grow((void **)&m->body, &m->cap_body, m->nbody, sizeof *m->body))
     return nsed_error_set(err, NSED_ERR_NOMEM, "out of memory adding body '%s'", n);
@@ -360,6 +366,7 @@ int nsed_model_add_joint(nsed_model *m, const nsed_joint_def *def, nsed_error *e
   if ((rc = resolve_body(m, def->body_a, 1, "body_a", owner, &j.a, err))) return rc;
   if ((rc = resolve_body(m, def->body_b, 0, "body_b", owner, &j.b, err))) return rc;
   if (j.a == j.b) return nsed_error_set(err, NSED_ERR_INPUT, "%s: joins a body to itself", owner);
+  if ((rc = nsedi_model_attached_joint(m, j.a, j.b, owner, err))) return rc;
   if (!finite3(def->anchor_a) || !finite3(def->anchor_b) || !finite3(def->axis_a) ||
       !finite3(def->axis_b))
     return nsed_error_set(err, NSED_ERR_INPUT, "%s: non-finite anchor or axis", owner);
@@ -579,6 +586,7 @@ int nsed_model_add_contact(nsed_model *m, const nsed_contact_def *def, nsed_erro
   c.def = *def;
   if ((rc = resolve_body(m, def->body, 0, "body", owner, &c.body, err))) return rc;
   if ((rc = resolve_pair(m, &c, owner, err))) return rc;
+  if ((rc = nsedi_model_attached_contact(m, c.body, c.other, owner, err))) return rc;
   if (!(def->mu >= 0) || !isfinite(def->mu))
     return nsed_error_set(err, NSED_ERR_INPUT, "%s: mu must be a finite number >= 0, got %g",
                           owner, def->mu);
@@ -616,6 +624,7 @@ int nsed_model_add_contact(nsed_model *m, const nsed_contact_def *def, nsed_erro
 /* The one body joined to body b by revolute joints: -1 if none, -2 if
  * several. */
 static int revolute_partner(const nsed_model *m, int b) {
+  if (m->body[b].parent >= 0) return m->body[b].parent;
   int w = -1;
   for (int j = 0; j < m->njoint; j++) {
     const nsedi_joint *J = &m->joint[j];
@@ -823,7 +832,13 @@ int nsed_model_finalize(nsed_model *m, nsed_error *err) {
                           nsed_integrator_name(o->integrator));
   int rc = check_exact_torsion(m, err);
   if (rc) return rc;
-  m->nbstate = 13 * m->nbody;
+  rc = nsedi_model_attached_finalize(m, err);
+  if (rc) return rc;
+  m->nbstate = 0;
+  for (int i = 0; i < m->nbody; i++) {
+    m->body[i].xbody = m->body[i].parent < 0 ? m->nbstate : -1;
+    m->nbstate += m->body[i].parent < 0 ? 13 : 0;
+  }
   m->nstate = m->nbstate;
   rc = resolve_tracking(m, err);
   if (rc) return rc;
@@ -841,6 +856,7 @@ int nsed_model_finalize(nsed_model *m, nsed_error *err) {
     m->body[i].xspin = m->body[i].rotor_axis >= 0 ? m->nstate++ : -1;
     m->nrotor += m->body[i].rotor_axis >= 0;
   }
+  for (int i = 0; i < m->nbody; i++) m->body[i].xrate = m->body[i].parent >= 0 ? m->nstate++ : -1;
   m->nv = 6 * m->nbody;
   m->finalized = 1;
   return NSED_OK;
@@ -851,7 +867,12 @@ int nsed_model_njoint(const nsed_model *m) { return m->njoint; }
 int nsed_model_ncontact(const nsed_model *m) { return m->ncontact; }
 int nsed_model_nforce(const nsed_model *m) { return m->nforce; }
 int nsed_model_nplane(const nsed_model *m) { return m->nplane; }
-int nsed_model_nstate(const nsed_model *m) { return m->finalized ? m->nstate : 13 * m->nbody; }
+int nsed_model_nstate(const nsed_model *m) {
+  if (m->finalized) return m->nstate;
+  int n = 0;
+  for (int i = 0; i < m->nbody; i++) n += m->body[i].parent < 0 ? 13 : 0;
+  return n;
+}
 int nsed_model_nconstraint_rows(const nsed_model *m) { return m->nrow; }
 const char *nsed_model_body_name(const nsed_model *m, int i) { return m->body[i].def.name; }
 const char *nsed_model_joint_name(const nsed_model *m, int i) { return m->joint[i].def.name; }

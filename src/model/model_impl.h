@@ -13,6 +13,18 @@ typedef struct {
   int rotor_axis;     /* a rotor (def.rotor): its symmetry axis 0, 1, 2 (body x, y, z); else -1 */
   int xspin;          /* a rotor: index in x of its turn about that axis relative to the
                          state's frame (rad); else -1 */
+  int xbody;          /* index in x of its 13 states r q v w; -1 for an attached rotor */
+  /* An attached rotor (def.attached_to): the body it is fixed to, else -1;
+   * its absolute rate about its axis is the state xrate (rad/s). Its
+   * state's frame is the parent's turned by R0 (q0), its centre at rho in
+   * the parent's axes, all fixed at add time from the initial poses. */
+  int parent, xrate;
+  double rho[3], R0[9], q0[4];
+  /* What the constrained solve sees: a parent's mass and central moments
+   * with its attached rotors' (their mass, and their moments across their
+   * axes about its centre); an attached rotor's own (only its axial moment
+   * acts, on its rate); every other body's own. */
+  double solve_mass, solve_inertia[3];
 } nsedi_body;
 
 typedef struct {
@@ -94,11 +106,13 @@ struct nsed_model {
   int nplane, cap_plane;
   nsed_plane_def *plane; /* the planes besides the floor, normal unit */
   int nrow;           /* bilateral rows (sum of the joints' nrow) */
-  int nstate;         /* 13 * nbody + 2 or 3 per differentially tracked contact + 1 per
-                         rotational joint drive + 1 per rotor */
+  int nstate;         /* nbstate + 2 or 3 per differentially tracked contact + 1 per
+                         rotational joint drive + 1 per rotor + 1 per attached rotor */
   int nrotor;         /* bodies whose state's frame does not spin with them (rotors) */
   int nkink;          /* joint drives given by a table (two root functions each) */
-  int nbstate;        /* 13 * nbody: the body states, first in x */
+  int nbstate;        /* 13 per body that is not an attached rotor: the body states,
+                         first in x, in body order */
+  int nattached;      /* attached rotors (reduced coordinates: their turn and rate only) */
   int nv;             /* 6 * nbody generalised velocities */
   int nroot;          /* root functions: per contact and per law breakpoint */
 };
@@ -110,6 +124,21 @@ void nsedi_law_derivs(const nsed_law *law, double t, double out[3]);
 /* The plane contact c touches (other == NSEDI_GROUND): the floor's from
  * the options, or one of the model's planes. */
 void nsedi_contact_plane(const nsed_model *m, int c, nsedi_plane *out);
+
+/* The body whose 13 states hold state i < nbstate. */
+int nsedi_state_body(const nsed_model *m, int i);
+
+/* Attached rotors (src/model/attached_model.c): body b's parent (the body
+ * its attached_to names, -1 if none does) checked and its pose in the
+ * parent's frame fixed (at add time); a joint on an
+ * attached body, or a contact of one with anything but the floor or a
+ * plane, refused; at finalize the initial motions checked and every body's
+ * solve_mass and solve_inertia set, a parent's with its rotors'. */
+int nsedi_model_attach(const nsed_model *m, int parent, nsedi_body *b, nsed_error *err);
+int nsedi_model_attached_joint(const nsed_model *m, int a, int b, const char *owner, nsed_error *err);
+int nsedi_model_attached_contact(const nsed_model *m, int body, int other, const char *owner,
+                                 nsed_error *err);
+int nsedi_model_attached_finalize(nsed_model *m, nsed_error *err);
 
 /* Rows each joint type imposes. */
 int nsedi_joint_nrows(nsed_joint_type type);

@@ -165,8 +165,16 @@ int nsed_data_create(const nsed_model *m, nsed_data **out, nsed_error *err) {
     return rc;
   }
   for (int i = 0; i < nb; i++) {
-    const nsed_body_def *b = &m->body[i].def;
-    double *s = d->x + 13 * i;
+    const nsedi_body *bi = &m->body[i];
+    const nsed_body_def *b = &bi->def;
+    if (bi->parent >= 0) {
+      /* Its turn starts at zero (its pose fixed its frame), its rate is
+       * its own; the rest is its parent's motion (attached_model.c). */
+      d->x[bi->xspin] = 0;
+      d->x[bi->xrate] = b->angular_velocity[bi->rotor_axis];
+      continue;
+    }
+    double *s = d->x + bi->xbody;
     nsedi_v3_copy(s, b->position);
     for (int k = 0; k < 4; k++) s[3 + k] = b->quat[k];
     nsedi_v3_copy(s + 7, b->velocity);
@@ -219,9 +227,7 @@ void nsed_data_free(nsed_data **pd) {
 double nsed_data_time(const nsed_data *d) { return d->t; }
 
 void nsed_data_body_state(const nsed_data *d, int i, double out[13]) {
-  memcpy(out, d->x + 13 * i, 13 * sizeof(double));
-  nsedi_body_material(d->m, i, d->x, out + 3, out + 10);
-  nsedi_quat_normalize(out + 3);
+  nsedi_kin_body_output(d->m, i, d->x, out);
 }
 
 void nsed_data_contact(const nsed_data *d, int i, nsed_contact_info *out) {
@@ -287,16 +293,27 @@ double nsedi_state_kinetic(const nsed_model *m, nsed_data *d) {
 }
 
 void nsedi_add_velocity(const nsed_model *m, double *x, const double *du) {
-  for (int b = 0; b < m->nbody; b++)
-    for (int k = 0; k < 3; k++) {
-      x[13 * b + 7 + k] += du[6 * b + k];
-      x[13 * b + 10 + k] += du[6 * b + 3 + k];
+  for (int b = 0; b < m->nbody; b++) {
+    const nsedi_body *bb = &m->body[b];
+    if (bb->parent >= 0) {
+      x[bb->xrate] += du[6 * b + 3 + bb->rotor_axis];
+      continue;
     }
+    for (int k = 0; k < 3; k++) {
+      x[bb->xbody + 7 + k] += du[6 * b + k];
+      x[bb->xbody + 10 + k] += du[6 * b + 3 + k];
+    }
+  }
 }
 
 void nsedi_add_displacement(const nsed_model *m, double *x, const double *dq) {
   for (int b = 0; b < m->nbody; b++) {
-    double *s = x + 13 * b, th[3];
+    if (m->body[b].parent >= 0) {
+      /* Only its turn is its own (its rate is a velocity). */
+      x[m->body[b].xspin] += dq[6 * b + 3 + m->body[b].rotor_axis];
+      continue;
+    }
+    double *s = x + m->body[b].xbody, th[3];
     for (int k = 0; k < 3; k++) {
       s[k] += dq[6 * b + k];
       th[k] = dq[6 * b + 3 + k];
@@ -369,7 +386,7 @@ int nsedi_track_check(const nsed_model *m, nsed_data *d, double t, const double 
 
 void nsedi_normalize_quats(const nsed_model *m, double *x) {
   for (int i = 0; i < m->nbody; i++) {
-    nsedi_quat_normalize(x + 13 * i + 3);
+    if (m->body[i].xbody >= 0) nsedi_quat_normalize(x + m->body[i].xbody + 3);
     /* A rotor's turn is an angle: kept within one turn, its integration
      * error stays absolute rather than growing with the turns made. */
     if (m->body[i].xspin >= 0) x[m->body[i].xspin] = remainder(x[m->body[i].xspin], 2 * M_PI);

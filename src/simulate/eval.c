@@ -304,10 +304,11 @@ static void powers(const nsed_model *m, const nsed_data *d, const double *x, int
   }
   for (int i = 0; i < m->nrow && i < nr; i++) {
     const nsedi_row *r = &d->sw.rows[i];
+    /* Joint rows: an attached rotor carries none (attached_model.c). */
     double ju = 0;
     for (int k = 0; k < 6; k++) {
-      if (r->a >= 0) ju += r->ja[k] * x[13 * r->a + 7 + k];
-      if (r->b >= 0) ju += r->jb[k] * x[13 * r->b + 7 + k];
+      if (r->a >= 0) ju += r->ja[k] * x[m->body[r->a].xbody + 7 + k];
+      if (r->b >= 0) ju += r->jb[k] * x[m->body[r->b].xbody + 7 + k];
     }
     *pj += d->sw.lam[i] * ju;
   }
@@ -319,7 +320,7 @@ static int check_state(const nsed_model *m, double t, const double *x, nsed_erro
       return i < m->nbstate ? nsed_error_set(err, NSED_ERR_NONFINITE,
                                              "non-finite state at t = %.17g: body '%s', state "
                                              "component %d",
-                                             t, m->body[i / 13].def.name, i % 13)
+                                             t, m->body[nsedi_state_body(m, i)].def.name, i % 13)
                             : nsed_error_set(err, NSED_ERR_NONFINITE,
                                              "non-finite extra state %d (contact tracking, a "
                                              "joint drive's angle or a rotor's turn) at t = %.17g",
@@ -331,8 +332,16 @@ static int check_state(const nsed_model *m, double t, const double *x, nsed_erro
 static int state_derivative(const nsed_model *m, nsed_data *d, double t, const double *x, int nr,
                             double *xdot, nsed_error *err) {
   for (int b = 0; b < m->nbody; b++) {
-    const double *s = x + 13 * b;
-    double *sd = xdot + 13 * b;
+    const nsedi_body *bb = &m->body[b];
+    if (bb->parent >= 0) {
+      /* Its turn relative to its frame, which turns at wv; its rate. */
+      const nsedi_kin *k = &d->cache.kin[b];
+      xdot[bb->xspin] = k->wb[bb->rotor_axis] - k->wv[bb->rotor_axis];
+      xdot[bb->xrate] = d->cache.du[6 * b + 3 + bb->rotor_axis];
+      continue;
+    }
+    const double *s = x + bb->xbody;
+    double *sd = xdot + bb->xbody;
     nsedi_v3_copy(sd, s + 7);
     /* The state's frame turns at wv: a rotor's spin about its axis goes to
      * its own angle instead (kinematics.h). */
@@ -364,7 +373,13 @@ static int state_derivative(const nsed_model *m, nsed_data *d, double t, const d
       return nsed_error_set(err, NSED_ERR_NONFINITE,
                             "non-finite acceleration at t = %.17g: body '%s', component %d "
                             "(a force law returned NaN or Inf?)",
-                            t, m->body[i / 13].def.name, i % 13);
+                            t, m->body[nsedi_state_body(m, i)].def.name, i % 13);
+  for (int b = 0; b < m->nbody; b++)
+    if (m->body[b].parent >= 0 && !isfinite(xdot[m->body[b].xrate]))
+      return nsed_error_set(err, NSED_ERR_NONFINITE,
+                            "non-finite acceleration at t = %.17g: body '%s' (attached), its rate "
+                            "(a force law returned NaN or Inf?)",
+                            t, m->body[b].def.name);
   static const char *const work_names[NSEDI_NWORK] = {"external loads", "contact forces",
                                                       "joint forces"};
   for (int k = 0; k < NSEDI_NWORK; k++)

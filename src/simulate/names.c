@@ -26,8 +26,9 @@ const char *nsed_law_check_name(nsed_law_check check) {
 }
 
 /* The state vector's layout (src/model/model.c, nsed_model_finalize): 13
- * per body, then the tracking states of differentially tracked contacts,
- * the driven joints' angles and the rotors' turns, then the works. */
+ * per body not attached, then the tracking states of differentially
+ * tracked contacts, the driven joints' angles, the rotors' turns and the
+ * attached rotors' rates, then the works. */
 int nsed_state_name(const nsed_model *m, int i, char *buf, size_t size) {
   static const char *const body_fields[13] = {"x",  "y",  "z",  "q0", "q1", "q2", "q3",
                                               "vx", "vy", "vz", "wx", "wy", "wz"};
@@ -37,7 +38,7 @@ int nsed_state_name(const nsed_model *m, int i, char *buf, size_t size) {
   if (size > 0) buf[0] = '\0';
   if (i < 0 || i >= m->nstate + NSEDI_NWORK) return NSED_ERR_INPUT;
   if (i < m->nbstate) {
-    snprintf(buf, size, "%s.%s", m->body[i / 13].def.name, body_fields[i % 13]);
+    snprintf(buf, size, "%s.%s", m->body[nsedi_state_body(m, i)].def.name, body_fields[i % 13]);
     return NSED_OK;
   }
   if (i >= m->nstate) {
@@ -57,10 +58,15 @@ int nsed_state_name(const nsed_model *m, int i, char *buf, size_t size) {
       snprintf(buf, size, "%s.angle", m->joint[j].def.name);
       return NSED_OK;
     }
-  for (int b = 0; b < m->nbody; b++)
+  for (int b = 0; b < m->nbody; b++) {
     if (m->body[b].xspin == i) {
       snprintf(buf, size, "%s.spin", m->body[b].def.name);
       return NSED_OK;
     }
+    if (m->body[b].xrate == i) {
+      snprintf(buf, size, "%s.rate", m->body[b].def.name);
+      return NSED_OK;
+    }
+  }
   return NSED_ERR_INPUT; /* every index below nstate is one of the above */
 }

@@ -251,7 +251,8 @@ static int integrator_error(const nsed_model *m, nsed_data *d, double t_event, n
       return nsed_error_set(err, NSED_ERR_NONFINITE,
                             "t = %.17g: body '%s' state %s = %g is not finite or overflows "
                             "(a force law out of range?); the integrator said: %s",
-                            d->t, m->body[i / 13].def.name, state_names[i % 13], d->x[i], why);
+                            d->t, m->body[nsedi_state_body(m, i)].def.name, state_names[i % 13],
+                            d->x[i], why);
     }
   /* Or the accelerations of the last evaluation do. */
   for (int i = 0; i < m->nv; i++)

@@ -34,6 +34,17 @@ static inline int vdp5_root(double t, const double *y, double *g, void *ud) {
   return 0;
 }
 
+/* The angle between the rotations of two unit quaternions (q and -q are
+ * one): 4 asin(|qa -+ qb| / 2), accurate near zero where acos is not. */
+static inline double rotation_between(const double qa[4], const double qb[4]) {
+  double dm = 0, dp = 0;
+  for (int k = 0; k < 4; k++) {
+    dm += (qa[k] - qb[k]) * (qa[k] - qb[k]);
+    dp += (qa[k] + qb[k]) * (qa[k] + qb[k]);
+  }
+  return 4 * asin(fmin(1.0, 0.5 * sqrt(fmin(dm, dp))));
+}
+
 typedef struct {
   int nev;
   nsed_event ev[MAX_EVENTS];

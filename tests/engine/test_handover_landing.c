@@ -77,7 +77,10 @@ int main(void) {
   must(nsed_data_create(m, &d, &err), &err);
   d->t = du->t;
   memcpy(d->x, du->x, sizeof(double) * (size_t)m->nstate);
-  for (int b = 0; b < m->nbody; b++) d->x[13 * b + 9] -= V;
+  /* Attached rollers (the default) move with the hub: only bodies with
+   * states of their own are given the fall. */
+  for (int b = 0; b < m->nbody; b++)
+    if (m->body[b].xbody >= 0) d->x[m->body[b].xbody + 9] -= V;
   nsedi_refresh_geometry(m, d);
   /* the testbench's four rollers, one contact each */
   int fired[NSEDI_ROOTS_PER_CONTACT * 4 + 1] = {0};

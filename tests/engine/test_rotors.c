@@ -22,17 +22,6 @@
 #include "nsed/io.h"
 #include "nsed_test.h"
 
-/* The angle between the rotations of two unit quaternions (q and -q are
- * one): 4 asin(|qa -+ qb| / 2), accurate near zero where acos is not. */
-static double rotation_between(const double qa[4], const double qb[4]) {
-  double dm = 0, dp = 0;
-  for (int k = 0; k < 4; k++) {
-    dm += (qa[k] - qb[k]) * (qa[k] - qb[k]);
-    dp += (qa[k] + qb[k]) * (qa[k] + qb[k]);
-  }
-  return 4 * asin(fmin(1.0, 0.5 * sqrt(fmin(dm, dp))));
-}
-
 /* Finalize m with gravity g (down z) to t_end at tolerances 1e-12 / 1e-14,
  * run it with the sample callback, free it; returns the steps taken. */
 static long run_tight(nsed_model *m, double g, double t_end, void *ctx,

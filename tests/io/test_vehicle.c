@@ -195,11 +195,12 @@ static void test_problem_files(void) {
   nsed_model *m = load_file("omni_vehicle_coast.yaml", NULL, 0);
   if (m) {
     CHECK(nsed_model_nbody(m) == 16);
-    /* Kosenko's 208 (13 a body) and the 12 rollers' turns (rotors). */
-    CHECK(nsed_model_nstate(m) == 208 + 12);
-    CHECK(nsed_model_njoint(m) == 15);
+    /* The platform's and the hubs' 13 states each; the 12 rollers attached
+     * to their hubs (the default), a turn and a rate each, no axle joint. */
+    CHECK(nsed_model_nstate(m) == 4 * 13 + 2 * 12);
+    CHECK(nsed_model_njoint(m) == 3);
     CHECK(nsed_model_ncontact(m) == 12);
-    CHECK(nsed_model_nconstraint_rows(m) == 75);
+    CHECK(nsed_model_nconstraint_rows(m) == 15);
     const nsed_body_def *p = nsed_model_body_def(m, 0);
     CHECK(!strcmp(p->name, "platform") && p->mass == 3.3);
     CHECK_NEAR(p->inertia[2], 0.5 * 3.3 * 4, 1e-12, 0); /* thin disk of radius d */
@@ -211,7 +212,7 @@ static void test_problem_files(void) {
   m = load_file("omni_vehicle_coast_gz.yaml", NULL, 0);
   if (m) {
     CHECK(nsed_model_nbody(m) == 19);
-    CHECK(nsed_model_nstate(m) == 19 * 13 + 15);
+    CHECK(nsed_model_nstate(m) == 4 * 13 + 2 * 15);
     check_geometry(m, 3, 5, 0.05, 0.15, 0.0);
     check_velocities(m, 3, 5, 0.05, v_coast, 1.0);
     nsed_model_free(&m);
@@ -219,10 +220,10 @@ static void test_problem_files(void) {
   m = load_file("omni_vehicle_drive.yaml", NULL, 0);
   if (m) {
     CHECK(nsed_model_nbody(m) == 16);
-    const nsed_joint_def *ax = nsed_model_joint_def(m, 5); /* wheel1_axle */
+    const nsed_joint_def *ax = nsed_model_joint_def(m, 1); /* wheel1_axle */
     CHECK(!strcmp(ax->name, "wheel1_axle") && ax->has_torque);
     CHECK(ax->torque.type == NSED_LAW_PIECEWISE && ax->torque.values[1] == 0.5);
-    CHECK(!nsed_model_joint_def(m, 6)->has_torque); /* rollers turn freely */
+    CHECK(nsed_model_njoint(m) == 3); /* rollers turn freely, attached to their hubs */
     check_velocities(m, 3, 4, 1.0, rest, 0.0);
     nsed_model_free(&m);
   }
@@ -283,7 +284,8 @@ static void test_general(void) {
   CHECK(nsed_model_body_def(m, 2)->inertia[2] == 0.02);
   const nsed_contact_def *c = nsed_model_contact_def(m, 0);
   CHECK(c->mu == 0.4 && c->mu0 == 0.6 && c->tracking == NSED_TRACKING_IMPLICIT);
-  CHECK(nsed_model_joint_def(m, 9)->has_torque && nsed_model_joint_def(m, 9)->torque.omega == 2);
+  const nsed_joint_def *ax1 = nsed_model_joint_def(m, 3); /* per wheel a strut and an axle */
+  CHECK(!strcmp(ax1->name, "wheel1_axle") && ax1->has_torque && ax1->torque.omega == 2);
   check_geometry(m, 4, 6, 0.4, 1.1, 0.3);
   check_velocities(m, 4, 6, 0.4, vel, 1.3);
   nsed_model_free(&m);
@@ -303,7 +305,7 @@ static void test_general(void) {
 static void test_with_user_items(void) {
   nsed_model *m = load_text("omni_vehicle: {}\n");
   if (m) {
-    CHECK(nsed_model_nbody(m) == 16 && nsed_model_nstate(m) == 208 + 12);
+    CHECK(nsed_model_nbody(m) == 16 && nsed_model_nstate(m) == 4 * 13 + 2 * 12);
     CHECK(nsed_model_body_def(m, 2)->mass == 0.025);
     CHECK(nsed_model_body_def(m, 1)->shape.type == NSED_SHAPE_DISK);
     CHECK(nsed_model_contact_def(m, 0)->mu == 0.3);

@@ -150,6 +150,7 @@ int main(void) {
   FIELD(nsed_body_def, velocity);
   FIELD(nsed_body_def, angular_velocity);
   FIELD(nsed_body_def, rotor);
+  FIELD(nsed_body_def, attached_to);
   SIZE(nsed_joint_def);
   FIELD(nsed_joint_def, name);
   FIELD(nsed_joint_def, type);
