@@ -495,7 +495,7 @@ def _fill_shape(shape, value, owner):
 _BODY = {"name": ("name",), "mass": ("number",), "inertia": ("vector", 3),
          "shape": ("shape",), "position": ("vector", 3), "quat": ("vector", 4),
          "velocity": ("vector", 3), "angular_velocity": ("vector", 3),
-         "rotor": ("word", ROTORS)}
+         "rotor": ("word", ROTORS), "attached_to": ("name",)}
 _JOINT = {"name": ("name",), "type": ("word", JOINT_TYPES), "body_a": ("name",),
           "body_b": ("name",), "anchor_a": ("vector", 3), "anchor_b": ("vector", 3),
           "axis_a": ("vector", 3), "axis_b": ("vector", 3), "spring_k": ("number",),
@@ -613,8 +613,10 @@ class ModelBuilder:
         from the shape), shape (nsed.Sphere(r), ...), position, quat
         [q0, q1, q2, q3] (scalar first), velocity, angular_velocity (body
         axes), rotor ("none", "x", "y", "z": a rotor about that body axis,
-        docs/engine.md "Rotors"). Defaults: nsed_body_def_default (mass 1,
-        at the origin, at rest, not a rotor)."""
+        docs/engine.md "Rotors"), attached_to (a body added before: the rotor
+        is fixed to it, in reduced coordinates, docs/engine.md "Attached
+        rotors"). Defaults: nsed_body_def_default (mass 1, at the origin, at
+        rest, not a rotor, attached to nothing)."""
         d = _Definition("body", "nsed_body_def", lib.nsed_body_def_default, _BODY, fields)
         self._defs["body"].append(d)
         return self
