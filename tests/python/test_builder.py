@@ -376,9 +376,65 @@ def test_rotor(tmp):
                  "body symmetric about its axis), got 0.3 and 0.4", "rotor on an asymmetric body")
 
 
+ATTACHED = """bodies:
+  - {name: frame, mass: 2, inertia: [0.02, 0.02, 0.03], position: [0, 0, 1]}
+  - {name: flywheel, mass: 1, shape: {type: disk, radius: 0.2}, rotor: z,
+     attached_to: frame, position: [0, 0, 1], angular_velocity: [0, 0, 300]}
+joints:
+  - {name: hold, type: spherical, body_b: frame, anchor_a: [0, 0, 1]}
+"""
+
+
+def test_attached(tmp):
+    """The attached flywheel of docs/problem-format.md: built and loaded
+    alike, two states for the flywheel (its turn and rate) instead of 14,
+    and the same material motion as the rotor on its revolute axle."""
+    path = os.path.join(tmp, "attached.yaml")
+    with open(path, "w") as f:
+        f.write(ATTACHED)
+    m = nsed.ModelBuilder("attached flywheel")
+    m.body(name="frame", mass=2, inertia=[0.02, 0.02, 0.03], position=[0, 0, 1],
+           angular_velocity=[0.3, -0.2, 0.1])
+    m.body(name="flywheel", mass=1, shape=nsed.Disk(0.2), rotor="z", attached_to="frame",
+           position=[0, 0, 1], angular_velocity=[0.3, -0.2, 300])
+    m.joint(name="hold", type="spherical", body_b="frame", anchor_a=[0, 0, 1])
+    built = m.build()
+    check(lib.nsed_model_nstate(built._m) == 13 + 2, "13 states for the frame, 2 for the flywheel")
+    a = built.run()
+    r = nsed.ModelBuilder("flywheel on its axle")
+    r.body(name="frame", mass=2, inertia=[0.02, 0.02, 0.03], position=[0, 0, 1],
+           angular_velocity=[0.3, -0.2, 0.1])
+    r.body(name="flywheel", mass=1, shape=nsed.Disk(0.2), rotor="z", position=[0, 0, 1],
+           angular_velocity=[0.3, -0.2, 300])
+    r.joint(name="hold", type="spherical", body_b="frame", anchor_a=[0, 0, 1])
+    r.joint(name="axle", type="revolute", body_a="frame", body_b="flywheel")
+    j = r.build().run()
+    fa, fj = a.body("flywheel"), j.body("flywheel")
+    n = min(len(fa), len(fj))
+    dq = max(np.max(np.abs(fa[f"q{k}"][:n] - fj[f"q{k}"][:n])) for k in range(4))
+    dw = max(np.max(np.abs(fa[f"w{c}"][:n] - fj[f"w{c}"][:n])) for c in "xyz")
+    check(np.all(fa["t"][:n] == fj["t"][:n]) and dq < 1e-9 and dw < 1e-9,
+          f"attached vs on its axle: quaternion {dq:.3g}, angular velocity {dw:.3g}")
+    print(f"tumbling attached flywheel: {a.summary['steps']} steps, on its axle "
+          f"{j.summary['steps']}; material quaternions agree to {dq:.2g}")
+    f = nsed.run(path)
+    check(f.summary["status"] == "ok" and f.summary["states"] == 15, "the docs' attached flywheel runs")
+
+    def unbalanced():
+        b = nsed.ModelBuilder()
+        b.body(name="frame", inertia=[0.2, 0.2, 0.3])
+        b.body(name="w", mass=0.1, shape=nsed.Disk(0.1), rotor="z", attached_to="frame",
+               position=[0.5, 0, 0])
+        return b.build()
+    expect_error(unbalanced, nsed.InputError,
+                 "body 'frame': its attached rotors' centres are not balanced about its centre "
+                 "(mass moment (0.05, 0, 0) in its axes, against 0.05): the solve keeps a "
+                 "parent's centre of mass at its own", "an off-centre attached rotor")
+
+
 def main():
     for test in (test_sphere, test_disk, test_laws, test_outdir, test_defaults, test_errors,
-                 test_rotor):
+                 test_rotor, test_attached):
         with tempfile.TemporaryDirectory(prefix="nsed-builder-") as tmp:
             test(tmp)
     return check.summary()
