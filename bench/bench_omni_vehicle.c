@@ -40,7 +40,10 @@
  * throughout: a rigid platform on four or more wheels is
  * statically indeterminate and the loader refuses it. The exponent p of wall per simulated second ~ bodies^p is fitted
  * by least squares on logs over the cases of a series that reached their end
- * time; likewise the cost of one RHS evaluation.
+ * time; likewise the cost of one RHS evaluation. The 100-body vehicle runs
+ * once more with its rollers as rotor bodies on revolute axles
+ * (roller_frame: rotor), for the ratio to the attached rollers (the
+ * default; docs/engine.md, "Attached rotors").
  *
  * Every case runs in a child process (fork), so a case that fails, crashes
  * or does not finish within its budget is reported (status, message, time
@@ -94,7 +97,7 @@ typedef struct {
 
 typedef struct {
   const char *label;
-  int series; /* 0 base, 1 rollers, 2 wheels */
+  int series; /* 0 base, 1 rollers, 2 wheels, 3 the 100-body vehicle on axles (no fit) */
   char ov[MAX_OV][96];
   int nov;
   double t_end, budget;
@@ -406,7 +409,7 @@ int main(int argc, char **argv) {
     fprintf(stderr, "bench_omni_vehicle: note: OPENBLAS_NUM_THREADS is not 1; timings may include "
                     "BLAS threading overhead\n");
 
-  enum { NCASE = 8 };
+  enum { NCASE = 9 };
   bench_case cases[NCASE];
   memset(cases, 0, sizeof cases);
   cases[0].label = "base: N_w=3, n=4, d=2";
@@ -434,15 +437,21 @@ int main(int argc, char **argv) {
   }
   /* 3 x 32 rollers, 100 bodies: the issue's largest vehicle, a quarter of
    * T_SCALE. Its cost per simulated second depends on how many handovers
-   * the span holds: 0.661 of real time over 0.1 (one handover), 0.565 over
-   * 1 (16), 2026-12-07; T_SCALE 4 gives the figure over a whole unit
-   * (docs/omni-vehicle.md, "Cost"). */
+   * the span holds; T_SCALE 4 gives the figure over a whole unit, 16
+   * handovers (docs/omni-vehicle.md, "Cost"). */
   bench_case *big = &cases[7];
   big->label = rlabel[3];
   big->series = 1;
   snprintf(big->ov[big->nov++], sizeof big->ov[0], "omni_vehicle.rollers=%d", rollers[3]);
   big->t_end = 0.25 * t_scale;
   big->budget = budget;
+  /* The same vehicle with its rollers as rotor bodies on revolute axles, the
+   * formulation before attached rotors: their ratio in one run. */
+  bench_case *axles = &cases[8];
+  *axles = *big;
+  axles->label = "n=32 (N_w=3, d=2), rollers on axles";
+  axles->series = 3;
+  snprintf(axles->ov[axles->nov++], sizeof axles->ov[0], "omni_vehicle.roller_frame=rotor");
 
   printf("# omni vehicle, coasting (problems/omni_vehicle_coast.yaml), rtol 1e-10, atol 1e-12\n\n");
   printf("base case t_end %g, scaling cases t_end %g (n = 16: %g), best of %d run(s), budget %g s "
@@ -523,5 +532,10 @@ int main(int argc, char **argv) {
            big->r.t_reached / big->r.wall);
   else
     printf("100-body vehicle (3 wheels x 32 rollers): %s (%s)\n", big->state, big->why);
+  if (case_ok(big) && case_ok(axles))
+    printf("100-body vehicle, rollers on revolute axles against attached: %.3g times the wall "
+           "time per simulated second, %.3g times the cost of one RHS evaluation\n",
+           (axles->r.wall / axles->r.t_reached) / (big->r.wall / big->r.t_reached),
+           (axles->r.wall_rhs / (double)axles->r.rhs) / (big->r.wall_rhs / (double)big->r.rhs));
   return case_ok(b) ? 0 : 1;
 }
