@@ -79,6 +79,7 @@ static void print_model(const char *path, const nsed_model *m) {
       printf(" radius %.10g m, rollers %d, psi %.10g rad", b->shape.radius, b->shape.rollers,
              b->shape.psi);
     if (b->rotor != NSED_ROTOR_NONE) printf(", rotor about body %c", "xyz"[b->rotor - 1]);
+    if (b->attached_to[0]) printf(", attached to %s", b->attached_to);
     printf("\n    ");
     vec("position", b->position, 3);
     vec("  orientation", b->quat, 4);
