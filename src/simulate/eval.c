@@ -323,7 +323,8 @@ static int check_state(const nsed_model *m, double t, const double *x, nsed_erro
                                              t, m->body[nsedi_state_body(m, i)].def.name, i % 13)
                             : nsed_error_set(err, NSED_ERR_NONFINITE,
                                              "non-finite extra state %d (contact tracking, a "
-                                             "joint drive's angle or a rotor's turn) at t = %.17g",
+                                             "joint drive's angle, a rotor's turn or an attached "
+                                             "rotor's rate) at t = %.17g",
                                              i - m->nbstate, t);
   return NSED_OK;
 }
