@@ -7,7 +7,10 @@
  *     centre (from the bodies' output states: sum m r x v + R J w) are
  *     invariants, and each rotor's absolute rate is one; and the same
  *     system with the rotors on revolute joints (maximal coordinates,
- *     Lagrange multipliers) gives the same motion;
+ *     Lagrange multipliers) gives the same motion; and tethered to a
+ *     fixed point by a spring at a point of one rotor's rim (its force and
+ *     moment reduced to the carrier and the rotor's rate): the energy with
+ *     the spring's, and the same motion on revolute joints;
  *  2. the contact rows of an attached roller (the omni testbench at random
  *     states): the velocity is J u (u from the bodies' kinematics), and its
  *     rate along the motion, by central differences of the geometry, is
@@ -32,7 +35,7 @@ enum { NROT = 4 };
  * carrier's z, at its own rate spin[k] relative to the carrier. attached:
  * reduced coordinates; else rotors (rotor: x) on revolute joints. */
 static nsed_model *gyrostat(int attached, const double q[4], const double w[3],
-                            const double spin[NROT]) {
+                            const double spin[NROT], int sprung) {
   nsed_error err;
   nsed_model *m;
   must(nsed_model_create(&m, &err), &err);
@@ -105,6 +108,21 @@ static nsed_model *gyrostat(int attached, const double q[4], const double w[3],
     nsedi_v3_set(j.axis_b, 1, 0, 0);
     must(nsed_model_add_joint(m, &j, &err), &err);
   }
+  if (sprung) {
+    /* A spring from a point on rotor 0's rim (off its axis: the material
+     * turn carries it) to a fixed point: its force and moment reach the
+     * carrier and the rotor's rate through the reduction. */
+    nsed_force_def f;
+    nsed_force_def_default(&f);
+    snprintf(f.name, sizeof f.name, "tether");
+    f.type = NSED_FORCE_SPRING;
+    snprintf(f.body, sizeof f.body, "rotor0");
+    nsedi_v3_set(f.point, 0, 0.04, 0.03);
+    nsedi_v3_set(f.point_b, 0.8, -0.5, 0.6);
+    f.k = 3;
+    f.rest_length = 0.4;
+    must(nsed_model_add_force(m, &f, &err), &err);
+  }
   nsed_options o = *nsed_model_options(m);
   nsedi_v3_set(o.gravity, 0, 0, 0);
   o.t_end = 5;
@@ -151,12 +169,13 @@ static int watch_invariants(void *ctx, const nsed_model *m, const nsed_data *d,
   return 0;
 }
 
-static void run_gyrostat(int attached, invariants *iv, double out[1 + NROT][13], long *steps) {
+static void run_gyrostat(int attached, int sprung, invariants *iv, double out[1 + NROT][13],
+                         long *steps) {
   const double ax[3] = {0.2, -0.5, 0.8}, w[3] = {0.9, -0.6, 1.3}, spin[NROT] = {40, -25, 60, 15};
   double q[4], u[3];
   nsedi_v3_scale(u, ax, 1 / nsedi_v3_norm(ax));
   nsedi_quat_axis_angle(q, u, 0.7);
-  nsed_model *m = gyrostat(attached, q, w, spin);
+  nsed_model *m = gyrostat(attached, q, w, spin, sprung);
   nsed_error err;
   nsed_data *d;
   must(nsed_data_create(m, &d, &err), &err);
@@ -165,7 +184,7 @@ static void run_gyrostat(int attached, invariants *iv, double out[1 + NROT][13],
   CHECK_MSG(nsed_simulate(m, d, &obs, &err) == NSED_OK, "%s", err.message);
   for (int b = 0; b <= NROT; b++) nsed_data_body_state(d, b, out[b]);
   *steps = nsed_data_stats(d)->steps;
-  if (attached)
+  if (attached && !sprung)
     /* No torque about a rotor's axis: its absolute rate stays, exactly. */
     for (int b = 1; b <= NROT; b++)
       CHECK_MSG(d->x[m->body[b].xrate] == nsed_model_body_def(m, b)->angular_velocity[0],
@@ -175,12 +194,14 @@ static void run_gyrostat(int attached, invariants *iv, double out[1 + NROT][13],
   nsed_model_free(&m);
 }
 
-static void test_gyrostat(void) {
+/* Free (sprung 0): energy and angular momentum about the centre are
+ * invariants. Tethered (1): energy only (the spring's potential with it). */
+static void test_gyrostat(int sprung) {
   invariants ia, ij;
   double sa[1 + NROT][13], sj[1 + NROT][13];
   long na, nj;
-  run_gyrostat(1, &ia, sa, &na);
-  run_gyrostat(0, &ij, sj, &nj);
+  run_gyrostat(1, sprung, &ia, sa, &na);
+  run_gyrostat(0, sprung, &ij, sj, &nj);
   double worst_q = 0, worst_w = 0, worst_r = 0;
   for (int b = 0; b <= NROT; b++) {
     worst_q = fmax(worst_q, rotation_between(sa[b] + 3, sj[b] + 3));
@@ -189,13 +210,14 @@ static void test_gyrostat(void) {
       worst_w = fmax(worst_w, fabs(sa[b][10 + k] - sj[b][10 + k]));
     }
   }
-  printf("free gyrostat, 5 s: attached: energy %.2e J of %.4g, angular momentum %.2e, %ld steps; "
+  printf("%s gyrostat, 5 s: attached: energy %.2e J of %.4g, angular momentum %.2e, %ld steps; "
          "on revolute joints: %.2e J, %.2e, %ld steps; apart: orientation %.2e rad, centre %.2e, "
          "angular velocity %.2e rad/s\n",
-         ia.worst_E, ia.E0, ia.worst_L, na, ij.worst_E, ij.worst_L, nj, worst_q, worst_r, worst_w);
+         sprung ? "tethered" : "free", ia.worst_E, ia.E0, ia.worst_L, na, ij.worst_E, ij.worst_L,
+         nj, worst_q, worst_r, worst_w);
   CHECK(ia.E0 > 1 && fabs(ia.E0 - ij.E0) < 1e-12 * ia.E0);
   CHECK(ia.worst_E < 1e-10 * ia.E0);
-  CHECK(ia.worst_L < 1e-10 * nsedi_v3_norm(ia.L0));
+  if (!sprung) CHECK(ia.worst_L < 1e-10 * nsedi_v3_norm(ia.L0));
   CHECK(worst_q < 1e-8 && worst_r < 1e-8 && worst_w < 1e-7);
 }
 
@@ -381,7 +403,8 @@ int main(int argc, char **argv) {
     CHECK_MSG(0, "usage: %s SOURCE_ROOT", argv[0]);
     return TEST_DONE();
   }
-  test_gyrostat();
+  test_gyrostat(0);
+  test_gyrostat(1);
   test_rows();
   test_gz(argv[1]);
   test_refused();
