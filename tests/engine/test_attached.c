@@ -19,6 +19,7 @@
  *     mass, up to 380 rad/s) to 0.3 s with attached and axle-mounted rotor
  *     rollers: the same events at the same times;
  *  4. what the model refuses, each with a message naming the body. */
+#include "assembly_impl.h"
 #include "engine_util.h"
 #include "math3.h"
 #include "nsed/io.h"
@@ -61,21 +62,7 @@ static nsed_model *gyrostat(int attached, const double q[4], const double w[3],
     for (int i = 0; i < 3; i++)
       for (int j = 0; j < 3; j++)
         R[3 * i + j] = Rc[3 * i] * M[j] + Rc[3 * i + 1] * M[3 + j] + Rc[3 * i + 2] * M[6 + j];
-    /* Its quaternion from R (trace form; R is a proper rotation). */
-    double tr = R[0] + R[4] + R[8];
-    if (tr > 0) {
-      double s = 0.5 / sqrt(tr + 1);
-      qr[0] = 0.25 / s, qr[1] = (R[7] - R[5]) * s, qr[2] = (R[2] - R[6]) * s, qr[3] = (R[3] - R[1]) * s;
-    } else if (R[0] > R[4] && R[0] > R[8]) {
-      double s = 2 * sqrt(1 + R[0] - R[4] - R[8]);
-      qr[0] = (R[7] - R[5]) / s, qr[1] = 0.25 * s, qr[2] = (R[1] + R[3]) / s, qr[3] = (R[2] + R[6]) / s;
-    } else if (R[4] > R[8]) {
-      double s = 2 * sqrt(1 + R[4] - R[0] - R[8]);
-      qr[0] = (R[2] - R[6]) / s, qr[1] = (R[1] + R[3]) / s, qr[2] = 0.25 * s, qr[3] = (R[5] + R[7]) / s;
-    } else {
-      double s = 2 * sqrt(1 + R[8] - R[0] - R[4]);
-      qr[0] = (R[3] - R[1]) / s, qr[1] = (R[2] + R[6]) / s, qr[2] = (R[5] + R[7]) / s, qr[3] = 0.25 * s;
-    }
+    nsedi_frame_quat(R, qr);
     nsed_body_def b;
     nsed_body_def_default(&b);
     snprintf(b.name, sizeof b.name, "rotor%d", k);
