@@ -293,10 +293,25 @@
 
 /* Below this many rows the dense Schur complement is the cheaper solve: a
  * block elimination handles every body and row group as a 6 x 6 block,
- * which a dozen rows do not repay (measured: the disk on the shaft, 2
- * bodies and 9 to 11 rows, 2.25 us per right-hand side dense, 4.2 to 4.9 on the
- * tree; the 16-body omni vehicle, 84 rows, 39 us dense, 31 on the tree). */
-#define NSEDI_TREE_MIN_ROWS 24
+ * which a few dozen rows do not repay. Measured by bench_constrained_solve
+ * (2026-12-07, AMD EPYC, one run): on chains of five-row joints the tree
+ * path costs 0.93-1.07 of the dense one at 15-35 rows, 0.90 at 45, 0.68 at
+ * 55, 0.41 at 150; the disk on the shaft (2 bodies, 9 to 11 rows) 2.25 us
+ * per right-hand side dense, 4.2 to 4.9 on the tree. */
+#define NSEDI_TREE_MIN_ROWS 40
+
+/* ... and each loop-closing row (secondary, NSEDI_TREE_MAX_SECONDARY) must
+ * be repaid by this many more rows: its column of paths and its share of
+ * the secondary system cost the tree path about as much as two rows cost
+ * the dense LU at these sizes. Measured by bench_constrained_solve with
+ * the sprung vehicles' structure (a platform, legs of a strut and a wheel,
+ * each wheel's contact a loop row through the ground or its attached
+ * roller): the tree path breaks even at 48-55 rows with 6-8 loop rows, at
+ * 65-78 rows with 15-18 (rule: 52-56, 70-76); on the vehicles themselves
+ * (bench_omni_vehicle's N_w series) dense is faster at 4 wheels (52 rows,
+ * 12 loop rows: 4.7 s against 5.4 s for 20 units of omni_vehicle_coast_4w)
+ * and the tree at 8 and 10 (14% and 17%). */
+#define NSEDI_TREE_ROWS_PER_LOOP_ROW 2
 
 /* Least squares of a rank-deficient Schur complement: singular values
  * below this fraction of the largest count as zero. Dependent rows give

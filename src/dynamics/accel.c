@@ -63,7 +63,11 @@ nsedi_dyn_ws *nsedi_dyn_ws_create(const nsed_model *m, int max_rows) {
   w->count = malloc(sizeof(int) * (size_t)(r + 1));
   w->bdeg = malloc(sizeof(int) * (size_t)(m->nbody + 1));
   w->bent = malloc(sizeof(int) * 2 * (size_t)r);
-  w->tree = nsedi_tree_ws_create(m->nbody, r);
+  unsigned char *axial_only = calloc((size_t)(m->nbody > 0 ? m->nbody : 1), 1);
+  if (axial_only)
+    for (int i = 0; i < m->nbody; i++) axial_only[i] = m->body[i].parent >= 0;
+  w->tree = axial_only ? nsedi_tree_ws_create(m->nbody, r, axial_only) : NULL;
+  free(axial_only);
   w->tree_min_rows = NSEDI_TREE_MIN_ROWS;
   int lstsq_bad = nsedi_lstsq_ws_init(&w->lstsq, r, nw);
   if (lstsq_bad || !w->minv || !w->A || !w->A2 || !w->rhs || !w->rhs2 || !w->X || !w->Wd || !w->Jd ||
@@ -269,7 +273,7 @@ static int solve_on_tree(nsedi_dyn_ws *w, double rtol, int nr, const nsedi_row *
                          const nsedi_row *cols, const double *target, const double *f, double *du,
                          double *lambda) {
   double refine_above = NSEDI_TREE_REFINE_SHARE * fmin(rtol, NSEDI_LAW_NORMAL_TOL);
-  if (w->dense_only || nr < w->tree_min_rows || !nsedi_tree_factor(w->tree, w->minv, nr, rows, cols))
+  if (w->dense_only || nr < w->tree_min_rows || !nsedi_tree_factor(w->tree, w->minv, nr, rows, cols, w->tree_min_rows))
     return 0;
   nsedi_tree_solve(w->tree, f, target, du, lambda, refine_above);
   for (int i = 0; i < nr; i++)
@@ -340,7 +344,7 @@ static void delassus_from_pwt(int nv, int nw, const nsedi_row *W, const double *
 static int delassus_on_tree(nsedi_dyn_ws *w, int nj, const nsedi_row *J, const double *target_j,
                             const double *f, int nw, const nsedi_row *W, double *b, double *PWt) {
   int nv = w->nv;
-  if (w->dense_only || nj < w->tree_min_rows || !nsedi_tree_factor(w->tree, w->minv, nj, J, J))
+  if (w->dense_only || nj < w->tree_min_rows || !nsedi_tree_factor(w->tree, w->minv, nj, J, J, w->tree_min_rows))
     return 0;
   double *lam = w->rhs2;
   nsedi_tree_solve(w->tree, f, target_j, w->du, lam, 0.0);

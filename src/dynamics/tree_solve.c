@@ -21,6 +21,7 @@ struct nsedi_tree_ws {
   int *gstart, *gsize;
   int *row_group; /* per row: its group, or -1 - k for secondary row k */
   int *sec;       /* secondary rows' indices */
+  unsigned char *axial_only; /* per body: an attached rotor, whose rows act on its axial rate alone */
   int *uf;        /* union-find over bodies and the world (index nb) */
   int *adj_start, *adj; /* the forest's adjacency, CSR */
   int *order;     /* breadth first from each root: parents before children */
@@ -49,9 +50,11 @@ struct nsedi_tree_ws {
   double *rt, *dlam; /* maxr: its row residual and correction */
 };
 
-nsedi_tree_ws *nsedi_tree_ws_create(int nbody, int max_rows) {
+nsedi_tree_ws *nsedi_tree_ws_create(int nbody, int max_rows, const unsigned char *axial_only) {
   nsedi_tree_ws *t = calloc(1, sizeof *t);
   if (!t) return NULL;
+  t->axial_only = calloc((size_t)(nbody > 0 ? nbody : 1), 1);
+  if (t->axial_only && axial_only) memcpy(t->axial_only, axial_only, (size_t)nbody);
   int r = max_rows > 1 ? max_rows : 1, n = nbody + r;
   t->nb = nbody;
   t->maxr = r;
@@ -82,7 +85,7 @@ nsedi_tree_ws *nsedi_tree_ws_create(int nbody, int max_rows) {
   t->rt = malloc(sizeof(double) * (size_t)r);
   t->dlam = malloc(sizeof(double) * (size_t)r);
   t->pair_kept = malloc(sizeof(int) * 2 * (size_t)r);
-  if (!t->rf || !t->ddu || !t->sc || !t->amax || !t->rt || !t->dlam || !t->pair_kept || !t->gstart || !t->gsize || !t->row_group || !t->sec || !t->uf || !t->adj_start || !t->adj ||
+  if (!t->axial_only || !t->rf || !t->ddu || !t->sc || !t->amax || !t->rt || !t->dlam || !t->pair_kept || !t->gstart || !t->gsize || !t->row_group || !t->sec || !t->uf || !t->adj_start || !t->adj ||
       !t->order || !t->parent || !t->leaf || !t->D || !t->U || !t->piv || !t->v || !t->w || !t->pos ||
       !t->zmark || !t->xmark || !t->path)
     nsedi_tree_ws_free(&t);
@@ -92,6 +95,7 @@ nsedi_tree_ws *nsedi_tree_ws_create(int nbody, int max_rows) {
 void nsedi_tree_ws_free(nsedi_tree_ws **pt) {
   if (!pt || !*pt) return;
   nsedi_tree_ws *t = *pt;
+  free(t->axial_only);
   free(t->gstart);
   free(t->gsize);
   free(t->row_group);
@@ -158,8 +162,17 @@ static void group_rows(nsedi_tree_ws *t) {
   }
 }
 
+/* A group on an attached rotor: its rows reach the rotor only through its
+ * axial rate, one degree of freedom, so eliminated past the rotor the
+ * group's pivot -J D^-1 J^T has rank one at most (none for a normal row,
+ * which the rotor's spin does not move). */
+static int on_axial_only(const nsedi_tree_ws *t, const nsedi_row *row) {
+  return (row->a >= 0 && t->axial_only[row->a]) || (row->b >= 0 && t->axial_only[row->b]);
+}
+
 /* Keep a group in the forest unless it closes a loop (through the world
- * too); loop-closing rows become secondary. 0 when there are too many. */
+ * too) or is on an attached rotor; those rows become secondary. 0 when
+ * there are too many. */
 static int split_loops(nsedi_tree_ws *t) {
   int nb = t->nb;
   for (int i = 0; i <= nb; i++) t->uf[i] = i;
@@ -167,7 +180,7 @@ static int split_loops(nsedi_tree_ws *t) {
   for (int g = 0; g < t->ng; g++) {
     const nsedi_row *row = &t->rows[t->gstart[g]];
     int ra = find(t->uf, row->a >= 0 ? row->a : nb), rb = find(t->uf, row->b >= 0 ? row->b : nb);
-    if (ra != rb) {
+    if (ra != rb && !on_axial_only(t, row)) {
       t->uf[ra] = rb;
       for (int c = 0; c < t->gsize[g]; c++) t->row_group[t->gstart[g] + c] = g;
       continue;
@@ -521,7 +534,7 @@ static void keep_structure(nsedi_tree_ws *t) {
 }
 
 int nsedi_tree_factor(nsedi_tree_ws *t, const double *minv, int nr, const nsedi_row *rows,
-                      const nsedi_row *cols) {
+                      const nsedi_row *cols, int min_rows) {
   if (nr > t->maxr) return 0;
   t->minv = minv;
   t->rows = rows;
@@ -536,6 +549,9 @@ int nsedi_tree_factor(nsedi_tree_ws *t, const double *minv, int nr, const nsedi_
     order_forest(t);
     keep_structure(t);
   }
+  /* Each loop row costs the tree path a column of paths and a share of S:
+   * the dense LU stays cheaper until the rows outnumber them enough. */
+  if (min_rows > 0 && nr < min_rows + NSEDI_TREE_ROWS_PER_LOOP_ROW * t->nsec) return 0;
   if (!factor_forest(t)) return 0;
   return t->nsec == 0 || factor_secondary(t);
 }

@@ -9,7 +9,12 @@
  *    groups to the ground (the secondary rows);
  *  - dependent rows (a group repeated): the tree path declines and the
  *    dense path solves by least squares, as before;
- *  - more loop-closing rows than NSEDI_TREE_MAX_SECONDARY: dense.
+ *  - more loop-closing rows than NSEDI_TREE_MAX_SECONDARY: dense;
+ *  - attached rotors: bodies whose rows reach them through one axial
+ *    entry, always secondary rows (a group eliminated past such a body has
+ *    a pivot of rank one at most): the tree path;
+ *  - the path a run takes by default: the tree from NSEDI_TREE_MIN_ROWS
+ *    rows plus NSEDI_TREE_ROWS_PER_LOOP_ROW per loop row, dense below.
  *
  * The equations are checked directly: M du = f + C^T lambda and
  * J du = target relative to their scale (the largest applied and inertial
@@ -179,6 +184,8 @@ typedef struct {
   int grounds;    /* groups to the ground */
   int dependent;  /* repeat a group (2: scaled by 0.7, so its rows differ by rounding) */
   int many_loops; /* more loop rows than the tree path takes */
+  int rotors;     /* attached rotors: the last nb / 4 bodies (at most 6), each held by
+                     1..3 rows to an earlier body that reach it only through one axial entry */
 } shape;
 
 /* One random system of nb bodies; returns 1 if the tree path took it (the
@@ -196,13 +203,25 @@ static int one_system(int nb, shape s, double *worst_res, double *worst_dense_re
   static nsedi_row rows[MAXR], cols[MAXR];
   int nr = 0, first = 0;
   int tree_rows = s.loops || s.grounds || s.many_loops ? 3 : 6;
-  for (int i = 1; i < nb; i++) {
+  int nrot = s.rotors ? (nb / 4 < 6 ? nb / 4 : 6) : 0, nfree = nb - nrot;
+  for (int i = 1; i < nfree; i++) {
     nr = add_group(rows, cols, nr, 1 + (int)(tree_rows * urand()), (int)(i * urand()), i);
     if (i == 1) first = nr;
   }
   for (int g = 0; g < s.grounds; g++) nr = add_group(rows, cols, nr, 1 + (int)(2 * urand()), g * nb / s.grounds, NSEDI_GROUND);
   for (int g = 0; g < s.loops; g++) nr = add_group(rows, cols, nr, 1, g * nb / s.loops, (g * nb / s.loops + nb / 2) % nb);
   for (int g = 0; g < s.many_loops; g++) nr = add_group(rows, cols, nr, 1, g % nb, NSEDI_GROUND);
+  for (int i = nfree; i < nb; i++) {
+    int p = (int)(nfree * urand()), a = i % 3, r0 = nr;
+    m->body[i].parent = p;
+    nr = add_group(rows, cols, nr, 1 + (int)(3 * urand()), p, i);
+    for (int r = r0; r < nr; r++)
+      for (int k = 0; k < 6; k++) {
+        if (k == 3 + a) continue;
+        if (rows[r].a == i) rows[r].ja[k] = cols[r].ja[k] = 0;
+        if (rows[r].b == i) rows[r].jb[k] = cols[r].jb[k] = 0;
+      }
+  }
   int dup = nr;
   if (s.dependent) { /* the first group again, with symmetric columns */
     for (int r = 0; r < first; r++) cols[r] = rows[r];
@@ -217,6 +236,9 @@ static int one_system(int nb, shape s, double *worst_res, double *worst_dense_re
   }
   double f[6 * 64], target[MAXR], du[6 * 64], lam[MAXR], du2[6 * 64], lam2[MAXR];
   for (int q = 0; q < m->nv; q++) f[q] = 10 * srand1();
+  for (int i = nfree; i < nb; i++) /* an attached rotor's force is its axial moment alone */
+    for (int k = 0; k < 6; k++)
+      if (k != 3 + i % 3) f[6 * i + k] = 0;
   for (int r = 0; r < nr; r++) /* consistent */
     target[r] = r < dup ? srand1() : (s.dependent == 2 ? 0.7 : 1.0) * target[r - dup];
   nsedi_dyn_ws *tree = nsedi_dyn_ws_create(m, nr), *dense = nsedi_dyn_ws_create(m, nr);
@@ -269,18 +291,69 @@ static int one_system(int nb, shape s, double *worst_res, double *worst_dense_re
   return nt == 1 && nd == 0 && nt2 == 2 && nd2 == 0; /* the solve and the event data */
 }
 
+/* The path a run takes (default workspace): the tree from NSEDI_TREE_MIN_ROWS
+ * rows plus NSEDI_TREE_ROWS_PER_LOOP_ROW per loop-closing row, dense below
+ * (bench_constrained_solve measures where each is cheaper). A free chain of
+ * five-row groups, then two ground groups (the first joins the forest to
+ * the world, the second closes a loop), then single loop rows. */
+static int takes_tree(int nb, int loop_groups, int extra_loop_rows, int *nr_out, int *nloop) {
+  nsed_model *m = bodies(nb);
+  static nsedi_row rows[MAXR], cols[MAXR];
+  int nr = 0;
+  for (int i = 1; i < nb; i++) nr = add_group(rows, cols, nr, 5, i - 1, i);
+  *nloop = 0;
+  for (int g = 0; g < loop_groups; g++) {
+    nr = add_group(rows, cols, nr, 3, g, NSEDI_GROUND);
+    if (g > 0) *nloop += 3;
+  }
+  for (int k = 0; k < extra_loop_rows; k++, (*nloop)++) nr = add_group(rows, cols, nr, 1, nb - 1 - k, NSEDI_GROUND);
+  double f[6 * 64], target[MAXR], du[6 * 64], lam[MAXR];
+  for (int q = 0; q < m->nv; q++) f[q] = srand1();
+  for (int r = 0; r < nr; r++) target[r] = srand1();
+  nsedi_dyn_ws *w = nsedi_dyn_ws_create(m, nr);
+  int def = 0;
+  CHECK(nsedi_solve_constrained(m, w, nr, rows, cols, target, f, NULL, du, lam, &def) == NSED_OK);
+  long nt, nd;
+  nsedi_dyn_ws_paths(w, &nt, &nd);
+  nsedi_dyn_ws_free(&w);
+  nsed_model_free(&m);
+  *nr_out = nr;
+  return nt == 1 && nd == 0;
+}
+
+static void check_path_rule(void) {
+  struct {
+    int nb, loop_groups, extra, tree;
+  } cases[] = {
+      {8, 0, 0, 0},  /* 35 rows */
+      {9, 0, 0, 1},  /* 40 rows: NSEDI_TREE_MIN_ROWS */
+      {9, 2, 0, 1},  /* 46 rows, 3 loop rows: 40 + 2 * 3 */
+      {9, 2, 1, 0},  /* 47 rows, 4 loop rows: below 48 */
+      {9, 2, 2, 0},  /* 48 rows, 5 loop rows: below 50 */
+      {10, 2, 2, 1}, /* 53 rows, 5 loop rows */
+  };
+  for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+    int nr = 0, nloop = 0;
+    int tree = takes_tree(cases[k].nb, cases[k].loop_groups, cases[k].extra, &nr, &nloop);
+    printf("path rule: %d rows, %d loop rows: %s\n", nr, nloop, tree ? "tree" : "dense");
+    CHECK_MSG(tree == cases[k].tree, "%d rows, %d loop rows: %s", nr, nloop, tree ? "tree" : "dense");
+    CHECK(tree == (nr >= NSEDI_TREE_MIN_ROWS + NSEDI_TREE_ROWS_PER_LOOP_ROW * nloop));
+  }
+}
+
 int main(void) {
   struct {
     const char *name;
     shape s;
     int tree_expected;
   } kinds[] = {
-      {"tree", {0, 0, 0, 0}, 1},
-      {"tree held by the ground", {0, 1, 0, 0}, 1},
-      {"loops and grounds", {2, 3, 0, 0}, 1},
-      {"dependent rows", {0, 1, 1, 0}, 0},
-      {"dependent rows, scaled", {0, 1, 2, 0}, 0},
-      {"too many loop rows", {0, 0, 0, NSEDI_TREE_MAX_SECONDARY + 2}, 0},
+      {"tree", {0, 0, 0, 0, 0}, 1},
+      {"tree held by the ground", {0, 1, 0, 0, 0}, 1},
+      {"loops and grounds", {2, 3, 0, 0, 0}, 1},
+      {"dependent rows", {0, 1, 1, 0, 0}, 0},
+      {"dependent rows, scaled", {0, 1, 2, 0, 0}, 0},
+      {"too many loop rows", {0, 0, 0, NSEDI_TREE_MAX_SECONDARY + 2, 0}, 0},
+      {"attached rotors", {0, 1, 0, 0, 1}, 1},
   };
   for (size_t k = 0; k < sizeof kinds / sizeof kinds[0]; k++) {
     double res = 0, dres = 0, diff = 0, ediff = 0;
@@ -301,5 +374,6 @@ int main(void) {
     CHECK(diff < 1e-10);
     CHECK(ediff < 1e-10);
   }
+  check_path_rule(); /* last: the systems above keep their random draws */
   return TEST_DONE();
 }
