@@ -16,17 +16,23 @@
  *  - the path a run takes by default: the tree from NSEDI_TREE_MIN_ROWS
  *    rows plus NSEDI_TREE_ROWS_PER_LOOP_ROW per loop row, dense below.
  *
- * The equations are checked directly: M du = f + C^T lambda and
- * J du = target relative to their scale (the largest applied and inertial
- * force), to 1e-10 on the tree path (measured <= 7.1e-11; 4e-8 without
- * its refinement on the free trees) and 1e-9 on the dense one (measured
- * 6.1e-10: masses over three decades, inertias over two more, slipping
- * columns); the two paths agree to 1e-10 (measured 3.2e-11), and so do the
- * event quantities nsedi_delassus computes on each (G, b, P W^T; measured
- * 1.0e-11). The tree path refines its first pass where that pass's
- * residual against each equation's own terms is above
- * NSEDI_TREE_REFINE_SHARE of rtol: both branches are taken (59 of the 95
- * free trees refine, 2 to 4 of those held by the ground), and a pass kept
+ * The equations are checked directly, M du = f + C^T lambda and
+ * J du = target, each against its own terms (the largest of |f|, |M du|,
+ * |C_k lambda_k| in a body's three force or torque equations; |target| and
+ * |J_k| times the bodies' largest accelerations in a row): below 1e-11 on
+ * the tree path (measured <= 3.1e-13 over three seeds, 2026-12-07) and
+ * 1e-10 on the dense one and its least squares (measured 3.5e-11); against the largest applied
+ * or inertial force alone they are looser (large multipliers; dense up to
+ * 1.9e-9), bounded at 1e-8. Each kind is drawn from three seeds: a bound
+ * fitted to one draw is not the method's (the tree kind's largest-force
+ * residual was 7.1e-11 on the first seed, 7.6e-10 on another). A random
+ * tree may hold a pivot block below NSEDI_SCHUR_PIVOT (2 of 285 here),
+ * which the dense path then takes: at most 2% may. The two paths agree to
+ * 1e-10 (measured 3.7e-11), and so do the event quantities nsedi_delassus
+ * computes on each (G, b, P W^T; measured 1.2e-11). The tree path refines
+ * its first pass where that pass's residual against each equation's own
+ * terms is above NSEDI_TREE_REFINE_SHARE of rtol: both branches are taken
+ * (159 of 284 free trees refine), and a pass kept
  * is within the criterion, checked here by an independent evaluation. */
 #include <math.h>
 #include <stdint.h>
@@ -38,7 +44,11 @@
 #include "nsed_test.h"
 #include "tolerances.h"
 
-static unsigned long long rng_state = 0x9E3779B97F4A7C15ull;
+/* Each kind of system is drawn from NSEED seeds: its bounds hold for the
+ * method, not for one draw. */
+#define RNG_BASE 0x9E3779B97F4A7C15ull
+enum { NSEED = 3 };
+static unsigned long long rng_state = RNG_BASE;
 
 static double urand(void) { return nsed_test_urand(&rng_state); }
 
@@ -197,8 +207,13 @@ typedef struct {
   double kept_res;      /* the worst own-scale residual of a first pass kept */
 } refine_tally;
 
-static int one_system(int nb, shape s, double *worst_res, double *worst_dense_res, double *worst_diff,
-                      double *worst_event_diff, refine_tally *tally) {
+typedef struct {
+  double own, dense_own; /* the own-scale residual: tree path's answer, dense path's */
+  double res, dense_res; /* the residual against the largest applied and inertial force */
+  double diff, event_diff;
+} worst_of;
+
+static int one_system(int nb, shape s, worst_of *w, refine_tally *tally) {
   nsed_model *m = bodies(nb);
   static nsedi_row rows[MAXR], cols[MAXR];
   int nr = 0, first = 0;
@@ -255,11 +270,13 @@ static int one_system(int nb, shape s, double *worst_res, double *worst_dense_re
   tally->refined += refined;
   if (solves == 1 && refined == 0)
     tally->kept_res = fmax(tally->kept_res, own_scale_residual(m, nr, rows, cols, target, f, du, lam));
-  *worst_res = fmax(*worst_res, residual(m, nr, rows, cols, target, f, du, lam));
-  *worst_dense_res = fmax(*worst_dense_res, residual(m, nr, rows, cols, target, f, du2, lam2));
-  *worst_diff = fmax(*worst_diff, max_diff(m->nv, du, du2));
+  w->own = fmax(w->own, own_scale_residual(m, nr, rows, cols, target, f, du, lam));
+  w->dense_own = fmax(w->dense_own, own_scale_residual(m, nr, rows, cols, target, f, du2, lam2));
+  w->res = fmax(w->res, residual(m, nr, rows, cols, target, f, du, lam));
+  w->dense_res = fmax(w->dense_res, residual(m, nr, rows, cols, target, f, du2, lam2));
+  w->diff = fmax(w->diff, max_diff(m->nv, du, du2));
   if (!def1 && !def2) /* dependent rows leave the multipliers open, not the motion */
-    *worst_diff = fmax(*worst_diff, max_diff(nr, lam, lam2));
+    w->diff = fmax(w->diff, max_diff(nr, lam, lam2));
   /* The event quantities both ways (G = W P W^T, b, P W^T) for three
    * contacts of random bodies with the ground, the rows as their own
    * columns (ideal constraints, as at events). */
@@ -270,9 +287,9 @@ static int one_system(int nb, shape s, double *worst_res, double *worst_dense_re
   int e1 = nsedi_delassus(m, tree, nr, rows, target, f, NW, W, G1, b1, P1);
   int e2 = nsedi_delassus(m, dense, nr, rows, target, f, NW, W, G2, b2, P2);
   CHECK_MSG(e1 == NSED_OK && e2 == NSED_OK, "%d bodies, %d rows: delassus rc %d %d", nb, nr, e1, e2);
-  *worst_event_diff = fmax(*worst_event_diff, max_diff(NW * NW, G1, G2));
-  *worst_event_diff = fmax(*worst_event_diff, max_diff(NW, b1, b2));
-  *worst_event_diff = fmax(*worst_event_diff, max_diff(m->nv * NW, P1, P2));
+  w->event_diff = fmax(w->event_diff, max_diff(NW * NW, G1, G2));
+  w->event_diff = fmax(w->event_diff, max_diff(NW, b1, b2));
+  w->event_diff = fmax(w->event_diff, max_diff(m->nv * NW, P1, P2));
   long nt2, nd2;
   nsedi_dyn_ws_paths(tree, &nt2, &nd2);
   /* The forest is kept while the rows join the same bodies: a solve of
@@ -356,23 +373,37 @@ int main(void) {
       {"attached rotors", {0, 1, 0, 0, 1}, 1},
   };
   for (size_t k = 0; k < sizeof kinds / sizeof kinds[0]; k++) {
-    double res = 0, dres = 0, diff = 0, ediff = 0;
+    worst_of w = {0, 0, 0, 0, 0, 0};
     int took = 0, n = 0;
     refine_tally tally = {0, 0, 0};
-    for (int nb = kinds[k].s.many_loops ? 30 : 4; nb <= 40; nb += 2)
-      for (int rep = 0; rep < 5; rep++, n++)
-        took += one_system(nb, kinds[k].s, &res, &dres, &diff, &ediff, &tally);
-    printf("%-24s: %d of %d systems on the tree path, residual %.2e (dense %.2e), tree vs dense %.2e, "
-           "events %.2e; refined %ld of %ld first passes, the worst kept %.2e\n", kinds[k].name, took,
-           n, res, dres, diff, ediff, tally.refined, tally.solves, tally.kept_res);
-    CHECK(took == (kinds[k].tree_expected ? n : 0));
+    for (unsigned long long seed = 0; seed < NSEED; seed++) {
+      rng_state = RNG_BASE ^ seed;
+      for (int nb = kinds[k].s.many_loops ? 30 : 4; nb <= 40; nb += 2)
+        for (int rep = 0; rep < 5; rep++, n++) took += one_system(nb, kinds[k].s, &w, &tally);
+    }
+    printf("%-24s: %d of %d systems on the tree path, residual against each equation's terms %.2e "
+           "(dense %.2e), against the largest force %.2e (dense %.2e), tree vs dense %.2e, events "
+           "%.2e; refined %ld of %ld first passes, the worst kept %.2e\n",
+           kinds[k].name, took, n, w.own, w.dense_own, w.res, w.dense_res, w.diff, w.event_diff,
+           tally.refined, tally.solves, tally.kept_res);
+    /* A random tree may hold a pivot block below NSEDI_SCHUR_PIVOT (masses
+     * over three decades): the dense path takes it, as designed. */
+    if (kinds[k].tree_expected)
+      CHECK(n - took <= n / 50);
+    else
+      CHECK(took == 0);
     /* Both branches of the refinement are taken, and a first pass stands
      * only within the criterion (the model's rtol is the default). */
     if (kinds[k].tree_expected) CHECK(tally.refined > 0 && tally.refined < tally.solves);
     CHECK(tally.kept_res <= NSEDI_TREE_REFINE_SHARE * fmin(1e-11, NSEDI_LAW_NORMAL_TOL));
-    CHECK(res < (kinds[k].tree_expected ? 1e-10 : 1e-9));
-    CHECK(diff < 1e-10);
-    CHECK(ediff < 1e-10);
+    /* Against each equation's own terms (the refinement's measure): the
+     * tree path refines to its criterion, the dense LU is not refined. */
+    CHECK(w.own < (kinds[k].tree_expected ? 1e-11 : 1e-10) && w.dense_own < 1e-10);
+    /* Against the largest applied or inertial force only: large multipliers
+     * make it loose (the dense path's reaches 1.9e-9 on these draws). */
+    CHECK(w.res < 1e-8 && w.dense_res < 1e-8);
+    CHECK(w.diff < 1e-10);
+    CHECK(w.event_diff < 1e-10);
   }
   check_path_rule(); /* last: the systems above keep their random draws */
   return TEST_DONE();
