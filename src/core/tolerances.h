@@ -313,6 +313,14 @@
  * and the tree at 8 and 10 (14% and 17%). */
 #define NSEDI_TREE_ROWS_PER_LOOP_ROW 2
 
+/* An open contact with a plane whose shape's bounding sphere is above the
+ * plane by more than this many contact_tol is given that distance as a
+ * lower bound of its gap at a step's end, not its closest point and rows
+ * (simulate/eval.c, bounded_above_plane): any positive margin keeps its
+ * closing indicator positive (its closing level is at or below the
+ * surface); one contact_tol keeps the bound clear of the level's round-off. */
+#define NSEDI_OPEN_BOUND_MARGIN 1.0
+
 /* Least squares of a rank-deficient Schur complement: singular values
  * below this fraction of the largest count as zero. Dependent rows give
  * round-off-level ones (~1e-16 of the largest); the genuine directions of

@@ -43,6 +43,9 @@ typedef struct {
   int past_event; /* the geometry failed where a closed contact cannot go (a sphere's
                      centre inside the body it touches, coincident sphere centres):
                      only a trial step reaching past an event gets there */
+  int gap_bound;  /* gap is only a lower bound, every other field unset: an open contact
+                     far above its plane at a step's end (simulate/eval.c,
+                     nsedi_eval_complete); never from nsedi_contact_eval */
 } nsedi_contact_geom;
 
 /* Rows of joint j (m->joint[j].nrow of them) at time t. */

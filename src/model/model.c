@@ -242,6 +242,7 @@ int nsed_model_add_body(nsed_model *m, const nsed_body_def *def, nsed_error *err
                           n, J[0], J[1], J[2]);
   rc = check_rotor(&b, err);
   if (rc) return rc;
+  b.bound_radius = nsedi_shape_bound_radius(s);
   if (!memchr(def->attached_to, '\0', NSED_NAME_MAX))
     return nsed_error_set(err, NSED_ERR_INPUT, "body '%s': attached_to: name too long", n);
   rc = nsedi_model_attach(m, def->attached_to[0] ? nsed_model_find_body(m, def->attached_to) : -1,

@@ -25,6 +25,8 @@ typedef struct {
    * axes about its centre); an attached rotor's own (only its axial moment
    * acts, on its rate); every other body's own. */
   double solve_mass, solve_inertia[3];
+  double bound_radius; /* every point of its shape within this distance of its origin
+                          (nsedi_shape_bound_radius; INFINITY: no shape bounds it) */
 } nsedi_body;
 
 typedef struct {
@@ -124,6 +126,10 @@ void nsedi_law_derivs(const nsed_law *law, double t, double out[3]);
 /* The plane contact c touches (other == NSEDI_GROUND): the floor's from
  * the options, or one of the model's planes. */
 void nsedi_contact_plane(const nsed_model *m, int c, nsedi_plane *out);
+
+/* The radius of a sphere about a body's origin that holds its whole shape
+ * (src/model/shape_bound.c); INFINITY for a shape it does not cover. */
+double nsedi_shape_bound_radius(const nsed_shape *s);
 
 /* The body whose 13 states hold state i < nbstate. */
 int nsedi_state_body(const nsed_model *m, int i);

@@ -105,7 +105,9 @@ typedef struct {
   nsedi_contact_geom *geom;  /* nc: gap, frame, rows, region */
   int *geom_ok;              /* nc: geometry defined (not a disk lying flat) */
   int geom_partial;          /* geom and geom_ok hold only the contacts the right-hand side
-                                needs (nsedi_eval_rhs); nsedi_eval_complete adds the others */
+                                needs (nsedi_eval_rhs); nsedi_eval_complete adds the others,
+                                an open contact far above its plane as a lower bound of its
+                                gap alone (geom.gap_bound) */
   double *lambda_c;          /* 3 nc: contact forces (n, t1, t2) in N */
   double *tau;               /* nc: torsional moment about n on the body (N m) */
   double *share_n;           /* nc: a closed contact's normal force in the minimum-norm share,

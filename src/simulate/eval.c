@@ -408,10 +408,39 @@ static int contact_geometry(const nsed_model *m, nsed_data *d, const double *x, 
   return grc;
 }
 
+/* An open contact with a plane whose body's shape lies wholly above it,
+ * by more than NSEDI_OPEN_BOUND_MARGIN contact tolerances: what its
+ * indicators and the law monitor ask of it at a step's end is a gap above
+ * its closing level, and the distance of its centre from the plane less
+ * its shape's bound radius is a lower bound of that gap. So it gets that
+ * bound (geom.gap_bound) instead of its closest point and rows, which
+ * nobody reads before the next full evaluation (an event's, a sample's).
+ * Its closing level is at or below zero (event_anchor.c), except while it
+ * is watched for clearing a lift-off margin, which needs the gap itself.
+ * docs/engine.md, "Open contacts far from their plane". */
+static int bounded_above_plane(const nsed_model *m, nsed_data *d, int c) {
+  const nsedi_contact *C = &m->contact[c];
+  double radius = m->body[C->body].bound_radius;
+  if (C->other != NSEDI_GROUND || d->ph.clearing[c] || !isfinite(radius)) return 0;
+  nsedi_plane pl;
+  nsedi_contact_plane(m, c, &pl);
+  double rel[3];
+  nsedi_v3_sub(rel, d->cache.kin[C->body].r, pl.point);
+  double lower = nsedi_v3_dot(pl.normal, rel) - radius;
+  if (!(lower > NSEDI_OPEN_BOUND_MARGIN * m->opt.contact_tol)) return 0;
+  nsedi_contact_geom *g = &d->cache.geom[c];
+  memset(g, 0, sizeof *g);
+  g->gap = lower;
+  g->region = 1.0;
+  g->gap_bound = 1;
+  d->cache.geom_ok[c] = 1;
+  return 1;
+}
+
 void nsedi_eval_complete(const nsed_model *m, nsed_data *d, const double *x) {
   if (!d->cache.geom_partial) return;
   for (int c = 0; c < m->ncontact; c++)
-    if (!rhs_reads_geometry(m, d, c)) (void)contact_geometry(m, d, x, c);
+    if (!rhs_reads_geometry(m, d, c) && !bounded_above_plane(m, d, c)) (void)contact_geometry(m, d, x, c);
   d->cache.geom_partial = 0;
 }
 

@@ -130,6 +130,7 @@ static int check_contact(const nsed_model *m, nsed_data *d, double t, int c, dou
   int compliant = cd->law == NSED_CONTACT_COMPLIANT;
   if (!d->cache.geom_ok[c]) return -1; /* a degenerate geometry ends the run elsewhere */
   if (d->ph.mode[c] == NSED_MODE_OPEN && !compliant) {
+    if (g->gap_bound) return -1; /* its gap is above a positive bound: nothing to judge */
     *value = g->gap;
     *what = "an open contact penetrates";
     return note(d, t, NSED_LAW_OPEN_GAP, g->gap, c) ? NSED_LAW_OPEN_GAP : -1;

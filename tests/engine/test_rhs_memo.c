@@ -3,8 +3,10 @@
  * must give bit for bit the same samples and events with it and without it,
  * through the same steps, with fewer evaluations. The same for the
  * right-hand side's partial geometry (nsedi_eval_rhs leaves the open
- * contacts' out, and the indicators complete it): bit for bit what
- * evaluating every contact's geometry in every right-hand side gives.
+ * contacts' out, and the indicators complete it, those far above their
+ * plane with a lower bound of their gap: docs/engine.md, "Open contacts
+ * far from their plane"): bit for bit what evaluating every contact's
+ * geometry in every right-hand side gives.
  * Problems with events of every kind: stick-slip (disk on a shaft), impacts
  * (bouncing ball), roller handovers and error-test retries (Gerasimov and
  * Zobova's vehicle), landings found by open contacts' gaps (the ball, a
@@ -63,7 +65,10 @@ static nsed_stats run(const nsed_model *m, int memo_off, int all_geometry, trace
   return st;
 }
 
-static void same_run(const char *root, const char *file, const char *t_end) {
+/* bounded: some open contact is far above the floor at some step's end,
+ * where the indicators take a bound of its gap, which the law monitor then
+ * does not judge: fewer open-gap checks than with every contact evaluated. */
+static void same_run(const char *root, const char *file, const char *t_end, int bounded) {
   char path[4096], set[64];
   snprintf(path, sizeof path, "%s/problems/%s", root, file);
   snprintf(set, sizeof set, "solver.t_end=%s", t_end);
@@ -80,6 +85,9 @@ static void same_run(const char *root, const char *file, const char *t_end) {
   CHECK_MSG(c.n == a.n && (a.n > MAX_WORDS || memcmp(a.s, c.s, sizeof(double) * (size_t)a.n) == 0),
             "%s: partial and complete geometry in the right-hand sides differ", file);
   CHECK(all.steps == with.steps && all.rhs_evals == with.rhs_evals);
+  long open_checks = with.law[NSED_LAW_OPEN_GAP].count, open_all = all.law[NSED_LAW_OPEN_GAP].count;
+  printf("%-32s open-gap checks %ld (every contact evaluated: %ld)\n", file, open_checks, open_all);
+  CHECK(bounded ? open_checks < open_all : open_checks == open_all);
   CHECK_MSG(a.n <= MAX_WORDS && a.n == b.n, "%s: %ld and %ld values recorded", file, a.n, b.n);
   long first = -1;
   for (long i = 0; i < a.n && i < MAX_WORDS && first < 0; i++)
@@ -101,10 +109,10 @@ static void same_run(const char *root, const char *file, const char *t_end) {
 
 int main(int argc, char **argv) {
   const char *root = argc > 1 ? argv[1] : ".";
-  same_run(root, "disk_on_shaft_case2.yaml", "3");
-  same_run(root, "bouncing_ball.yaml", "4");
-  same_run(root, "roller_drop.yaml", "1");
-  same_run(root, "omni_vehicle_coast_gz.yaml", "0.3");
-  same_run(root, "turntable_drives.yaml", "2");
+  same_run(root, "disk_on_shaft_case2.yaml", "3", 0);
+  same_run(root, "bouncing_ball.yaml", "4", 1);
+  same_run(root, "roller_drop.yaml", "1", 1);
+  same_run(root, "omni_vehicle_coast_gz.yaml", "0.3", 1);
+  same_run(root, "turntable_drives.yaml", "2", 0);
   return TEST_DONE();
 }
