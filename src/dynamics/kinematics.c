@@ -41,7 +41,12 @@ static void attached_kin(const nsed_model *m, int i, const double *x, const nsed
   k->wb[a] = x[b->xrate];
   nsedi_m3_mulv(k->ww, k->Rv, k->wb);
   nsedi_v3_cross(k->fa, k->wv, k->wb);
-  turn_about_axis(k->Rv, a, x[b->xspin], k->R);
+  /* Only what reads the material frame beyond the axis needs the turn
+   * (model: material_turn); the axis is Rv's either way. */
+  if (b->material_turn)
+    turn_about_axis(k->Rv, a, x[b->xspin], k->R);
+  else
+    memcpy(k->R, k->Rv, sizeof k->R);
 }
 
 /* A body with 13 states of its own. */

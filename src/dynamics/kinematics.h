@@ -16,7 +16,9 @@
 typedef struct {
   double r[3];  /* centre of mass, world */
   double q[4];  /* the state's frame, as integrated (not necessarily unit) */
-  double R[9];  /* body -> world rotation of the material body */
+  double R[9];  /* body -> world rotation of the material body; an attached rotor whose
+                   material_turn is 0 (nothing reads more of it than its axis): Rv, the
+                   same axis */
   double Rv[9]; /* state's frame -> world rotation T(q) (= R unless a rotor) */
   double v[3];  /* centre-of-mass velocity, world */
   double wb[3]; /* angular velocity, in the state's frame (the state's w) */

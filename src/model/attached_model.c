@@ -159,6 +159,32 @@ static int check_motion(const nsed_model *m, const nsedi_body *b, nsed_error *er
   return NSED_OK;
 }
 
+/* Whether anything the right-hand side evaluates on attached rotor i reads
+ * its material frame beyond its axis, which the turn about the axis does
+ * not move: a force element's body point or direction, or a contact other
+ * than a roller's explicit or implicit point against a plane (those read
+ * the axis, the centre and the motion; a differentially tracked point
+ * keeps its coordinates in the material axes). Called after the contacts'
+ * tracking is resolved. */
+static int reads_material_frame(const nsed_model *m, int i) {
+  for (int f = 0; f < m->nforce; f++)
+    if (m->force[f].body == i || m->force[f].body_b == i) return 1;
+  for (int c = 0; c < m->ncontact; c++) {
+    const nsedi_contact *C = &m->contact[c];
+    if (C->body != i && C->other != i) continue;
+    /* a roller's axis is body x: the rotor's axis must be that one */
+    if (C->body != i || C->pair != NSEDI_PAIR_ROLLER_PLANE ||
+        C->tracking == NSED_TRACKING_DIFFERENTIAL || m->body[i].rotor_axis != 0)
+      return 1;
+  }
+  return 0;
+}
+
+void nsedi_model_attached_frames(nsed_model *m) {
+  for (int i = 0; i < m->nbody; i++)
+    m->body[i].material_turn = m->body[i].parent >= 0 && reads_material_frame(m, i);
+}
+
 int nsedi_model_attached_finalize(nsed_model *m, nsed_error *err) {
   m->nattached = 0;
   for (int i = 0; i < m->nbody; i++) {

@@ -843,6 +843,7 @@ int nsed_model_finalize(nsed_model *m, nsed_error *err) {
   m->nstate = m->nbstate;
   rc = resolve_tracking(m, err);
   if (rc) return rc;
+  nsedi_model_attached_frames(m);
   for (int j = 0; j < m->njoint; j++) {
     m->joint[j].xangle = -1;
     if (m->joint[j].def.drive.type != NSED_DRIVE_NONE) m->joint[j].xangle = m->nstate++;

@@ -27,6 +27,10 @@ typedef struct {
   double solve_mass, solve_inertia[3];
   double bound_radius; /* every point of its shape within this distance of its origin
                           (nsedi_shape_bound_radius; INFINITY: no shape bounds it) */
+  int material_turn;   /* an attached rotor: the right-hand side turns kin.R from its
+                          state's frame by its turn, because a force element acts on it or
+                          a contact's geometry reads more of it than its axis; else kin.R
+                          is the state's frame, whose axis is the same (set at finalize) */
 } nsedi_body;
 
 typedef struct {
@@ -145,6 +149,10 @@ int nsedi_model_attached_joint(const nsed_model *m, int a, int b, const char *ow
 int nsedi_model_attached_contact(const nsed_model *m, int body, int other, const char *owner,
                                  nsed_error *err);
 int nsedi_model_attached_finalize(nsed_model *m, nsed_error *err);
+
+/* Sets each attached rotor's material_turn; after the contacts' tracking
+ * is resolved. */
+void nsedi_model_attached_frames(nsed_model *m);
 
 /* Rows each joint type imposes. */
 int nsedi_joint_nrows(nsed_joint_type type);
