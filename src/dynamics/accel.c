@@ -273,7 +273,8 @@ static int solve_on_tree(nsedi_dyn_ws *w, double rtol, int nr, const nsedi_row *
                          const nsedi_row *cols, const double *target, const double *f, double *du,
                          double *lambda) {
   double refine_above = NSEDI_TREE_REFINE_SHARE * fmin(rtol, NSEDI_LAW_NORMAL_TOL);
-  if (w->dense_only || nr < w->tree_min_rows || !nsedi_tree_factor(w->tree, w->minv, nr, rows, cols, w->tree_min_rows))
+  if (w->dense_only || nr < w->tree_min_rows ||
+      !nsedi_tree_factor(w->tree, w->minv, nr, rows, cols, w->tree_min_rows))
     return 0;
   nsedi_tree_solve(w->tree, f, target, du, lambda, refine_above);
   for (int i = 0; i < nr; i++)
@@ -344,7 +345,8 @@ static void delassus_from_pwt(int nv, int nw, const nsedi_row *W, const double *
 static int delassus_on_tree(nsedi_dyn_ws *w, int nj, const nsedi_row *J, const double *target_j,
                             const double *f, int nw, const nsedi_row *W, double *b, double *PWt) {
   int nv = w->nv;
-  if (w->dense_only || nj < w->tree_min_rows || !nsedi_tree_factor(w->tree, w->minv, nj, J, J, w->tree_min_rows))
+  if (w->dense_only || nj < w->tree_min_rows ||
+      !nsedi_tree_factor(w->tree, w->minv, nj, J, J, w->tree_min_rows))
     return 0;
   double *lam = w->rhs2;
   nsedi_tree_solve(w->tree, f, target_j, w->du, lam, 0.0);

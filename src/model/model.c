@@ -242,7 +242,6 @@ int nsed_model_add_body(nsed_model *m, const nsed_body_def *def, nsed_error *err
                           n, J[0], J[1], J[2]);
   rc = check_rotor(&b, err);
   if (rc) return rc;
-  b.bound_radius = nsedi_shape_bound_radius(s);
   if (!memchr(def->attached_to, '\0', NSED_NAME_MAX))
     return nsed_error_set(err, NSED_ERR_INPUT, "body '%s': attached_to: name too long", n);
   rc = nsedi_model_attach(m, def->attached_to[0] ? nsed_model_find_body(m, def->attached_to) : -1,
@@ -844,6 +843,8 @@ int nsed_model_finalize(nsed_model *m, nsed_error *err) {
   rc = resolve_tracking(m, err);
   if (rc) return rc;
   nsedi_model_attached_frames(m);
+  for (int i = 0; i < m->nbody; i++)
+    m->body[i].bound_radius = nsedi_shape_bound_radius(&m->body[i].def.shape);
   for (int j = 0; j < m->njoint; j++) {
     m->joint[j].xangle = -1;
     if (m->joint[j].def.drive.type != NSED_DRIVE_NONE) m->joint[j].xangle = m->nstate++;

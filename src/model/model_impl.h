@@ -26,7 +26,8 @@ typedef struct {
    * acts, on its rate); every other body's own. */
   double solve_mass, solve_inertia[3];
   double bound_radius; /* every point of its shape within this distance of its origin
-                          (nsedi_shape_bound_radius; INFINITY: no shape bounds it) */
+                          (nsedi_shape_bound_radius, at finalize; INFINITY: no shape
+                          bounds it) */
   int material_turn;   /* an attached rotor: the right-hand side turns kin.R from its
                           state's frame by its turn, because a force element acts on it or
                           a contact's geometry reads more of it than its axis; else kin.R
