@@ -62,6 +62,11 @@ static void one_shape(const shape_case *sc) {
   double bound = m->body[0].bound_radius, far = 0, worst_gap = -INFINITY;
   CHECK_MSG(isfinite(bound) && bound > 0, "%s: bound %g", sc->name, bound);
   double *x = calloc((size_t)m->nstate, sizeof(double));
+  if (!x) {
+    CHECK_MSG(0, "out of memory");
+    nsed_model_free(&m);
+    return;
+  }
   nsedi_kin kin[1];
   int evaluated = 0;
   for (int k = 0; k < 4000; k++) {
