@@ -307,20 +307,39 @@ static void test_rows(void) {
 
 /* ---- 3. Gerasimov and Zobova's coast both ways ---- */
 
-static void run_gz(const char *root, const char *frame, recorder *r, long *steps) {
-  char set[64];
-  snprintf(set, sizeof set, "omni_vehicle.roller_frame=%s", frame);
+/* Gerasimov and Zobova's coast to 0.3 s with one override (set); force:
+ * every attached rotor's material frame turned whatever the model decided
+ * (test 5). Its events into r, its steps, and optionally every body's final
+ * state (out, nbody x 13) and how many rotors turned; returns nbody. */
+static int run_gz_with(const char *root, const char *set, int force, recorder *r, long *steps,
+                       double *out, int *nturned) {
   const char *const sets[] = {set, "solver.t_end=0.3"};
   nsed_model *m = load_shipped(root, "omni_vehicle_coast_gz.yaml", sets, 2);
+  int turned = 0;
+  for (int i = 0; i < m->nbody; i++) {
+    if (force && m->body[i].parent >= 0) m->body[i].material_turn = 1;
+    turned += m->body[i].material_turn;
+  }
+  if (nturned) *nturned = turned;
   nsed_data *d = NULL;
   nsed_error err;
   must(nsed_data_create(m, &d, &err), &err);
   memset(r, 0, sizeof *r);
   nsed_observer obs = {.ctx = r, .event = rec_event};
-  CHECK_MSG(nsed_simulate(m, d, &obs, &err) == NSED_OK, "%s: %s", frame, err.message);
-  *steps = nsed_data_stats(d)->steps;
+  CHECK_MSG(nsed_simulate(m, d, &obs, &err) == NSED_OK, "%s: %s", set, err.message);
+  if (steps) *steps = nsed_data_stats(d)->steps;
+  int nb = m->nbody;
+  if (out)
+    for (int i = 0; i < nb; i++) nsed_data_body_state(d, i, out + 13 * i);
   nsed_data_free(&d);
   nsed_model_free(&m);
+  return nb;
+}
+
+static void run_gz(const char *root, const char *frame, recorder *r, long *steps) {
+  char set[64];
+  snprintf(set, sizeof set, "omni_vehicle.roller_frame=%s", frame);
+  (void)run_gz_with(root, set, 0, r, steps, NULL, NULL);
 }
 
 static recorder ga, gr;
@@ -344,31 +363,11 @@ static void test_gz(const char *root) {
 
 /* ---- 5. the material turn, only where it is read ---- */
 
-/* Gerasimov and Zobova's coast to 0.3 s; force: every attached rotor's
- * material frame turned (material_turn) whatever the model decided. The
- * final state of every body into out (nbody x 13). */
 static int run_gz_turn(const char *root, const char *tracking, int force, recorder *r, double *out,
                        int *nturned) {
   char set[64];
   snprintf(set, sizeof set, "contact_tracking=%s", tracking);
-  const char *const sets[] = {set, "solver.t_end=0.3"};
-  nsed_model *m = load_shipped(root, "omni_vehicle_coast_gz.yaml", sets, 2);
-  *nturned = 0;
-  for (int i = 0; i < m->nbody; i++) {
-    if (force && m->body[i].parent >= 0) m->body[i].material_turn = 1;
-    *nturned += m->body[i].material_turn;
-  }
-  nsed_data *d = NULL;
-  nsed_error err;
-  must(nsed_data_create(m, &d, &err), &err);
-  memset(r, 0, sizeof *r);
-  nsed_observer obs = {.ctx = r, .event = rec_event};
-  CHECK_MSG(nsed_simulate(m, d, &obs, &err) == NSED_OK, "%s: %s", tracking, err.message);
-  int nb = m->nbody;
-  for (int i = 0; i < nb; i++) nsed_data_body_state(d, i, out + 13 * i);
-  nsed_data_free(&d);
-  nsed_model_free(&m);
-  return nb;
+  return run_gz_with(root, set, force, r, NULL, out, nturned);
 }
 
 static recorder ta, tb;
