@@ -440,7 +440,8 @@ static int bounded_above_plane(const nsed_model *m, nsed_data *d, int c) {
 void nsedi_eval_complete(const nsed_model *m, nsed_data *d, const double *x) {
   if (!d->cache.geom_partial) return;
   for (int c = 0; c < m->ncontact; c++)
-    if (!rhs_reads_geometry(m, d, c) && !bounded_above_plane(m, d, c)) (void)contact_geometry(m, d, x, c);
+    if (!rhs_reads_geometry(m, d, c) && !bounded_above_plane(m, d, c))
+      (void)contact_geometry(m, d, x, c);
   d->cache.geom_partial = 0;
 }
 
