@@ -54,6 +54,16 @@
  * 9.99e-10). */
 #define NSEDI_LAW_STICK_SPEED 2.0
 
+/* ... beyond this many times the velocity's noise (nsedi_slip_noise: the
+ * integration's rtol of the magnitudes the velocity is made of, plus
+ * atol), the drift the integration's error leaves a stick with. The
+ * stabilised stick (gamma > 0) creeps at up to 2.7 times that noise under
+ * DP5 and 38 times under CVODE's BDF (the snakeboards), 20 times without
+ * stabilisation over 50 s (the disk on a shaft's case 3 without it),
+ * measured on every shipped problem at rtol 1e-6, 1e-8 and the files'
+ * own (docs/engine.md, "Loose tolerances"). */
+#define NSEDI_LAW_STICK_NOISE 100.0
+
 /* (An open contact may penetrate by contact_tol + drift_tol: it closes at a
  * root contact_tol below the gap it left with, a closed contact's drift,
  * which the closed-gap check bounds by drift_tol.) */
@@ -73,6 +83,18 @@
  * the band keeps each regime's root away from zero at its start (a root
  * starting at zero may go negative unseen). */
 #define NSEDI_SLOW_ENTRY 0.5
+
+/* ... and the slow hold starts no lower than this many times the slip
+ * velocity's noise (nsedi_slow_speed; docs/engine.md, "Loose
+ * tolerances"): a free slip's direction turns at a rate ~ 1/|v|, and the
+ * explicit method follows it only where the velocity stands well clear of
+ * its noise. Within 5 to 20 noises of rest a slowing 2D slip hovered there
+ * instead of stopping (the disk on a shaft at rtol 1e-8: 0.17 s late, 40
+ * times the steps of rtol 1e-10); a hold inside the noise started its
+ * roots within it (a sliding sphere at rtol 1e-6 left the hold reversed
+ * before its stop root fired). At the files' tolerances 100 noises are
+ * far below slip_stop_speed and nothing changes. */
+#define NSEDI_SLOW_NOISE 100.0
 
 /* A stick may only start with its friction force inside the friction set
  * by more than this (relative to the force scale): a force on the boundary

@@ -51,7 +51,6 @@ static double level_offset(const nsed_model *m, const nsed_data *d, int c) {
  * here is armed to be watched at its level once it rises clear of the
  * margin. */
 static double closing_offset(const nsed_model *m, nsed_data *d, int c) {
-  const nsed_options *o = &m->opt;
   double level = level_offset(m, d, c);
   /* The margin is for a gap growing quadratically from round-off: a
    * lift-off at its force's root, or a contact that touched at this event
@@ -66,8 +65,7 @@ static double closing_offset(const nsed_model *m, nsed_data *d, int c) {
    * its contact a margin deeper, a step per bounce (docs/engine.md,
    * "Flights below the margin"). A contact held closed there whose
    * settling the rows did not allow keeps the margin. */
-  int separating = d->cache.geom_ok[c] && d->cache.geom[c].row[0].vel > o->slip_tol &&
-                   !(d->ev.trigger[c] & NSEDI_TRIG_HOVER);
+  int separating = d->cache.geom_ok[c] && nsedi_separating(m, d, c) && !(d->ev.trigger[c] & NSEDI_TRIG_HOVER);
   int leaves = d->ev.prev_mode[c] != NSED_MODE_OPEN || (d->ev.trigger[c] & NSEDI_TRIG_CLOSING);
   if (!leaves || d->ev.impacted[c] || separating) return level;
   if (!d->cache.geom_ok[c]) return -nsedi_liftoff_margin(m, c);
@@ -103,15 +101,20 @@ static void anchor_spin_onset(const nsed_model *m, const nsed_data *d, int c, do
 /* A held slip that goes on through an event with its stop indicator v . s
  * within its noise of zero (a slip from rest at mu0 = mu stays there for
  * a while after its onset) is measured from its value here less that
- * noise, as at its onset. Anchored at zero it may start the phase at or
- * below zero: this event's changes to its forces (another contact's
- * handover loading it more) can make it decelerate from rest, and a stop
- * root that starts below zero never fires; the slip then runs backwards
- * unseen (docs/engine.md, "Phase starts"). */
+ * noise, as at its onset, and never from further below zero than the
+ * noise: one already below zero (within the noise: further, it stopped at
+ * this event, event_classify.c) starts between zero and the noise. Anchored
+ * at zero it may start the phase at or below zero: this event's changes to
+ * its forces (another contact's handover loading it more) can make it
+ * decelerate from rest, and a stop root that starts below zero never fires;
+ * the slip then runs backwards unseen (docs/engine.md, "Phase starts").
+ * Anchored from its value less the noise at every event, a slip that goes
+ * on reversing through a run of events elsewhere would be watched a noise
+ * lower each time. */
 static void anchor_at_rest(const nsed_model *m, const nsed_data *d, int c, double *off) {
   double g[NSEDI_ROOTS_PER_CONTACT], noise = nsedi_slip_noise(m, d, c);
   nsedi_contact_indicators(m, d, c, g);
-  if (g[NSEDI_ROOT_FRICTION] <= noise) off[NSEDI_ROOT_FRICTION] = g[NSEDI_ROOT_FRICTION] - noise;
+  if (g[NSEDI_ROOT_FRICTION] <= noise) off[NSEDI_ROOT_FRICTION] = fmax(g[NSEDI_ROOT_FRICTION] - noise, -noise);
 }
 
 /* A closed contact whose lift-off indicator, its normal force, starts at

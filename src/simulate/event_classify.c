@@ -81,8 +81,26 @@ static void simultaneous_stops(const nsed_model *m, nsed_data *d) {
       continue;
     double speed = nsedi_slip_speed(&d->cache.geom[c]);
     if ((ev->prev_held[c] && speed <= nsedi_slip_noise(m, d, c)) ||
-        (speed <= m->opt.slip_stop_speed && pair_stops(m, d, c)))
+        (speed <= nsedi_slow_speed(m, d, c) && pair_stops(m, d, c)))
       ev->trigger[c] |= NSEDI_TRIG_STOPPED;
+  }
+}
+
+/* Held slips that have reversed along their direction beyond its noise at
+ * another contact's event: the stop root of a held slip near rest is
+ * watched down to its noise below zero (event_anchor.c), so one further
+ * below has passed its stop unseen within this event's step. It is a
+ * stick candidate of this event, as a stop. (Within the noise it goes on:
+ * a slip from rest at mu0 = mu stays there for a while after its onset.) */
+static void reversed_holds(const nsed_model *m, nsed_data *d) {
+  nsedi_event_ws *ev = &d->ev;
+  for (int c = 0; c < m->ncontact; c++) {
+    if (ev->prev_mode[c] != NSED_MODE_SLIP || !ev->prev_held[c] || !d->cache.geom_ok[c] ||
+        !nsedi_coulomb_friction(m, c) || (ev->trigger[c] & NSEDI_TRIG_STOPPED))
+      continue;
+    const nsedi_contact_geom *g = &d->cache.geom[c];
+    double vs = g->row[1].vel * ev->prev_dir[2 * c] + g->row[2].vel * ev->prev_dir[2 * c + 1];
+    if (vs < -nsedi_slip_noise(m, d, c)) ev->trigger[c] |= NSEDI_TRIG_STOPPED;
   }
 }
 
@@ -96,11 +114,11 @@ static void simultaneous_stops(const nsed_model *m, nsed_data *d) {
  * hold at this event, as the one that fired. */
 static void simultaneous_slowing(const nsed_model *m, nsed_data *d) {
   nsedi_event_ws *ev = &d->ev;
-  double level = NSEDI_SLOW_ENTRY * m->opt.slip_stop_speed;
   for (int c = 0; c < m->ncontact; c++) {
     if (ev->prev_mode[c] != NSED_MODE_SLIP || ev->prev_held[c] || !d->cache.geom_ok[c] ||
         !nsedi_coulomb_friction(m, c) || (ev->trigger[c] & NSEDI_TRIG_SLOWED))
       continue;
+    double level = NSEDI_SLOW_ENTRY * nsedi_slow_speed(m, d, c);
     if (nsedi_slip_speed(&d->cache.geom[c]) - level <= nsedi_slip_noise(m, d, c))
       ev->trigger[c] |= NSEDI_TRIG_SLOWED;
   }
@@ -198,6 +216,7 @@ int nsedi_event_classify(const nsed_model *m, nsed_data *d, nsed_error *err) {
     }
   }
   if (ev->fired) simultaneous_stops(m, d);
+  if (ev->fired) reversed_holds(m, d);
   if (ev->fired) simultaneous_slowing(m, d);
   if (ev->fired) simultaneous_liftoffs(m, d);
   if (ev->fired) simultaneous_saturations(m, d);

@@ -166,7 +166,8 @@ static int accel_candidates(const nsed_model *m, nsed_data *d) {
   for (int i = 0; i < ev->n; i++) {
     int c = ev->cand[i];
     double vn = d->cache.geom[c].row[0].vel;
-    if (vn <= vtol || (ev->taking_over[c] && vn <= NSEDI_GRAZING_APPROACH * vtol)) {
+    int drift = ev->prev_mode[c] != NSED_MODE_OPEN && !nsedi_separating(m, d, c);
+    if (vn <= vtol || drift || (ev->taking_over[c] && vn <= NSEDI_GRAZING_APPROACH * vtol)) {
       ev->cand[i] = ev->cand[na];
       ev->cand[na++] = c;
     }
@@ -310,7 +311,7 @@ static void decide(const nsed_model *m, nsed_data *d, int na) {
     }
     double sn = hypot(s[0], s[1]);
     d->ph.held[c] = 1;
-    d->ph.slow[c] = nsedi_slip_speed(&d->cache.geom[c]) < m->opt.slip_stop_speed;
+    d->ph.slow[c] = nsedi_slip_speed(&d->cache.geom[c]) < nsedi_slow_speed(m, d, c);
     d->ph.hold_mu[c] = m->contact[c].def.mu;
     d->ph.off_circle[c] = 0;
     d->ph.dir[2 * c] = s[0] / sn;

@@ -40,17 +40,30 @@ double nsedi_slip_noise(const nsed_model *m, const nsed_data *d, int c) {
   return fmax(m->opt.rtol, NSEDI_VELOCITY_ROUNDOFF) * mag + m->opt.atol;
 }
 
+double nsedi_normal_noise(const nsed_model *m, const nsed_data *d, int c) {
+  return fmax(m->opt.rtol, NSEDI_VELOCITY_ROUNDOFF) * row_magnitude(&d->cache.geom[c].row[0], d->cache.kin) +
+         m->opt.atol;
+}
+
+int nsedi_separating(const nsed_model *m, const nsed_data *d, int c) {
+  double vn = d->cache.geom[c].row[0].vel;
+  return vn > m->opt.slip_tol && vn > nsedi_normal_noise(m, d, c);
+}
+
+double nsedi_slow_speed(const nsed_model *m, const nsed_data *d, int c) {
+  return fmax(m->opt.slip_stop_speed, NSEDI_SLOW_NOISE * nsedi_slip_noise(m, d, c));
+}
+
 double nsedi_line_root(const nsed_model *m, const nsed_data *d, int c, int slow, const double s[2]) {
-  const nsed_options *o = &m->opt;
   const nsedi_contact_geom *geo = &d->cache.geom[c];
-  double v1 = geo->row[1].vel, v2 = geo->row[2].vel, sp = hypot(v1, v2);
+  double v1 = geo->row[1].vel, v2 = geo->row[2].vel, sp = hypot(v1, v2), stop = nsedi_slow_speed(m, d, c);
   /* Slow: until it speeds up past slip_stop_speed. Fast: while its
    * velocity stays within NSEDI_SLIP_LINE_TOL rad of s (beyond the noise
    * of the velocity across s) and above half slip_stop_speed (the band
    * keeps a regime's root away from zero at its start). */
-  if (slow) return o->slip_stop_speed - sp;
+  if (slow) return stop - sp;
   double across = fabs(v2 * s[0] - v1 * s[1]) - nsedi_slip_noise(m, d, c);
-  return fmin(NSEDI_SLIP_LINE_TOL * sp - across, sp - NSEDI_SLOW_ENTRY * o->slip_stop_speed);
+  return fmin(NSEDI_SLIP_LINE_TOL * sp - across, sp - NSEDI_SLOW_ENTRY * stop);
 }
 
 /* A free slip's sector indicator in the vertex form (law_kinks.c): its
@@ -144,7 +157,7 @@ void nsedi_contact_indicators(const nsed_model *m, const nsed_data *d, int c,
       } else {
         /* Free: slowed below slip_stop_speed its direction would be stiff to
          * integrate (it turns at a rate ~ 1/|v|): it is held there. */
-        g[NSEDI_ROOT_FRICTION] = nsedi_slip_speed(geo) - NSEDI_SLOW_ENTRY * o->slip_stop_speed;
+        g[NSEDI_ROOT_FRICTION] = nsedi_slip_speed(geo) - NSEDI_SLOW_ENTRY * nsedi_slow_speed(m, d, c);
         /* The vertex form's friction has a kink where its direction
          * crosses a vertex (law_kinks.c). */
         g[NSEDI_ROOT_LINE] = sector_root(m, d, c);

@@ -151,8 +151,10 @@ static int check_contact(const nsed_model *m, nsed_data *d, double t, int c, dou
   if (d->ph.mode[c] == NSED_MODE_STICK && cd->law == NSED_CONTACT_COULOMB) {
     /* A stick is at rest: its phase holds its tangential acceleration at
      * zero, so a velocity it started with (a settling impulse the event
-     * could not apply) would stay, a creep no friction law allows. */
-    *value = -sp;
+     * could not apply) would stay, a creep no friction law allows. Judged
+     * beyond the drift the integration's error leaves (NSEDI_LAW_STICK_NOISE
+     * times the velocity's noise). */
+    *value = -fmax(0.0, sp - NSEDI_LAW_STICK_NOISE * nsedi_slip_noise(m, d, c));
     *what = "the sticking contact slides";
     if (note(d, t, NSED_LAW_STICK_VELOCITY, *value, c)) return NSED_LAW_STICK_VELOCITY;
   }
@@ -186,10 +188,14 @@ static int check_contact(const nsed_model *m, nsed_data *d, double t, int c, dou
     /* Below slip_stop_speed the direction of a slip is held on s (its
      * velocity's direction is not resolved there, docs/engine.md "Slip
      * direction"): the friction must oppose s, and the slip must not have
-     * reversed along it (a stop its root missed). */
+     * reversed along it below where its stop root watches (its offset, at
+     * most the noise below zero at the phase start) or its velocity's
+     * noise: a stop its root missed. */
     double s1 = d->ph.dir[2 * c], s2 = d->ph.dir[2 * c + 1];
     double cosang = -(l[1] * s1 + l[2] * s2) / lt;
-    int reversed = v1 * s1 + v2 * s2 < -o->slip_tol;
+    double level = fmin(d->ph.root_offset[NSEDI_ROOTS_PER_CONTACT * c + NSEDI_ROOT_FRICTION],
+                        -nsedi_slip_noise(m, d, c));
+    int reversed = v1 * s1 + v2 * s2 < level - o->slip_tol;
     *value = reversed ? -M_PI : -acos(fmax(-1.0, fmin(1.0, cosang)));
     *what = reversed ? "the slip reversed along its held direction without stopping"
                      : "the friction force does not oppose the slip's held direction";

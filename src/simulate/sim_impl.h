@@ -84,6 +84,22 @@ double nsedi_slip_noise(const nsed_model *m, const nsed_data *d, int c);
 /* The same for contact c's relative spin velocity (rad/s). */
 double nsedi_spin_noise(const nsed_model *m, const nsed_data *d, int c);
 
+/* The same for contact c's normal velocity: a closed contact's normal
+ * velocity within it of slip_tol is the phase's drift, not a separation. */
+double nsedi_normal_noise(const nsed_model *m, const nsed_data *d, int c);
+
+/* Whether closed contact c's normal velocity separates it at this event:
+ * above slip_tol, and above its noise (the drift of a contact held closed,
+ * which its stabilisation corrects). */
+int nsedi_separating(const nsed_model *m, const nsed_data *d, int c);
+
+/* The speed below which contact c's slip is held on its direction:
+ * solver.slip_stop_speed, raised to NSEDI_SLOW_NOISE times the slip
+ * velocity's noise where the integration does not resolve it (loose
+ * tolerances, fast bodies): the slow hold's roots then start clear of the
+ * noise, as its band requires (docs/engine.md, "Slip direction"). */
+double nsedi_slow_speed(const nsed_model *m, const nsed_data *d, int c);
+
 /* Number of root functions of the model: NSEDI_ROOTS_PER_CONTACT a contact,
  * then the time breakpoints' (index NSEDI_ROOTS_PER_CONTACT nc), then two a
  * drive table's knots (kinks.c). */

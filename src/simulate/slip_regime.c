@@ -44,13 +44,14 @@ void nsedi_event_regimes(const nsed_model *m, nsed_data *d) {
     if (!ev->prev_held[c] || (!(trig & NSEDI_TRIG_LINE) && nsedi_line_root(m, d, c, slow, s) > 0))
       continue;
     double off = fabs(g->row[2].vel * s[0] - g->row[1].vel * s[1]) - nsedi_slip_noise(m, d, c);
-    if (slow && sp >= o->slip_stop_speed) {
+    double stop = nsedi_slow_speed(m, d, c);
+    if (slow && sp >= stop) {
       /* Speeding up out of the slow hold: held on while it does not turn,
        * with the law's kinetic friction from here on. */
       ev->prev_slow[c] = 0;
       ev->prev_off_circle[c] = 0;
       if (off > NSEDI_SLIP_LINE_TOL * sp) ev->prev_held[c] = 0;
-    } else if (!slow && sp <= NSEDI_SLOW_ENTRY * o->slip_stop_speed) {
+    } else if (!slow && sp <= NSEDI_SLOW_ENTRY * stop) {
       enter_hold(ev, g, c, sp);
     } else if (!slow) {
       ev->prev_held[c] = 0; /* it turns: free */
