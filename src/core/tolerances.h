@@ -64,6 +64,12 @@
  * own (docs/engine.md, "Loose tolerances"). */
 #define NSEDI_LAW_STICK_NOISE 100.0
 
+/* A drift_tol below this many times rtol is finer than the integration
+ * holds positions (about rtol times their size, a metre or so in the
+ * shipped problems: at rtol 1e-6 joints drift to 1e-6 and beyond): the law
+ * monitor's message on a drift then says so. Only a message. */
+#define NSEDI_DRIFT_RTOL_HINT 100.0
+
 /* (An open contact may penetrate by contact_tol + drift_tol: it closes at a
  * root contact_tol below the gap it left with, a closed contact's drift,
  * which the closed-gap check bounds by drift_tol.) */

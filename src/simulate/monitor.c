@@ -69,6 +69,20 @@ static double force_scale(const nsed_model *m, const nsed_data *d) {
   return s > 0 ? s : 1.0;
 }
 
+/* What lets positions drift past drift_tol, for the message: no
+ * stabilisation, or an rtol that holds positions only to about rtol times
+ * their size (docs/engine.md, "Loose tolerances"). */
+static const char *drift_cause(const nsed_model *m) {
+  const nsed_options *o = &m->opt;
+  if (o->baumgarte_eta == 0 && o->baumgarte_xi == 0)
+    return "; positions are not stabilised (solver.baumgarte eta and xi are 0), so their drift grows "
+           "without bound";
+  if (o->drift_tol < NSEDI_DRIFT_RTOL_HINT * o->rtol)
+    return "; solver.rtol holds positions to about rtol times their size: raise solver.drift_tol or "
+           "tighten solver.rtol";
+  return "";
+}
+
 static int violation(const nsed_model *m, nsed_data *d, double t, nsed_law_check k, int where, double value,
                      const char *what, nsed_error *err) {
   const nsed_law_margin *lm = &d->stats.law[k];
@@ -76,12 +90,13 @@ static int violation(const nsed_model *m, nsed_data *d, double t, nsed_law_check
     int servo = m->joint[where].def.type == NSED_JOINT_SERVO;
     return nsed_error_set(err, NSED_ERR_LAW,
                           "t = %.17g: joint '%s' drifted: |phi| = %.3g exceeds solver.drift_tol = "
-                          "%.3g (law monitor, check %s)%s",
+                          "%.3g (law monitor, check %s)%s%s",
                           t, m->joint[where].def.name, -lm->worst, lm->tolerance,
                           nsed_law_check_name(k),
                           servo ? "; a position-level servo starts at its prescribed angle, an "
                                   "acceleration-level one (servo_feedback) from the bodies' own"
-                                : "");
+                                : "",
+                          drift_cause(m));
   }
   d->failure_contact = where;
   const nsed_contact_def *cd = &m->contact[where].def;
@@ -90,10 +105,11 @@ static int violation(const nsed_model *m, nsed_data *d, double t, nsed_law_check
   return nsed_error_set(err, NSED_ERR_LAW,
                         "t = %.17g: contact '%s' (%s) violates its law: %s (check %s: margin %.3g, "
                         "tolerance %.3g); lambda_n %.9g N, lambda_t (%.9g, %.9g) N, mu %g, mu0 %g, "
-                        "gap %.3g m, slip speed %.3g m/s",
+                        "gap %.3g m, slip speed %.3g m/s%s",
                         t, cd->name, nsed_mode_name(d->ph.mode[where]), what,
                         nsed_law_check_name(k), value, lm->tolerance, l[0], l[1], l[2], cd->mu,
-                        cd->mu0, g->gap, hypot(g->row[1].vel, g->row[2].vel));
+                        cd->mu0, g->gap, hypot(g->row[1].vel, g->row[2].vel),
+                        k == NSED_LAW_CLOSED_GAP ? drift_cause(m) : "");
 }
 
 /* Exact torsional friction of closed contact c: a sticking spin's moment

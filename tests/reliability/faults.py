@@ -55,7 +55,14 @@ CASES = {
     "law_monitor_drift": ("../../../problems/disk_on_shaft_case3_nostab.yaml",
                           ["--set", "solver.drift_tol=1e-10"], "NSED_ERR_LAW",
                           ["t = ", "drifted", "exceeds solver.drift_tol = 1e-10", "law monitor",
-                           "joint_drift"]),
+                           "joint_drift", "not stabilised"]),
+    # The same bound finer than a loose tolerance holds a stabilised model's
+    # joints (docs/engine.md, "Loose tolerances"): the message says so.
+    "law_monitor_drift_rtol": ("../../../problems/disk_on_shaft_case2.yaml",
+                               ["--set", "solver.rtol=1e-6", "--set", "solver.atol=1e-8",
+                                "--set", "solver.drift_tol=1e-8"], "NSED_ERR_LAW",
+                               ["joint 'cardan' drifted", "exceeds solver.drift_tol = 1e-08",
+                                "solver.rtol holds positions to about rtol times their size"]),
     # A roller contact tracked outside its validity: differential tracking
     # (integrated surface coordinates, nothing pulls them back) under loose
     # tolerances drifts off the lowest point; checked at every sample.

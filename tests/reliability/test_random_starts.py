@@ -69,6 +69,15 @@ def rules(rs):
     check(rs.energy_gained({"work_contacts": 0.06, "energy_initial": 1.5}, False) == 0.0,
           "a belt feeds energy through its contacts: no passivity check there")
     check(rs.energy_gained({"work_contacts": -0.5, "energy_initial": 8.51}, True) == 0.0, "dissipation is no gain")
+    # At a loose rtol the bound is 100 rtol of 1 + E(0): a creeping stick's work
+    check(rs.energy_gained({"work_contacts": 2.8e-5, "energy_initial": 1.8}, True, 1e-6) == 0.0,
+          "a loose tolerance's creep is no gain")
+    check(rs.energy_gained({"work_contacts": 2.9e-4, "energy_initial": 0.0}, True, 1e-6) == 2.9e-4,
+          "beyond 100 rtol it is")
+    doc = {"solver": {"rtol": 1e-10}}
+    check(rs.tolerances(doc) == (1e-10, 1e-13), "a run's tolerances: the file's, nsed's default atol")
+    check(rs.tolerances(doc, ["solver.rtol=1e-6", "solver.atol=1e-8", "x=1"]) == (1e-6, 1e-8),
+          "a run's tolerances: --set's over the file's")
     check(rs.crash_class(-6) == "crash (SIGABRT)" and rs.crash_class(-11) == "crash (SIGSEGV)",
           "a run ended by a signal is a crash, named by its signal")
     check(rs.crash_class(2) == "exit status 2", "a run nsed refused is its exit status")
