@@ -47,6 +47,7 @@ double nsedi_normal_noise(const nsed_model *m, const nsed_data *d, int c) {
 
 int nsedi_separating(const nsed_model *m, const nsed_data *d, int c) {
   double vn = d->cache.geom[c].row[0].vel;
+  if (d->ev.prev_mode[c] != NSED_MODE_OPEN && !d->ev.impact) return 0;
   return vn > m->opt.slip_tol && vn > nsedi_normal_noise(m, d, c);
 }
 
