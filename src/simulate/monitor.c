@@ -156,7 +156,11 @@ static int check_contact(const nsed_model *m, nsed_data *d, double t, int c, dou
     *what = "a closed contact has drifted from the surface";
     if (note(d, t, NSED_LAW_CLOSED_GAP, *value, c)) return NSED_LAW_CLOSED_GAP;
   }
-  *value = ln / fref;
+  /* A contact that started its phase unloaded within its force's noise
+   * has its lift-off root watched from that noise below zero
+   * (event_anchor.c): a pull down to there is the root's to find. */
+  double watched = compliant ? 0.0 : fmin(0.0, d->ph.root_offset[NSEDI_ROOTS_PER_CONTACT * c + NSEDI_ROOT_CONTACT]);
+  *value = (ln - watched) / fref;
   *what = "the normal force pulls";
   if (note(d, t, NSED_LAW_NORMAL_FORCE, *value, c)) return NSED_LAW_NORMAL_FORCE;
   double floor = NSEDI_FORCE_FLOOR * fref;
