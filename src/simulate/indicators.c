@@ -28,21 +28,22 @@ static double row_magnitude(const nsedi_row *r, const nsedi_kin *kin) {
   return sum + fabs(r->vel - ju);
 }
 
+/* A relative velocity's noise from the magnitudes it is made of. */
+static double noise_of(const nsed_model *m, double mag) {
+  return fmax(m->opt.rtol, NSEDI_VELOCITY_ROUNDOFF) * mag + m->opt.atol;
+}
+
 double nsedi_spin_noise(const nsed_model *m, const nsed_data *d, int c) {
-  const nsedi_contact_geom *g = &d->cache.geom[c];
-  return fmax(m->opt.rtol, NSEDI_VELOCITY_ROUNDOFF) * row_magnitude(&g->spin, d->cache.kin) +
-         m->opt.atol;
+  return noise_of(m, row_magnitude(&d->cache.geom[c].spin, d->cache.kin));
 }
 
 double nsedi_slip_noise(const nsed_model *m, const nsed_data *d, int c) {
   const nsedi_contact_geom *g = &d->cache.geom[c];
-  double mag = fmax(row_magnitude(&g->row[1], d->cache.kin), row_magnitude(&g->row[2], d->cache.kin));
-  return fmax(m->opt.rtol, NSEDI_VELOCITY_ROUNDOFF) * mag + m->opt.atol;
+  return noise_of(m, fmax(row_magnitude(&g->row[1], d->cache.kin), row_magnitude(&g->row[2], d->cache.kin)));
 }
 
 double nsedi_normal_noise(const nsed_model *m, const nsed_data *d, int c) {
-  return fmax(m->opt.rtol, NSEDI_VELOCITY_ROUNDOFF) * row_magnitude(&d->cache.geom[c].row[0], d->cache.kin) +
-         m->opt.atol;
+  return noise_of(m, row_magnitude(&d->cache.geom[c].row[0], d->cache.kin));
 }
 
 int nsedi_separating(const nsed_model *m, const nsed_data *d, int c) {
@@ -51,19 +52,25 @@ int nsedi_separating(const nsed_model *m, const nsed_data *d, int c) {
   return vn > m->opt.slip_tol && vn > nsedi_normal_noise(m, d, c);
 }
 
+/* slip_stop_speed raised to NSEDI_SLOW_NOISE times a slip noise. */
+static double slow_speed_of(const nsed_model *m, double noise) {
+  return fmax(m->opt.slip_stop_speed, NSEDI_SLOW_NOISE * noise);
+}
+
 double nsedi_slow_speed(const nsed_model *m, const nsed_data *d, int c) {
-  return fmax(m->opt.slip_stop_speed, NSEDI_SLOW_NOISE * nsedi_slip_noise(m, d, c));
+  return slow_speed_of(m, nsedi_slip_noise(m, d, c));
 }
 
 double nsedi_line_root(const nsed_model *m, const nsed_data *d, int c, int slow, const double s[2]) {
   const nsedi_contact_geom *geo = &d->cache.geom[c];
-  double v1 = geo->row[1].vel, v2 = geo->row[2].vel, sp = hypot(v1, v2), stop = nsedi_slow_speed(m, d, c);
+  double v1 = geo->row[1].vel, v2 = geo->row[2].vel, sp = hypot(v1, v2);
+  double noise = nsedi_slip_noise(m, d, c), stop = slow_speed_of(m, noise);
   /* Slow: until it speeds up past slip_stop_speed. Fast: while its
    * velocity stays within NSEDI_SLIP_LINE_TOL rad of s (beyond the noise
    * of the velocity across s) and above half slip_stop_speed (the band
    * keeps a regime's root away from zero at its start). */
   if (slow) return stop - sp;
-  double across = fabs(v2 * s[0] - v1 * s[1]) - nsedi_slip_noise(m, d, c);
+  double across = fabs(v2 * s[0] - v1 * s[1]) - noise;
   return fmin(NSEDI_SLIP_LINE_TOL * sp - across, sp - NSEDI_SLOW_ENTRY * stop);
 }
 
