@@ -202,6 +202,12 @@ static int settle_apply(const nsed_model *m, nsed_data *d, int ncand, int ns) {
   return 1;
 }
 
+/* The hold is the limit of the flight's decaying bounces only where every
+ * other touching contact keeps its velocity: each row is hard, so that on
+ * dependent rows a hold that would take its velocity from the others (the
+ * struck contact's, given back its approach; a wheel's roll, stopped to
+ * keep both feet of a tip it rolls over) is refused and the contact flies
+ * (docs/engine.md, "Flights below the margin"). */
 int nsedi_settle_hovering(const nsed_model *m, nsed_data *d) {
   nsedi_event_ws *ev = &d->ev;
   int ns = 0, any = 0;
@@ -214,7 +220,7 @@ int nsedi_settle_hovering(const nsed_model *m, nsed_data *d) {
     int rows = nsedi_coulomb_friction(m, c) ? 3 : 1;
     for (int r = 0; r < rows; r++) {
       ev->settle_rows[ns] = 3 * i + r;
-      ev->settle_hard[ns] = hover && r == 0;
+      ev->settle_hard[ns] = 1;
       ev->settle_rhs[ns++] = hover && r == 0 ? -g->row[0].vel : 0.0;
     }
   }

@@ -272,8 +272,8 @@ void nsedi_event_anchor(const nsed_model *m, nsed_data *d);
 /* After an impact (event_settle.c): the impulse that settles the separating
  * velocity of the contacts marked NSEDI_TRIG_HOVER, every other touching
  * contact's rows keeping their velocities (dependent rows by least
- * squares). Returns 1 when applied, 0 when there was none or the rows
- * contradict each other. */
+ * squares). Returns 1 when applied, 0 when there was none or not every
+ * row can be given its velocity (nothing is applied: the contact flies). */
 int nsedi_settle_hovering(const nsed_model *m, nsed_data *d);
 
 /* ---- the lift-off margin (liftoff_margin.c) ---- */
