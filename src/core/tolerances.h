@@ -712,4 +712,13 @@
  * indicators are not a function of the state (a bug). */
 #define NSEDI_LAND_MAX_TRIALS 200
 
+/* A tip held on its wheel's sector edge by its region row (its normal row
+ * replaced, simulate/event_edge.c) must have its gap held by its partner's:
+ * its normal acceleration within this fraction of the accelerations' scale
+ * (the largest generalised acceleration or g). Where the vehicle's normal
+ * rows are dependent (a rigid three-wheeler on four feet) it is round-off,
+ * ~1e-12; where they are not (a sprung wheel), of order one: the sliding
+ * mode is then not posed. */
+#define NSEDI_EDGE_DEPENDENT 1e-6
+
 #endif

@@ -641,6 +641,31 @@ double nsedi_contact_flatness(const nsed_model *m, int c, const nsedi_kin *kin) 
   return flat;
 }
 
+void nsedi_roller_region_row(const nsed_model *m, int c, const nsedi_kin *kin, nsedi_row *r) {
+  const nsedi_contact *C = &m->contact[c];
+  const nsedi_kin *k = &kin[C->body];
+  const nsed_shape *s = &m->body[C->body].def.shape;
+  nsedi_plane pl;
+  nsedi_contact_plane(m, c, &pl);
+  const double *n = pl.normal;
+  /* r = cos(psi) sin(pi/n) - |n.i| with the floor's normal fixed: dr/dt =
+   * -sg n.(w x i) = -sg (i x n).w, d2r/dt2 = -sg ((i x n).dw/dt + n.(w x (w x i))). */
+  double ex[3] = {1, 0, 0}, i[3], ixn[3], wi[3], wwi[3];
+  nsedi_kin_dir(k, ex, i);
+  double c0 = nsedi_v3_dot(n, i), sg = c0 >= 0 ? 1.0 : -1.0;
+  nsedi_v3_cross(ixn, i, n);
+  nsedi_v3_scale(ixn, ixn, -sg);
+  row_init(r, C->body, NSEDI_GROUND);
+  side_rot(r->ja, k, ixn, +1);
+  r->vel = nsedi_v3_dot(ixn, k->ww);
+  nsedi_v3_cross(wi, k->ww, i);
+  nsedi_v3_cross(wwi, k->ww, wi);
+  r->bias = -sg * nsedi_v3_dot(n, wwi);
+  r->pos = cos(s->psi) * sin(M_PI / s->rollers) - fabs(c0);
+  if (m->nrotor > 0) row_rotor_bias(r, kin);
+  if (m->nattached > 0) nsedi_attached_row(m, kin, r);
+}
+
 int nsedi_contact_eval(const nsed_model *m, int c, const nsedi_kin *kin, const double *xtrack, int side,
                        nsedi_contact_geom *g) {
   memset(g, 0, sizeof *g);

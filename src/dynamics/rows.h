@@ -58,6 +58,13 @@ int nsedi_joint_rows(const nsed_model *m, int j, const nsedi_kin *kin, double t,
 int nsedi_contact_eval(const nsed_model *m, int c, const nsedi_kin *kin, const double *xtrack, int side,
                        nsedi_contact_geom *g);
 
+/* The row of roller contact c's region indicator r = cos(psi) sin(pi/n) -
+ * |n.i| (i the roller's axis, n the floor's normal): vel = dr/dt, bias,
+ * pos = r. Held at zero it keeps the wheel on the edge between this
+ * roller's sector and its neighbour's (docs/rollers.md, "The sector edge's
+ * sliding mode"). */
+void nsedi_roller_region_row(const nsed_model *m, int c, const nsedi_kin *kin, nsedi_row *r);
+
 /* For a superellipsoid (p > 2) against a plane: the smallest component of
  * the plane's normal in the body's axes that is changing, how close the
  * contact point is to crossing a flat direction, where its rate is

@@ -19,13 +19,13 @@ static int alloc_phase(nsedi_phase *p, int nc, int nkink) {
          ALLOC(p->track_live, nc) && ALLOC(p->force_anchor, 3 * nc) && ALLOC(p->spin, nc) &&
          ALLOC(p->spin_sign, nc) && ALLOC(p->spin_anchor, nc) && ALLOC(p->sector, nc) &&
          ALLOC(p->kink_side, 3 * nc) && ALLOC(p->clearing, nc) && ALLOC(p->clear_at, nc) &&
-         ALLOC(p->clear_to, nc);
+         ALLOC(p->clear_to, nc) && ALLOC(p->edge, nc) && ALLOC(p->edge_row, nc);
 }
 
 static void free_phase(nsedi_phase *p) {
   void *a[] = {p->kink_seg, p->mode, p->held, p->slow, p->hold_mu, p->off_circle, p->dir, p->root_offset, p->region_sign, p->track_live,
                p->force_anchor, p->spin, p->spin_sign, p->spin_anchor, p->sector, p->kink_side,
-               p->clearing, p->clear_at, p->clear_to};
+               p->clearing, p->clear_at, p->clear_to, p->edge, p->edge_row};
   for (size_t i = 0; i < sizeof a / sizeof a[0]; i++) free(a[i]);
 }
 
@@ -99,7 +99,8 @@ static int alloc_event(nsedi_event_ws *e, const nsed_model *m) {
          ALLOC(e->settle_piv, 2 * nr) && ALLOC(e->settle_want, nr) &&
          ALLOC(e->settle_hard, nr) && ALLOC(e->settle_weight, nr) && ALLOC(e->du_imp, nv) &&
          ALLOC(e->x_tmp, m->nstate + NSEDI_NWORK) && ALLOC(e->force_ev, 3 * nc) &&
-         ALLOC(e->project_vel, m->nrow + 3 * nc + nt) &&
+         ALLOC(e->project_vel, m->nrow + 3 * nc + nt) && ALLOC(e->prev_edge, nc) &&
+         ALLOC(e->prev_edge_row, nc) && ALLOC(e->edge_out, nc) &&
          nsedi_lstsq_ws_init(&e->settle_lstsq, nc > 0 ? nr : 1, 1) == 0;
 }
 
@@ -109,7 +110,8 @@ static void free_event(nsedi_event_ws *e) {
                e->impact_speed, e->impulse, e->taking_over, e->W, e->G, e->b, e->PWt, e->cl, e->ca,
                e->cdir, e->cl_twice, e->cmode_twice, e->cpc, e->cmode, e->prev_spin, e->prev_spin_sign, e->spin_of, e->cps,
                e->cspin, e->cspin_sign, e->settle_rows, e->settle_G, e->settle_rhs,
-               e->settle_piv, e->settle_want, e->settle_hard, e->settle_weight, e->du_imp, e->x_tmp, e->force_ev, e->project_vel};
+               e->settle_piv, e->settle_want, e->settle_hard, e->settle_weight, e->du_imp, e->x_tmp, e->force_ev, e->project_vel,
+               e->prev_edge, e->prev_edge_row, e->edge_out};
   for (size_t i = 0; i < sizeof a / sizeof a[0]; i++) free(a[i]);
   nsedi_lstsq_ws_free(&e->settle_lstsq);
 }
@@ -184,6 +186,7 @@ int nsed_data_create(const nsed_model *m, nsed_data **out, nsed_error *err) {
     d->ph.dir[2 * c] = 1.0;
     d->ph.hold_mu[c] = m->contact[c].def.mu;
     d->ph.spin_sign[c] = 1.0;
+    d->ph.edge[c] = -1;
   }
   nsedi_kin_eval(m, d->x, d->cache.kin);
   for (int j = 0; j < m->njoint; j++) {

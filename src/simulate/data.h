@@ -86,6 +86,11 @@ typedef struct {
                            (NSEDI_ROOT_LINE; liftoff_margin.c) */
   double *clear_at;     /* nc: that gap (m): the level plus a margin */
   double *clear_to;     /* nc: the closing offset from then on (m): the level */
+  int *edge;            /* nc: a roller tip on its wheel's sector edge together with the
+                           neighbour's tip edge[c] (a sliding mode, docs/rollers.md, "The
+                           sector edge's sliding mode"); -1 for every other contact */
+  int *edge_row;        /* nc: 1 for the tip of such a pair whose normal row is replaced by
+                           its region row, held at zero (its gap follows from the other's) */
   int *kink_seg;        /* nkink: the segment of its table a drive's input is in: k between
                            knots k-1 and k, 0 below the first, npoints above the last
                            (kinks.c) */
@@ -128,6 +133,7 @@ typedef struct {
   double *load_anchor, *weight; /* maxr: the share pass's anchor and row weights
                                    (eval.c, share_by_load; unilateral_share's zero anchor
                                    and its unloaded rows' infinite weights) */
+  int nr;                    /* rows of the last evaluation */
   int unloaded;              /* closed contacts the last evaluation's unilateral share left
                                 without normal force (eval.c); cache.share_n holds what the
                                 minimum-norm share gave them */
@@ -163,6 +169,13 @@ enum {
                                           separating velocity is settled after the impact */
 };
 
+/* A tip of a pair on its wheel's sector edge at an event (nsedi_event_ws.edge_out). */
+enum {
+  NSEDI_EDGE_WAITS = 1, /* kept out of the event problem: the edge stage poses it again
+                           beside its partner, or opens it */
+  NSEDI_EDGE_OPENS = 2  /* its load reached zero (or both tips had events): it opens */
+};
+
 /* Per-event workspace of the event step's stages (event.c). */
 typedef struct {
   const int *fired;          /* the roots that fired (NULL at the start) */
@@ -174,6 +187,12 @@ typedef struct {
   nsed_mode *prev_spin;      /* nc: the spin modes before the event */
   double *prev_spin_sign;    /* nc: their signs */
   double *prev_dir, *prev_hold_mu; /* 2 nc, nc: its direction and slow-hold coefficient */
+  int *prev_edge, *prev_edge_row; /* nc: the sector edges' pairs before the event */
+  int rocking;               /* a contact whose storm the Zeno guard found to be its wheel
+                                rocking on a sector edge, left to the edge stage; -1 */
+  int *edge_out;             /* nc: 1 for a tip of a pair on its sector edge kept out of the
+                                event problem (its partner carries the wheel there); the
+                                edge stage decides it (event_edge.c) */
   int *trigger;              /* nc: NSEDI_TRIG_* bits */
   double *pose_dir;          /* 2 nc: slip direction of a contact posed as slipping that was not
                                 slipping (NSEDI_TRIG_NOSTICK) */

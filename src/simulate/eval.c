@@ -118,6 +118,14 @@ static int contact_rows(const nsed_model *m, nsed_data *d, int c, int nr) {
   w->rows[nr] = g->row[0];
   w->cols[nr] = g->row[0];
   w->target[nr] = -(g->row[0].bias + 2 * eta * g->row[0].vel + xi * xi * g->gap);
+  if (d->ph.edge_row[c] && d->ph.edge[c] >= 0) {
+    /* A tip on its wheel's sector edge: its load holds the wheel on the edge
+     * (its region indicator at zero), its gap follows from its partner's
+     * (docs/rollers.md, "The sector edge's sliding mode"). */
+    nsedi_roller_region_row(m, c, d->cache.kin, &w->rows[nr]);
+    const nsedi_row *r = &w->rows[nr];
+    w->target[nr] = -(r->bias + 2 * eta * r->vel + xi * xi * r->pos);
+  }
   w->row_contact[nr] = c;
   const double *anchor = d->ph.force_anchor + 3 * c;
   w->anchor[nr] = anchor[0];
@@ -481,6 +489,7 @@ static int eval_at(const nsed_model *m, nsed_data *d, double t, const double *x,
   }
   int deficient = 0, anchored = nsedi_forces_anchored(m, d);
   d->sw.unloaded = 0;
+  d->sw.nr = nr;
   rc = nsedi_solve_constrained(m, d->sw.ws, nr, d->sw.rows, d->sw.cols, d->sw.target, ca->f,
                                anchored ? d->sw.anchor : NULL, ca->du, d->sw.lam, &deficient);
   if (rc == NSED_OK && deficient && anchored && d->ph.load_shares) rc = share_by_load(m, d, nr);

@@ -8,10 +8,12 @@
  *   impact     the velocity-level problem if a touching contact approaches
  *   regimes    each continuing slip held, slow or free, before it is posed
  *   modes      the acceleration-level problem and the modes it decides
+ *   edge       a wheel's two tips on a sector edge posed again, or the edge left
  *   directions the direction each new or slowing slip is held on
  *   settle     impulses that remove residual velocities of stops and onsets
  *   anchor     the next phase's root offsets and region signs
  *   record     the events, the Zeno guard, the event limits
+ *   rocking    a wheel rocking on a sector edge held on it (the guard's remedy)
  *   verify     the new modes evaluated once in the smooth-phase equations
  *
  * The law monitor then checks the new phase's forces (simulate.c). */
@@ -37,11 +39,14 @@ static int prepare(const nsed_model *m, nsed_data *d, const int *fired, nsed_err
   memcpy(ev->prev_hold_mu, d->ph.hold_mu, sizeof(double) * (size_t)nc);
   memcpy(ev->prev_spin, d->ph.spin, sizeof(nsed_mode) * (size_t)nc);
   memcpy(ev->prev_spin_sign, d->ph.spin_sign, sizeof(double) * (size_t)nc);
+  memcpy(ev->prev_edge, d->ph.edge, sizeof(int) * (size_t)nc);
+  memcpy(ev->prev_edge_row, d->ph.edge_row, sizeof(int) * (size_t)nc);
   memset(ev->trigger, 0, sizeof(int) * (size_t)nc);
   memset(ev->impacted, 0, sizeof(int) * (size_t)nc);
   memset(ev->impulse, 0, sizeof(double) * 3 * (size_t)nc);
   memset(ev->taking_over, 0, sizeof(int) * (size_t)nc);
   ev->impact = 0;
+  ev->rocking = -1;
   ev->onsets_on_polygon = 0;
   ev->circle_why = ev->circle_culprit = 0;
   ev->n = ev->na = 0;
@@ -77,6 +82,14 @@ static int verify(const nsed_model *m, nsed_data *d, nsed_error *err) {
   return NSED_OK;
 }
 
+/* The mode decision: the acceleration problem, then the wheels' tips on
+ * their sector edges posed again beside it (every decision, each round,
+ * so that the directions are searched with the edge's forces). */
+static int decide_modes(const nsed_model *m, nsed_data *d, nsed_error *err) {
+  int rc = nsedi_event_modes(m, d, err);
+  return rc == NSED_OK ? nsedi_event_edge(m, d, err) : rc;
+}
+
 /* The slips' directions change the forces of the sticks they are coupled
  * with: a stick pushed onto its boundary is posed as slipping too and the
  * modes decided again (each round poses one more: at most nc rounds). */
@@ -92,12 +105,12 @@ static int direction_rounds(const nsed_model *m, nsed_data *d, nsed_error *err) 
        * per event, so the rounds start again. */
       d->ev.onsets_on_polygon = 1;
       for (int c = 0; c < m->ncontact; c++) d->ev.trigger[c] &= ~NSEDI_TRIG_NOSTICK;
-      rc = nsedi_event_modes(m, d, err);
+      rc = decide_modes(m, d, err);
       round = -1;
       continue;
     }
     if (rc || nsedi_event_boundary_sticks(m, d) == 0) break;
-    rc = nsedi_event_modes(m, d, err);
+    rc = decide_modes(m, d, err);
   }
   return rc;
 }
@@ -113,7 +126,7 @@ static int settled_modes(const nsed_model *m, nsed_data *d, nsed_error *err) {
     if (rc || !d->ev.settled || pass >= NSEDI_SETTLE_PASSES) return rc;
     rc = nsedi_eval(m, d, d->t, d->x, NULL, err);
     if (rc || nsedi_event_boundary_sticks(m, d) == 0) return rc;
-    rc = nsedi_event_modes(m, d, err);
+    rc = decide_modes(m, d, err);
     if (rc) return rc;
   }
 }
@@ -130,10 +143,11 @@ int nsedi_resolve(const nsed_model *m, nsed_data *d, const int *fired, const nse
   if (rc == NSED_OK) rc = nsedi_event_classify(m, d, err);
   if (rc == NSED_OK) rc = nsedi_event_impact(m, d, err);
   if (rc == NSED_OK) nsedi_event_regimes(m, d);
-  if (rc == NSED_OK) rc = nsedi_event_modes(m, d, err);
+  if (rc == NSED_OK) rc = decide_modes(m, d, err);
   if (rc == NSED_OK) rc = settled_modes(m, d, err);
   if (rc == NSED_OK) nsedi_event_anchor(m, d);
   if (rc == NSED_OK) rc = nsedi_event_record(m, d, obs, err);
+  if (rc == NSED_OK) rc = nsedi_event_rocking(m, d, obs, err);
   d->ev.by_motion = 0; /* the new phase's equations, on the sides anchored */
   if (rc == NSED_OK) rc = verify(m, d, err);
   /* At the phase's start state (verify evaluated it): the drive tables'

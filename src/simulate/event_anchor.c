@@ -155,38 +155,56 @@ static int keeps_closing_offset(const nsed_data *d, int c, double kept) {
          d->cache.geom[c].gap - kept > 0;
 }
 
-void nsedi_event_anchor(const nsed_model *m, nsed_data *d) {
-  for (int c = 0; c < m->ncontact; c++) {
-    double *off = d->ph.root_offset + NSEDI_ROOTS_PER_CONTACT * c;
-    double kept = off[NSEDI_ROOT_CONTACT];
-    int was_clearing = d->ph.clearing[c];
-    memset(off, 0, sizeof(double) * NSEDI_ROOTS_PER_CONTACT);
-    d->ph.clearing[c] = 0;
-    /* a roller's side is the one it is evaluated on (roller.c), which
-     * inside the boundary's band need not be the region's sign */
-    d->ph.region_sign[c] = nsedi_is_roller(m, c) ? (d->cache.geom[c].at_tip ? -1.0 : 1.0)
-                                                 : d->cache.geom[c].region >= 0 ? 1.0 : -1.0;
-    if (m->contact[c].def.law == NSED_CONTACT_COMPLIANT) continue;
-    if (d->ph.mode[c] == NSED_MODE_OPEN) {
-      if (keeps_closing_offset(d, c, kept)) {
-        off[NSEDI_ROOT_CONTACT] = kept;
-        d->ph.clearing[c] = was_clearing;
-        /* risen clear at this very event (its root among those that fired) */
-        if (was_clearing && !(d->cache.geom[c].gap < d->ph.clear_at[c])) nsedi_clear_liftoff_margin(d, c);
-      } else {
-        off[NSEDI_ROOT_CONTACT] = closing_offset(m, d, c);
-      }
+/* A tip that leaves its sector edge (its partner opened at this event)
+ * starts on the edge, its region indicator within the boundary's band of
+ * zero and not turning. It goes on on its surface's side (the wheel turns
+ * into its sector, or it hands over): where its field turns the wheel into
+ * the other tip's sector, the indicator falls from zero at once and,
+ * anchored at zero, would never be seen to cross. It is watched from the
+ * band below, so that the wheel hands over there, as at any other
+ * handover. */
+static void anchor_off_edge(nsed_data *d, int c, double *off) {
+  if (d->ev.prev_edge[c] < 0 || d->ph.edge[c] >= 0 || d->ph.mode[c] == NSED_MODE_OPEN) return;
+  d->ph.region_sign[c] = 1.0;
+  double g = d->cache.geom[c].region;
+  if (g <= NSEDI_ROLLER_REGION_BAND) off[NSEDI_ROOT_REGION] = g - NSEDI_ROLLER_REGION_BAND;
+}
+
+void nsedi_event_anchor_contact(const nsed_model *m, nsed_data *d, int c) {
+  double *off = d->ph.root_offset + NSEDI_ROOTS_PER_CONTACT * c;
+  double kept = off[NSEDI_ROOT_CONTACT];
+  int was_clearing = d->ph.clearing[c];
+  memset(off, 0, sizeof(double) * NSEDI_ROOTS_PER_CONTACT);
+  d->ph.clearing[c] = 0;
+  /* a roller's side is the one it is evaluated on (roller.c), which
+   * inside the boundary's band need not be the region's sign */
+  d->ph.region_sign[c] = nsedi_is_roller(m, c) ? (d->cache.geom[c].at_tip ? -1.0 : 1.0)
+                                               : d->cache.geom[c].region >= 0 ? 1.0 : -1.0;
+  if (m->contact[c].def.law == NSED_CONTACT_COMPLIANT) return;
+  anchor_off_edge(d, c, off);
+  if (d->ph.mode[c] == NSED_MODE_OPEN) {
+    if (keeps_closing_offset(d, c, kept)) {
+      off[NSEDI_ROOT_CONTACT] = kept;
+      d->ph.clearing[c] = was_clearing;
+      /* risen clear at this very event (its root among those that fired) */
+      if (was_clearing && !(d->cache.geom[c].gap < d->ph.clear_at[c])) nsedi_clear_liftoff_margin(d, c);
     } else {
-      anchor_unloaded(m, d, c, off);
-      if (d->ph.mode[c] == NSED_MODE_SLIP && d->ph.held[c]) {
-        if (d->ev.trigger[c] & NSEDI_TRIG_ONSET) anchor_onset(m, d, c, off);
-        else if (nsedi_coulomb_friction(m, c)) anchor_at_rest(m, d, c, off);
-      }
+      off[NSEDI_ROOT_CONTACT] = closing_offset(m, d, c);
     }
-    if (d->ph.mode[c] != NSED_MODE_OPEN && d->ph.spin[c] == NSED_MODE_SLIP) {
-      if (d->ev.trigger[c] & NSEDI_TRIG_SPIN_ONSET) anchor_spin_onset(m, d, c, off);
-      else anchor_spin_at_rest(m, d, c, off);
+  } else {
+    anchor_unloaded(m, d, c, off);
+    if (d->ph.mode[c] == NSED_MODE_SLIP && d->ph.held[c]) {
+      if (d->ev.trigger[c] & NSEDI_TRIG_ONSET) anchor_onset(m, d, c, off);
+      else if (nsedi_coulomb_friction(m, c)) anchor_at_rest(m, d, c, off);
     }
   }
+  if (d->ph.mode[c] != NSED_MODE_OPEN && d->ph.spin[c] == NSED_MODE_SLIP) {
+    if (d->ev.trigger[c] & NSEDI_TRIG_SPIN_ONSET) anchor_spin_onset(m, d, c, off);
+    else anchor_spin_at_rest(m, d, c, off);
+  }
+}
+
+void nsedi_event_anchor(const nsed_model *m, nsed_data *d) {
+  for (int c = 0; c < m->ncontact; c++) nsedi_event_anchor_contact(m, d, c);
   nsedi_pose_kinks(m, d);
 }

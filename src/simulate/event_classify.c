@@ -196,8 +196,11 @@ int nsedi_event_classify(const nsed_model *m, nsed_data *d, nsed_error *err) {
   const nsed_options *o = &m->opt;
   nsedi_event_ws *ev = &d->ev;
   int n = 0;
+  if (ev->fired)
+    for (int c = 0; c < m->ncontact; c++) ev->trigger[c] = triggers_of(d, c);
+  nsedi_edge_classify(m, d);
   for (int c = 0; c < m->ncontact; c++) {
-    if (ev->fired) ev->trigger[c] = triggers_of(d, c);
+    if (ev->edge_out[c]) continue; /* a tip on its sector edge: the edge stage's */
     if (!d->cache.geom_ok[c]) {
       if (ev->prev_mode[c] != NSED_MODE_OPEN || d->cache.geom[c].gap <= o->contact_tol) {
         d->failure_contact = c;

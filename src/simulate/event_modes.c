@@ -269,6 +269,16 @@ void nsedi_onset_on_problem_force(const nsed_model *m, nsed_data *d, int i) {
   }
 }
 
+void nsedi_slip_goes_on(nsed_data *d, int c) {
+  const nsedi_event_ws *ev = &d->ev;
+  d->ph.held[c] = ev->prev_held[c];
+  d->ph.slow[c] = ev->prev_slow[c];
+  d->ph.off_circle[c] = ev->prev_off_circle[c];
+  d->ph.hold_mu[c] = ev->prev_hold_mu[c];
+  d->ph.dir[2 * c] = ev->prev_dir[2 * c];
+  d->ph.dir[2 * c + 1] = ev->prev_dir[2 * c + 1];
+}
+
 /* The modes of the answer. A stick candidate that slips starts from rest
  * (an onset, held on the direction the problem gives); a contact posed as
  * slipping keeps its direction (an onset too when it was posed so from
@@ -301,12 +311,7 @@ static void decide(const nsed_model *m, nsed_data *d, int na) {
      * slip starts held on its direction. */
     int goes_on = !from_rest && ev->prev_mode[c] == NSED_MODE_SLIP && !impact_reversed(d, c);
     if (goes_on) {
-      d->ph.held[c] = ev->prev_held[c];
-      d->ph.slow[c] = ev->prev_slow[c];
-      d->ph.off_circle[c] = ev->prev_off_circle[c];
-      d->ph.hold_mu[c] = ev->prev_hold_mu[c];
-      d->ph.dir[2 * c] = ev->prev_dir[2 * c];
-      d->ph.dir[2 * c + 1] = ev->prev_dir[2 * c + 1];
+      nsedi_slip_goes_on(d, c);
       continue;
     }
     double sn = hypot(s[0], s[1]);

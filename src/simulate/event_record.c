@@ -70,25 +70,29 @@ static int change_of(const nsed_model *m, const nsed_data *d, int c) {
   return (int)kind;
 }
 
-/* What a storm on a roller contact is when its wheel hands the contact
- * back and forth between two rollers: the wheel rocks on one sector edge
- * (docs/rollers.md, "Rocking on a sector edge"). Empty otherwise. */
-static void rocking_edge(const nsed_model *m, const nsed_data *d, int c, char *buf, size_t size) {
-  int together = 0, o = nsedi_roller_storm_partner(m, d, c, &together);
-  if (o < 0) return;
-  snprintf(buf, size,
-           ". Wheel '%s' hands its contact back and forth between '%s' and '%s' (%d of the "
-           "%d events at the same instants): its turn reverses at every handover, the forces on "
-           "either side of the sector edge turning it back: the rigid model's motion stays on the "
-           "edge with the wheel on both roller tips (a sliding mode), which the event step does "
-           "not pose (docs/rollers.md, \"Rocking on a sector edge\")",
-           m->body[m->contact[c].carrier].def.name, m->contact[o < c ? o : c].def.name,
-           m->contact[o < c ? c : o].def.name, together, m->opt.zeno_events);
+int nsedi_storm_error(const nsed_model *m, nsed_data *d, int c, const char *why, nsed_error *err) {
+  const nsed_options *o = &m->opt;
+  const nsedi_contact_geom *g = &d->cache.geom[c];
+  double speed = fmax(fabs(g->row[0].vel), nsedi_slip_speed(g));
+  d->failure_contact = c;
+  return nsed_error_set(err, NSED_ERR_EVENT,
+                        "t = %.17g: event storm on contact '%s': %d events within %g s at "
+                        "relative speed %.3g m/s (above the Zeno guard's %.3g m/s); last "
+                        "transition %s -> %s. A chatter that the rigid motion goes through "
+                        "with more events passes with a larger solver.zeno.events "
+                        "(docs/engine.md, \"The Zeno guard\")%s",
+                        d->t, m->contact[c].def.name, o->zeno_events, o->zeno_window, speed,
+                        o->zeno_velocity, nsed_mode_name(d->ev.prev_mode[c]),
+                        nsed_mode_name(d->ph.mode[c]), why);
 }
 
 /* The Zeno guard after an event on contact c: many events within the
  * window at small relative speed make its impacts plastic (it closes); at
- * larger speed they are an event storm, an error. */
+ * larger speed they are an event storm, an error, unless the contact's
+ * wheel rocks on a sector edge (its contact handed back and forth between
+ * two rollers, docs/rollers.md, "Rocking on a sector edge"): that storm is
+ * left to the edge stage after this one (ev.rocking), whose remedy is the
+ * edge's sliding mode (event_edge.c). */
 static int zeno_guard(const nsed_model *m, nsed_data *d, const nsed_observer *obs, int c,
                       nsed_error *err) {
   const nsed_options *o = &m->opt;
@@ -100,18 +104,14 @@ static int zeno_guard(const nsed_model *m, nsed_data *d, const nsed_observer *ob
     if (nsedi_event_emit(m, d, obs, NSED_EVENT_ZENO, c, d->ph.mode[c], d->ph.mode[c], NULL))
       return nsed_error_set(err, NSED_ERR_IO, "writing the event log failed");
   } else if (speed > o->zeno_velocity) {
-    d->failure_contact = c;
-    char why[768] = "";
-    rocking_edge(m, d, c, why, sizeof why);
-    return nsed_error_set(err, NSED_ERR_EVENT,
-                          "t = %.17g: event storm on contact '%s': %d events within %g s at "
-                          "relative speed %.3g m/s (above the Zeno guard's %.3g m/s); last "
-                          "transition %s -> %s. A chatter that the rigid motion goes through "
-                          "with more events passes with a larger solver.zeno.events "
-                          "(docs/engine.md, \"The Zeno guard\")%s",
-                          d->t, m->contact[c].def.name, o->zeno_events, o->zeno_window, speed,
-                          o->zeno_velocity, nsed_mode_name(d->ev.prev_mode[c]),
-                          nsed_mode_name(d->ph.mode[c]), why);
+    int together = 0, r = d->ev.rocking;
+    /* one wheel's rocking at an event (both its rollers' storms) */
+    int same_wheel = r < 0 || m->contact[r].carrier == m->contact[c].carrier;
+    if (same_wheel && nsedi_roller_storm_partner(m, d, c, &together) >= 0) {
+      if (r < 0) d->ev.rocking = c;
+      return NSED_OK;
+    }
+    return nsedi_storm_error(m, d, c, "", err);
   }
   return NSED_OK;
 }

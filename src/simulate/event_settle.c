@@ -146,7 +146,7 @@ static int settle_dependent(const nsed_model *m, nsedi_event_ws *ev, int ncand, 
  * every fast held slip takes its velocity's direction after them
  * (docs/engine.md, "Slips the settling impulse reaches"). Slow slips keep
  * theirs: below slip_stop_speed the velocity's direction is not the law's. */
-static void realign_fast_slips(const nsed_model *m, nsed_data *d) {
+void nsedi_realign_fast_slips(const nsed_model *m, nsed_data *d) {
   for (int c = 0; c < m->ncontact; c++) {
     if (d->ph.mode[c] != NSED_MODE_SLIP || !d->ph.held[c] || d->ph.slow[c] || !nsedi_coulomb_friction(m, c))
       continue;
@@ -235,7 +235,7 @@ int nsedi_event_settle(const nsed_model *m, nsed_data *d, nsed_error *err) {
   ev->settled = 0;
   if (ev->na == 0 || !settle_rows(m, d, &ns)) return NSED_OK;
   if (!settle_apply(m, d, ev->na, ns)) return NSED_OK;
-  realign_fast_slips(m, d);
+  nsedi_realign_fast_slips(m, d);
   ev->settled = 1;
   return NSED_OK;
 }

@@ -123,9 +123,9 @@ void nsedi_contact_indicators(const nsed_model *m, const nsed_data *d, int c,
    * roller's is the side it is evaluated on, which within the boundary's
    * band need not be the region's sign, and on which it stays up to this
    * root: docs/rollers.md, "Sides are fixed within a phase"). */
-  g[NSEDI_ROOT_REGION] = d->ph.mode[c] != NSED_MODE_OPEN && d->ph.region_sign[c] != 0
+  g[NSEDI_ROOT_REGION] = d->ph.mode[c] != NSED_MODE_OPEN && d->ph.region_sign[c] != 0 && d->ph.edge[c] < 0
                              ? d->ph.region_sign[c] * geo->region
-                             : 1.0;
+                             : 1.0; /* a tip on its sector edge is held there */
   if (cd->law == NSED_CONTACT_COMPLIANT) { /* a force law: no events, only its kinks */
     for (int k = NSEDI_ROOT_CONTACT; k <= NSEDI_ROOT_LINE; k++) kink_root(m, d, c, k, g);
     return;

@@ -137,7 +137,7 @@ static int bisect(const line_fn *l, bracket b, double *th, double *dot, nsed_err
   for (int it = 0; it < 60 && b.hi - b.lo > NSEDI_LINE_BISECT; it++) {
     double mid = 0.5 * (b.lo + b.hi);
     int rc = line_at(l, mid, &cr, dot, err);
-    if (rc) return rc;
+    if (rc) return rc; /* NSED_ERR_SINGULAR: the bracket holds a pole */
     if ((cr <= 0) == (b.f_lo <= 0)) {
       b.lo = mid;
       b.f_lo = cr;
@@ -164,8 +164,17 @@ static int scan_line(const line_fn *l, double th0, double cross0, int onset, dou
   for (int k = 1; k <= NSEDI_LINE_SCAN; k++) {
     double th = th0 + 2 * M_PI * k / NSEDI_LINE_SCAN, cr, dt;
     int rc = line_at(l, th, &cr, &dt, err);
+    /* A direction whose equations are singular (its load unbounded: on a
+     * wheel held on its sector edge, the slip whose friction no longer
+     * turns the wheel) is a pole of the response, not a root: no bracket
+     * spans it. */
+    if (rc == NSED_ERR_SINGULAR) {
+      prev_th = th;
+      prev_cross = NAN;
+      continue;
+    }
     if (rc) return rc;
-    if ((cr <= 0) != (prev_cross <= 0)) {
+    if (!isnan(prev_cross) && (cr <= 0) != (prev_cross <= 0)) {
       bracket b = {.lo = prev_th, .hi = th, .f_lo = prev_cross, .stable = prev_cross > 0,
                    .dist = fmin(ang_dist(prev_th, th0), ang_dist(th, th0))};
       if (onset || b.dist < 0.5 * M_PI) br[nb++] = b;
@@ -181,8 +190,9 @@ static int scan_line(const line_fn *l, double th0, double cross0, int onset, dou
         best = i;
     double th, dot;
     int rc = bisect(l, br[best], &th, &dot, err);
-    if (rc) return rc;
     br[best].tried = 1;
+    if (rc == NSED_ERR_SINGULAR) continue; /* a pole between two samples */
+    if (rc) return rc;
     if (onset && dot < afl) continue;
     *th_out = th;
     *found = 1;

@@ -24,7 +24,9 @@ static inline int nsedi_cached_at(const nsed_model *m, const nsed_data *d, doubl
  * forces; in an event's stages the side it is moving to (0). */
 static inline int nsedi_contact_side(const nsed_model *m, const nsed_data *d, int c) {
   (void)m;
-  if (d->ev.by_motion || d->ph.mode[c] == NSED_MODE_OPEN) return 0;
+  if (d->ph.mode[c] == NSED_MODE_OPEN) return 0;
+  if (d->ph.edge[c] >= 0) return -1; /* on its sector edge: at its tip */
+  if (d->ev.by_motion) return 0;
   return d->ph.region_sign[c] > 0 ? 1 : d->ph.region_sign[c] < 0 ? -1 : 0;
 }
 
@@ -224,6 +226,40 @@ void nsedi_event_regimes(const nsed_model *m, nsed_data *d);
  * slipping while one would start sticking on the friction set's boundary. */
 int nsedi_event_modes(const nsed_model *m, nsed_data *d, nsed_error *err);
 
+/* Sector edges (event_edge.c; docs/rollers.md, "The sector edge's sliding
+ * mode"). At classify: which tip of each pair on an edge before the event
+ * waits out of the event problem and which opens (ev.edge_out). */
+void nsedi_edge_classify(const nsed_model *m, nsed_data *d);
+
+/* Stage 3b, edge, after each mode decision: each waiting tip posed again
+ * beside its partner if that one is closed and the waiting tip slipped
+ * fast, kept while both tips are loaded and its gap is held by its
+ * partner's; else opened. Re-evaluates. */
+int nsedi_event_edge(const nsed_model *m, nsed_data *d, nsed_error *err);
+
+/* The Zeno guard's remedy for a wheel rocking on a sector edge between
+ * roller contacts c and o (one closed and slipping, the other just opened
+ * at its tip): both closed on the edge, the residual turn removed by an
+ * impulse at the reopened tip. Returns 1 when the mode holds (why: the
+ * turn rate removed), else 0 with the state as it was and why it does
+ * not hold in why. */
+int nsedi_edge_capture(const nsed_model *m, nsed_data *d, int c, int o, char *why, size_t size);
+
+/* Stage 7b, after record: the storm the Zeno guard left to it (ev.rocking,
+ * a wheel rocking on a sector edge) ends in the edge's sliding mode,
+ * recorded as a zeno event on the tip closed again; where the mode does
+ * not hold, the storm error, with why. */
+int nsedi_event_rocking(const nsed_model *m, nsed_data *d, const nsed_observer *obs, nsed_error *err);
+
+/* The Zeno guard's error for an event storm on contact c, with what the
+ * storm is appended (event_record.c). */
+int nsedi_storm_error(const nsed_model *m, nsed_data *d, int c, const char *why, nsed_error *err);
+
+/* Slip c goes on through the event in the state it had before it (its
+ * regime as the regimes stage left it): held or free, slow, its direction
+ * and coefficient (event_modes.c). */
+void nsedi_slip_goes_on(nsed_data *d, int c);
+
 /* After an evaluation of the new modes: pose as slipping every sticking
  * candidate whose friction force is on or beyond its friction set's
  * boundary (NSEDI_TRIG_NOSTICK); returns how many (event_modes.c). */
@@ -269,12 +305,22 @@ void nsedi_onset_on_problem_force(const nsed_model *m, nsed_data *d, int i);
  * region signs. */
 void nsedi_event_anchor(const nsed_model *m, nsed_data *d);
 
+/* The same for contact c alone (a mode the Zeno guard changed after the
+ * anchor stage). */
+void nsedi_event_anchor_contact(const nsed_model *m, nsed_data *d, int c);
+
 /* After an impact (event_settle.c): the impulse that settles the separating
  * velocity of the contacts marked NSEDI_TRIG_HOVER, every other touching
  * contact's rows keeping their velocities (dependent rows by least
  * squares). Returns 1 when applied, 0 when there was none or not every
  * row can be given its velocity (nothing is applied: the contact flies). */
 int nsedi_settle_hovering(const nsed_model *m, nsed_data *d);
+
+/* Every fast held slip takes its velocity's direction (after an impulse that
+ * kept the rows' velocities but not the slips' tangential ones; docs/engine.md,
+ * "Slips the settling impulse reaches"); slow slips keep theirs
+ * (event_settle.c). */
+void nsedi_realign_fast_slips(const nsed_model *m, nsed_data *d);
 
 /* ---- the lift-off margin (liftoff_margin.c) ---- */
 

@@ -6,7 +6,8 @@
  *  1. rate:  d(phi)/dt along the state's own free motion (r += v t, q turned
  *            by the exact exp of the body-frame w, v and w constant) equals
  *            row.vel (holonomic rows: every joint row, a contact's normal row
- *            with phi = gap);
+ *            with phi = gap, a roller contact's region row with phi = its
+ *            region indicator, nsedi_roller_region_row);
  *  2. jac:   vel(u + e_k delta) - vel(u) = J_k delta for every generalised
  *            velocity component of every body (zero for bodies the row does
  *            not touch), and J does not change with u;
@@ -128,9 +129,9 @@ static void rand_quat(double q[4]) {
 
 /* ---- bookkeeping ------------------------------------------------------------ */
 
-enum { K_POINT, K_PERP, K_PLANE, K_ANGLE, K_NORMAL, K_TANGENT, K_SPIN, NKIND };
+enum { K_POINT, K_PERP, K_PLANE, K_ANGLE, K_NORMAL, K_TANGENT, K_SPIN, K_REGION, NKIND };
 static const char *kind_name[NKIND] = {"point",       "perp",      "plane",       "servo angle",
-                                       "contact n",   "contact t", "contact spin"};
+                                       "contact n",   "contact t", "contact spin", "roller region"};
 enum { C_RATE, C_JAC, C_KNOWN, C_BIAS, NCHECK };
 static const char *check_name[NCHECK] = {"rate", "jac", "known", "bias"};
 static double worst_kind[NKIND][NCHECK];
@@ -194,10 +195,12 @@ static void eval_rows(const fd_case *c, const double *x, double t, rowset *rs) {
   rs->n = 4;
   memcpy(rs->r, rs->g.row, sizeof rs->g.row);
   rs->r[3] = rs->g.spin; /* the relative spin about n: torsional friction's row */
+  if (m->contact[c->idx].pair == NSEDI_PAIR_ROLLER_PLANE)
+    nsedi_roller_region_row(m, c->idx, kin, &rs->r[rs->n++]); /* a sector edge's row */
 }
 
 static int kind_of(const fd_case *c, int i) {
-  if (c->is_contact) return i == 0 ? K_NORMAL : i < 3 ? K_TANGENT : K_SPIN;
+  if (c->is_contact) return i == 0 ? K_NORMAL : i < 3 ? K_TANGENT : i == 3 ? K_SPIN : K_REGION;
   switch (c->m->joint[c->idx].def.type) {
     case NSED_JOINT_CYLINDRICAL:
     case NSED_JOINT_PRISMATIC:
@@ -215,7 +218,7 @@ static int kind_of(const fd_case *c, int i) {
 static double known_of(const fd_case *c, const rowset *rs, int i, double t) {
   const nsed_model *m = c->m;
   if (c->is_contact) {
-    if (m->contact[c->idx].other != NSEDI_GROUND) return 0;
+    if (m->contact[c->idx].other != NSEDI_GROUND || i == 4) return 0; /* a roller's region row: none */
     const double *d = i == 0 ? rs->g.n : i == 1 ? rs->g.t1 : rs->g.t2;
     nsedi_plane pl;
     nsedi_contact_plane(m, c->idx, &pl);

@@ -131,7 +131,11 @@ static void share(double p, double q) {
 typedef struct {
   recorder r;
   double t_stop; /* the first event at which every bottom vertex sticks */
-  double t_tip;  /* the first contact opening after t = 1, the box at rest: the push tips it */
+  double t_tip;  /* after t = 1, the box at rest, the first event that leaves it on two
+                    corners or fewer: the push tips it about an edge. (Which corner of
+                    a face unloads first, the box still resting on three, is the face's
+                    shares of its load, which the rigid model leaves open and the
+                    event's round-off decides.) */
 } thrown;
 
 static const char *const THROWN[] = {
@@ -176,8 +180,14 @@ static int run_thrown(const char *root, const char *const *start, int tight, thr
     if (sticks == 4) out->t_stop = out->r.ev[i].t;
   }
   out->t_tip = NAN;
-  for (int i = 0; i < out->r.nev && isnan(out->t_tip); i++)
-    if (out->r.ev[i].t > 1.0 && out->r.ev[i].kind == NSED_EVENT_OPEN) out->t_tip = out->r.ev[i].t;
+  int closed[16] = {0};
+  for (int i = 0; i < out->r.nev && isnan(out->t_tip); i++) {
+    const nsed_event *e = &out->r.ev[i];
+    if (e->contact >= 0 && e->contact < 16 && e->kind != NSED_EVENT_TIME) closed[e->contact] = e->to != NSED_MODE_OPEN;
+    int last_at_t = i + 1 == out->r.nev || out->r.ev[i + 1].t != e->t, on = 0;
+    for (int c = 0; c < 16; c++) on += closed[c];
+    if (e->t > 1.0 && last_at_t && on <= 2) out->t_tip = e->t;
+  }
   if (d) {
     memcpy(state, d->x, sizeof(double) * 13);
     if (!tight) {
