@@ -2,7 +2,8 @@
  * problem with (docs/engine.md, "Slip direction", "The event step"). A held
  * slip whose regime root fired (or sits at zero) speeds out of the slow
  * hold, enters it, or is released to turn freely with its velocity; a free
- * slip that slowed enters the hold on its velocity's direction. The event
+ * slip that slowed (its root, or an impact, below the hold's entry speed)
+ * enters the hold on its velocity's direction. The event
  * problem poses every slip with the direction and friction it has in the
  * phase that follows, so the regime is decided before the problem, once
  * per event, at the velocities after any impact. The decisions rewrite the
@@ -35,7 +36,13 @@ void nsedi_event_regimes(const nsed_model *m, nsed_data *d) {
     const nsedi_contact_geom *g = &d->cache.geom[c];
     double sp = nsedi_slip_speed(g);
     if (ev->impact && sp <= o->slip_tol) continue; /* at rest: posed as a stick candidate */
-    if (trig & NSEDI_TRIG_SLOWED) {
+    /* A free slip below the hold's entry speed at the event without its
+     * root having fired (an impact, or the hold of a flight below the
+     * margin, slowed it across that level at once) enters the hold too:
+     * free there, its direction would turn at ~1/|v| below a root that
+     * starts negative and never fires. */
+    int below_entry = !ev->prev_held[c] && sp < NSEDI_SLOW_ENTRY * nsedi_slow_speed(m, d, c);
+    if ((trig & NSEDI_TRIG_SLOWED) || below_entry) {
       enter_hold(ev, g, c, sp);
       continue;
     }

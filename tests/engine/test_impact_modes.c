@@ -20,6 +20,14 @@
  *     roots fired, 5e-8 m/s across their direction left): the impact
  *     starts them anew along +x like the others (a stop's settling impulse
  *     must not remove what the impact gave: it had stopped the box);
+ *  4. the -x feet slid freely (not held) along -x at 2e-6 m/s, above the
+ *     slow hold's entry speed, and mu is chosen so that the box slides on
+ *     along +x at 3e-7 m/s, below it: the impact took the slip across the
+ *     hold's entry without its root, so the -x feet enter the hold on
+ *     their new velocity (left free below the entry, their slowing root
+ *     starts negative and never fires, and a free direction turns at
+ *     ~1/|v| as the slip stops: the mecanum car's 1000-unit run collapsed
+ *     its step to 3e-13 s at t = 282.49355 on such a slip, 4e-13 m/s);
  * under the exact cone (the closed form to round-off) and the polygon
  * forms (along x the face form's octagon has a face normal, so the
  * saturated impulse is mu P_n there too; the vertex form's inscribed
@@ -65,7 +73,15 @@ static double off_velocity(const nsed_data *d, int c) {
   return atan2(fabs(v1 * s2 - v2 * s1), v1 * s1 + v2 * s2);
 }
 
-enum { STUCK, SLOW_SLIP, STOPPED };
+enum { STUCK, SLOW_SLIP, STOPPED, FREE_SLIP };
+
+/* The back feet's velocity before the impact (along x) and the box's after
+ * it, FREE_SLIP: 3e-7 m/s, mu from v_x = w_y (c - mu a) + creep. */
+static const double FREE_CREEP = -2e-6, FREE_AFTER = 3e-7;
+
+static double creep_of(int before) {
+  return before == SLOW_SLIP ? -1e-7 : before == FREE_SLIP ? FREE_CREEP : 0.0;
+}
 
 /* The box landing, its -x feet as `before` says; returns the contacts of
  * the -x feet in back[2]. */
@@ -73,7 +89,7 @@ static nsed_data *land_box(const nsed_model *m, int before, int back[2]) {
   nsed_data *d;
   nsed_error err;
   must(nsed_data_create(m, &d, &err), &err);
-  double creep = before == SLOW_SLIP ? -1e-7 : 0.0;
+  double creep = creep_of(before);
   d->t = 1.0;
   d->x[7] = WY * C + creep, d->x[9] = -WY * A; /* the -x edge at rest (or creeping) */
   d->x[8] = before == STOPPED ? 5e-8 : 0.0;   /* the stopped slip's velocity across -x */
@@ -96,7 +112,7 @@ static nsed_data *land_box(const nsed_model *m, int before, int back[2]) {
       continue;
     }
     d->ph.mode[c] = NSED_MODE_SLIP;
-    d->ph.held[c] = d->ph.slow[c] = 1;
+    d->ph.held[c] = d->ph.slow[c] = before != FREE_SLIP;
     d->ph.hold_mu[c] = m->contact[c].def.mu;
     d->ph.dir[2 * c] = -g->t1[0], d->ph.dir[2 * c + 1] = -g->t2[0]; /* -x in (t1, t2) */
     if (before == STOPPED) fired[NSEDI_ROOTS_PER_CONTACT * c + NSEDI_ROOT_FRICTION] = -1;
@@ -108,12 +124,15 @@ static nsed_data *land_box(const nsed_model *m, int before, int back[2]) {
 }
 
 static void landing(nsed_friction_model form, int before) {
-  const char *label = before == SLOW_SLIP ? "slow slip on -x" : before == STOPPED ? "slip stopped" : "stuck";
-  const double mu = 0.1;
+  const char *label = before == SLOW_SLIP  ? "slow slip on -x"
+                      : before == STOPPED  ? "slip stopped"
+                      : before == FREE_SLIP ? "free slip on -x, slowed below the hold"
+                                            : "stuck";
+  double creep = creep_of(before);
+  const double mu = before == FREE_SLIP ? (C - (FREE_AFTER - creep) / WY) / A : 0.1;
   nsed_model *m = lying_box(form, mu);
   int back[2];
   nsed_data *d = land_box(m, before, back);
-  double creep = before == SLOW_SLIP ? -1e-7 : 0.0;
   double vx = WY * (C - mu * A) + creep, worst_dir = 0;
   int slipping = 0;
   for (int c = 0; c < m->ncontact; c++) {
@@ -131,6 +150,12 @@ static void landing(nsed_friction_model form, int before) {
   CHECK(fabs(d->x[9]) < 1e-12 && fabs(d->x[11]) < 1e-12);
   CHECK(slipping == 4);
   CHECK_MSG(worst_dir < 1e-9, "%s: a slip held %.3g rad off its velocity", label, worst_dir);
+  if (before == FREE_SLIP) {
+    CHECK_NEAR(vx, FREE_AFTER, 1e-15, 0);
+    for (int k = 0; k < 2; k++)
+      CHECK_MSG(d->ph.held[back[k]] && d->ph.slow[back[k]], "%s: a back foot slips %s at %.3g m/s", label,
+                d->ph.held[back[k]] ? "held, not slow" : "free", nsedi_slip_speed(&d->cache.geom[back[k]]));
+  }
   nsed_data_free(&d);
   nsed_model_free(&m);
 }
@@ -142,6 +167,7 @@ int main(void) {
     landing(forms[f], STUCK);
     landing(forms[f], SLOW_SLIP);
     landing(forms[f], STOPPED);
+    landing(forms[f], FREE_SLIP);
   }
   return TEST_DONE();
 }
