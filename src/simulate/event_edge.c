@@ -13,21 +13,22 @@
  *
  * At an event one tip of each pair carries the wheel into the event problem
  * (classify); this stage then poses the other again beside it, if the
- * first goes on slipping, and keeps the edge while both tips' loads are
- * not negative. Where one would pull, the sliding mode has ended: the
+ * first stays closed and the other slipped, and keeps the edge while both
+ * tips' loads are not negative. Where one would pull, the sliding mode has ended: the
  * field on one side no longer points at the edge. The waiting tip opens,
  * and the wheel goes on on the other, whose region root is watched from
  * just below the edge (event_anchor.c), so that a wheel the remaining
  * tip's field turns into the waiting tip's sector hands over there at
  * once, by the ordinary handover.
  *
- * The mode is entered by the Zeno guard (event_record.c): a wheel whose
- * contact goes back and forth between two rollers, each side's forces
- * turning it back to the edge, rocks with shrinking amplitude and
- * accumulates handovers in finite time; the guard's remedy, as it closes
- * a contact whose bounces accumulate, is this mode: the residual turn rate
- * off the edge is removed by an impulse at the incoming tip (its normal
- * and its kinetic friction), and the mode is kept if both tips are loaded. */
+ * The mode is entered at the Zeno guard's storm (event_record.c leaves it
+ * to the stage "rocking" below): a wheel whose contact goes back and forth
+ * between two rollers, each side's forces turning it back to the edge,
+ * rocks with shrinking amplitude and accumulates handovers in finite time;
+ * the guard's remedy, as it closes a contact whose bounces accumulate, is
+ * this mode: the residual turn rate off the edge is removed by an impulse
+ * at the tip closed again (its normal and its kinetic friction), and the
+ * mode is kept if it holds. */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -48,7 +49,7 @@ void nsedi_edge_classify(const nsed_model *m, nsed_data *d) {
   memset(ev->edge_out, 0, sizeof(int) * (size_t)m->ncontact);
   for (int a = 0; a < m->ncontact; a++) {
     int b = ev->prev_edge[a];
-    if (b <= a) continue; /* each pair once; none */
+    if (b <= a) continue; /* each pair once (b > a); b = -1: none */
     int lift_a = (ev->trigger[a] & NSEDI_TRIG_LIFTOFF) != 0, lift_b = (ev->trigger[b] & NSEDI_TRIG_LIFTOFF) != 0;
     if (lift_a || lift_b) {
       /* A tip whose load reached zero leaves the edge: it opens, the other
@@ -149,13 +150,13 @@ static int stop_turning(const nsed_model *m, nsed_data *d, int q, nsed_error *er
   int nr = w->nr, qrow = -1;
   for (int i = m->nrow; i < nr && qrow < 0; i++)
     if (w->row_contact[i] == q) qrow = i;
-  if (qrow < 0) return NSED_ERR_INTERNAL;
+  if (qrow < 0) return nsed_error_set(err, NSED_ERR_INTERNAL, "the edge's region row is not among the rows");
   for (int i = 0; i < nr; i++) w->target[i] = i == qrow ? -w->rows[i].vel : 0.0;
   memset(d->cache.f, 0, sizeof(double) * (size_t)m->nv);
   int deficient = 0;
   int rc = nsedi_solve_constrained(m, w->ws, nr, w->rows, w->cols, w->target, d->cache.f, NULL,
                                    d->ev.du_imp, w->lam, &deficient);
-  if (rc) return rc;
+  if (rc) return nsed_error_set(err, rc, "the impulse that stops the turn off the edge: %s", nsed_status_text(rc));
   double T0 = nsedi_state_kinetic(m, d);
   nsedi_add_velocity(m, d->x, d->ev.du_imp);
   d->x[m->nstate + 1] += nsedi_state_kinetic(m, d) - T0;
@@ -196,6 +197,7 @@ int nsedi_edge_capture(const nsed_model *m, nsed_data *d, int c, int o, char *wh
   d->ph.edge_row[q] = 1;
   d->ph.edge_row[p] = 0;
   nsed_error err;
+  nsed_error_clear(&err);
   double turn = NAN;
   int rc = nsedi_eval(m, d, d->t, d->x, NULL, &err);
   if (rc == NSED_OK) {

@@ -241,8 +241,9 @@ int nsedi_event_edge(const nsed_model *m, nsed_data *d, nsed_error *err);
  * roller contacts c and o (one closed and slipping, the other just opened
  * at its tip): both closed on the edge, the residual turn removed by an
  * impulse at the reopened tip. Returns 1 when the mode holds (why: the
- * turn rate removed), else 0 with the state as it was and why it does
- * not hold in why. */
+ * turn rate removed), else 0 with the positions, velocities and the two
+ * contacts' modes as they were (the run then stops on the storm) and why
+ * it does not hold in why. */
 int nsedi_edge_capture(const nsed_model *m, nsed_data *d, int c, int o, char *why, size_t size);
 
 /* Stage 7b, after record: the storm the Zeno guard left to it (ev.rocking,
