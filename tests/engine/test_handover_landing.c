@@ -23,27 +23,11 @@
  * vertical motion's, M V^2 / 2. Without the approach test in
  * roller_events.c the outgoing tip takes no impulse and goes on into the
  * floor at 1.5e-4 m/s. */
-#include "engine_util.h"
-#include "nsed/assemblies.h"
 #include "nsed_test.h"
 #include "sim_impl.h"
+#include "testbench_util.h"
 
 static const double V = 1e-3; /* the wheel's downward velocity (m/s; R = 1, g = 1) */
-
-static nsed_model *testbench(const nsed_assembly *a, int upright) {
-  nsed_error err;
-  nsed_model *m;
-  must(nsed_model_create(&m, &err), &err);
-  nsed_assembly parts = *a;
-  if (!upright) parts.njoint--; /* the align constraint "vertical" is the last joint */
-  must(nsed_assembly_add(m, &parts, &err), &err);
-  nsed_options o = *nsed_model_options(m);
-  o.gravity[0] = o.gravity[1] = 0, o.gravity[2] = -1;
-  o.friction.model = NSED_FRICTION_POLYGON_FACE;
-  must(nsed_model_set_options(m, &o, &err), &err);
-  must(nsed_model_finalize(m, &err), &err);
-  return m;
-}
 
 int main(void) {
   nsed_error err;
@@ -55,23 +39,18 @@ int main(void) {
   CHECK(strcmp(parts.joints[parts.njoint - 1].name, "vertical") == 0);
 
   /* the first handover, on the upright testbench */
-  nsed_model *up = testbench(&parts, 1);
+  nsed_model *up = testbench_model(&parts, 1, 0);
   nsed_data *du;
   must(nsed_data_create(up, &du, &err), &err);
-  first_events fe = {.stop_at = 2}; /* both halves of the handover */
-  nsed_observer obs = {.ctx = &fe, .event = stop_after_events};
-  nsed_simulate(up, du, &obs, &err); /* ends with NSED_ERR_IO when the observer stops it */
+  first_events fe;
+  int out, in;
+  testbench_first_handover(up, du, &fe, &out, &in);
   CHECK(fe.n == 2 && fe.ev[0].t == fe.ev[1].t);
-  int out = -1, in = -1;
-  for (int i = 0; i < fe.n; i++) {
-    if (fe.ev[i].kind == NSED_EVENT_OPEN) out = fe.ev[i].contact;
-    if (fe.ev[i].kind == NSED_EVENT_CLOSE) in = fe.ev[i].contact;
-  }
   CHECK(out >= 0 && in >= 0);
   if (out < 0 || in < 0) return TEST_DONE();
 
   /* the same state on the free wheel, coming down at V */
-  nsed_model *m = testbench(&parts, 0);
+  nsed_model *m = testbench_model(&parts, 0, 0);
   CHECK(m->nstate == up->nstate && m->ncontact == up->ncontact);
   nsed_data *d;
   must(nsed_data_create(m, &d, &err), &err);

@@ -21,28 +21,13 @@
  * over a tip must lift its hub): 0.642 J, all its kinetic energy. Checked
  * here: the tip does not approach after the event (to slip_tol), and the
  * event takes no more energy than the wheel's vertical approach had. */
-#include "engine_util.h"
-#include "nsed/assemblies.h"
 #include "nsed_test.h"
 #include "sim_impl.h"
+#include "testbench_util.h"
 #include "tolerances.h"
 
 static const double EPS = 2.5e-10; /* the wheel lowered (m; R = 1) */
 static const double EARLY = 1e-5; /* how long before the handover (s; the wheel turns at 1 rad/s) */
-
-static nsed_model *testbench(const nsed_assembly *a, double t_end) {
-  nsed_error err;
-  nsed_model *m;
-  must(nsed_model_create(&m, &err), &err);
-  must(nsed_assembly_add(m, a, &err), &err);
-  nsed_options o = *nsed_model_options(m);
-  o.gravity[0] = o.gravity[1] = 0, o.gravity[2] = -1;
-  o.friction.model = NSED_FRICTION_POLYGON_FACE;
-  if (t_end > 0) o.t_end = t_end;
-  must(nsed_model_set_options(m, &o, &err), &err);
-  must(nsed_model_finalize(m, &err), &err);
-  return m;
-}
 
 int main(void) {
   nsed_error err;
@@ -53,23 +38,18 @@ int main(void) {
   must(nsed_omni_testbench_build(&def, &parts, &err), &err);
 
   /* the first handover's instant and its two rollers */
-  nsed_model *first = testbench(&parts, 0);
+  nsed_model *first = testbench_model(&parts, 1, 0);
   nsed_data *df;
   must(nsed_data_create(first, &df, &err), &err);
-  first_events fe = {.stop_at = 2};
-  nsed_observer obs = {.ctx = &fe, .event = stop_after_events};
-  nsed_simulate(first, df, &obs, &err); /* ends with NSED_ERR_IO when the observer stops it */
-  int out = -1, in = -1;
-  for (int i = 0; i < fe.n; i++) {
-    if (fe.ev[i].kind == NSED_EVENT_OPEN) out = fe.ev[i].contact;
-    if (fe.ev[i].kind == NSED_EVENT_CLOSE) in = fe.ev[i].contact;
-  }
+  first_events fe;
+  int out, in;
+  testbench_first_handover(first, df, &fe, &out, &in);
   CHECK(fe.n == 2 && out >= 0 && in >= 0);
   if (fe.n != 2 || out < 0 || in < 0) return TEST_DONE();
   double t_handover = fe.ev[0].t;
 
   /* a little before it, the wheel lowered */
-  nsed_model *m = testbench(&parts, t_handover - EARLY);
+  nsed_model *m = testbench_model(&parts, 1, t_handover - EARLY);
   nsed_data *d;
   must(nsed_data_create(m, &d, &err), &err);
   must(nsed_simulate(m, d, NULL, &err), &err);
