@@ -411,6 +411,14 @@
  * against the indicator's range (up to sin(alpha)). */
 #define NSEDI_ROLLER_REGION_BAND 1e-9
 
+/* The time (in the model's time unit) that weighs a rising roller's region
+ * indicator r against its rate in max(r, T dr/dt) (simulate/indicators.c):
+ * not a tolerance, the indicator's zero set is the same for any T > 0; it
+ * tells a turn reversing short of the sector from an exit only where r and
+ * dr/dt are both within round-off of zero at once (docs/rollers.md, "A
+ * handover the turn reverses"). */
+#define NSEDI_REGION_TURN_TIME 1.0
+
 /* Differential tracking: the integrated profile parameter q is on the
  * roller's profile while cos(psi) (|sin q| - sin(alpha)) <= 2 band + this.
  * That expression is the region indicator's distance past the boundary in

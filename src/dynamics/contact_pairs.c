@@ -237,6 +237,7 @@ static int roller_support(const nsed_model *m, int c, const nsedi_kin *kin, cons
   nsedi_v3_copy(rho, rp.rho);
   nsedi_v3_copy(rho_dot, rp.rho_dot);
   g->region = rp.region;
+  g->region_rate = rp.region_rate;
   g->leaving = rp.leaving;
   g->at_tip = rp.at_tip;
   g->track_rate[0] = rp.rate[0];

@@ -169,6 +169,7 @@ void nsedi_roller_point_eval(const nsed_model *m, int c, const nsedi_kin *kin, c
   nsedi_v3_cross(id, k->ww, i);
   double c0 = nsedi_v3_dot(n, i), cd = nsedi_v3_dot(n, id);
   out->rate[0] = out->rate[1] = 0;
+  out->region_rate = 0;
   out->leaving = out->at_tip = 0;
   /* Condition 4 of seed 001 (with the inclination): the lowest point is on
    * the smooth surface while the axis tilts by at most asin(cos psi sin alpha). */
@@ -188,6 +189,7 @@ void nsedi_roller_point_eval(const nsed_model *m, int c, const nsedi_kin *kin, c
   double rate = c0 > 0 ? -cd : cd, band = NSEDI_ROLLER_REGION_BAND;
   int tip = side ? side < 0
                  : rate > 0 ? out->region < -2 * band : rate < 0 ? out->region <= band : out->region < 0;
+  out->region_rate = rate;
   out->leaving = tip && rate < 0;
   out->at_tip = tip;
   if (tip) {

@@ -12,6 +12,7 @@ typedef struct {
   double rho[3];     /* contact point minus the roller's centre, world */
   double rho_dot[3]; /* d rho / dt (the point slides over the surface while rolling) */
   double region;     /* > 0 on the spindle's smooth surface, < 0 past it (a tip touches) */
+  double region_rate; /* d region / dt (1/s) */
   int leaving;       /* the point is (or, on the boundary, is about to be) a tip moving
                         away from the surface: the roller is handing its contact over */
   int at_tip;        /* the point is the tip: past the region boundary, or on it moving

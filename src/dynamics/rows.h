@@ -33,6 +33,7 @@ typedef struct {
                        surface's: a turning floor's spin, the other sphere's) */
   double region;  /* > 0 while the contact point stays on the same smooth piece of
                      the surface (a roller's body vs its tips); its zero is an event */
+  double region_rate; /* d region / dt (1/s): a roller's; 0 for the other pairs */
   double track_rate[3]; /* rates of the contact's DIFFERENTIAL tracking states (ntrack) */
   double track_point[3]; /* an algebraic surface's contact point in its body's axes (the
                             ellipsoid's, the superellipsoid's): its DIFFERENTIAL states */

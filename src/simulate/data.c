@@ -15,7 +15,7 @@
 
 static int alloc_phase(nsedi_phase *p, int nc, int nkink) {
   return ALLOC(p->kink_seg, nkink) && ALLOC(p->mode, nc) && ALLOC(p->held, nc) && ALLOC(p->slow, nc) && ALLOC(p->hold_mu, nc) && ALLOC(p->off_circle, nc) && ALLOC(p->dir, 2 * nc) &&
-         ALLOC(p->root_offset, NSEDI_ROOTS_PER_CONTACT * nc) && ALLOC(p->region_sign, nc) &&
+         ALLOC(p->root_offset, NSEDI_ROOTS_PER_CONTACT * nc) && ALLOC(p->region_sign, nc) && ALLOC(p->region_rising, nc) &&
          ALLOC(p->track_live, nc) && ALLOC(p->force_anchor, 3 * nc) && ALLOC(p->spin, nc) &&
          ALLOC(p->spin_sign, nc) && ALLOC(p->spin_anchor, nc) && ALLOC(p->sector, nc) &&
          ALLOC(p->kink_side, 3 * nc) && ALLOC(p->clearing, nc) && ALLOC(p->clear_at, nc) &&
@@ -23,7 +23,7 @@ static int alloc_phase(nsedi_phase *p, int nc, int nkink) {
 }
 
 static void free_phase(nsedi_phase *p) {
-  void *a[] = {p->kink_seg, p->mode, p->held, p->slow, p->hold_mu, p->off_circle, p->dir, p->root_offset, p->region_sign, p->track_live,
+  void *a[] = {p->kink_seg, p->mode, p->held, p->slow, p->hold_mu, p->off_circle, p->dir, p->root_offset, p->region_sign, p->region_rising, p->track_live,
                p->force_anchor, p->spin, p->spin_sign, p->spin_anchor, p->sector, p->kink_side,
                p->clearing, p->clear_at, p->clear_to, p->edge, p->edge_row};
   for (size_t i = 0; i < sizeof a / sizeof a[0]; i++) free(a[i]);
@@ -100,7 +100,7 @@ static int alloc_event(nsedi_event_ws *e, const nsed_model *m) {
          ALLOC(e->settle_hard, nr) && ALLOC(e->settle_weight, nr) && ALLOC(e->du_imp, nv) &&
          ALLOC(e->x_tmp, m->nstate + NSEDI_NWORK) && ALLOC(e->force_ev, 3 * nc) &&
          ALLOC(e->project_vel, m->nrow + 3 * nc + nt) && ALLOC(e->prev_edge, nc) &&
-         ALLOC(e->prev_edge_row, nc) && ALLOC(e->edge_out, nc) &&
+         ALLOC(e->prev_edge_row, nc) && ALLOC(e->edge_out, nc) && ALLOC(e->edge_entered, nc) &&
          nsedi_lstsq_ws_init(&e->settle_lstsq, nc > 0 ? nr : 1, 1) == 0;
 }
 
@@ -111,7 +111,7 @@ static void free_event(nsedi_event_ws *e) {
                e->cdir, e->cl_twice, e->cmode_twice, e->cpc, e->cmode, e->prev_spin, e->prev_spin_sign, e->spin_of, e->cps,
                e->cspin, e->cspin_sign, e->settle_rows, e->settle_G, e->settle_rhs,
                e->settle_piv, e->settle_want, e->settle_hard, e->settle_weight, e->du_imp, e->x_tmp, e->force_ev, e->project_vel,
-               e->prev_edge, e->prev_edge_row, e->edge_out};
+               e->prev_edge, e->prev_edge_row, e->edge_out, e->edge_entered};
   for (size_t i = 0; i < sizeof a / sizeof a[0]; i++) free(a[i]);
   nsedi_lstsq_ws_free(&e->settle_lstsq);
 }

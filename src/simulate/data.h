@@ -62,6 +62,11 @@ typedef struct {
                            indicator that starts at zero (docs/engine.md, "Phase starts") */
   double *region_sign;  /* nc: a contact's side of its surface regions at the phase start: the
                            region's sign, a roller's evaluated side (+1 surface, -1 tip) */
+  int *region_rising;   /* nc: a closed roller whose oriented region indicator starts the phase
+                           below zero and rising (on the side it moves to, within the
+                           boundary's band): its root fires also where the indicator turns
+                           back below zero (indicators.c; docs/rollers.md, "A handover the
+                           turn reverses") */
   int *track_live;      /* nc: DIFFERENTIAL tracking states integrated in this phase */
   double *force_anchor; /* 3 nc: the event problem's contact forces (n, t1, t2) at the phase
                            start; redundant contacts' forces in the phase are the solution
@@ -190,6 +195,9 @@ typedef struct {
   int *prev_edge, *prev_edge_row; /* nc: the sector edges' pairs before the event */
   int rocking;               /* a contact whose storm the Zeno guard found to be its wheel
                                 rocking on a sector edge, left to the edge stage; -1 */
+  int *edge_entered;         /* nc: 1 for a tip closed at this event onto its sector edge beside
+                                its partner, whose turn came to rest there (event_edge.c,
+                                nsedi_edge_enter) */
   int *edge_out;             /* nc: 1 for a tip of a pair on its sector edge kept out of the
                                 event problem (its partner carries the wheel there); the
                                 edge stage decides it (event_edge.c) */

@@ -4,7 +4,8 @@
  *
  *   prepare    the state renormalised (and projected onto the closed
  *              contacts when one has drifted), the forces just before the event
- *   classify   what each fired root means (triggers); the touching contacts
+ *   classify   what each fired root means (triggers); the touching contacts;
+ *              a wheel whose turn came to rest on a sector edge held there
  *   impact     the velocity-level problem if a touching contact approaches
  *   regimes    each continuing slip held, slow or free, before it is posed
  *   modes      the acceleration-level problem and the modes it decides

@@ -170,6 +170,24 @@ static void anchor_off_edge(nsed_data *d, int c, double *off) {
   if (g <= NSEDI_ROLLER_REGION_BAND) off[NSEDI_ROOT_REGION] = g - NSEDI_ROLLER_REGION_BAND;
 }
 
+/* A closed roller evaluated on a side its region indicator has not reached
+ * (the incoming roller of a handover, closed on its surface up to twice the
+ * band below its boundary; an outgoing one on its tip within the band
+ * above) starts with its oriented indicator below zero and rising. It is
+ * meant to rise through zero unseen and fire as it leaves that side; if
+ * the wheel's turn reverses first, it falls from below zero, never
+ * crosses, and the roller carries the wheel on the other side's continued
+ * surface ever further past its boundary (docs/rollers.md, "A handover the
+ * turn reverses"). Marked, its root fires also where it turns back below
+ * zero (indicators.c). */
+static void mark_region_rising(const nsed_model *m, nsed_data *d, int c) {
+  d->ph.region_rising[c] = 0;
+  if (!nsedi_is_roller(m, c) || d->ph.mode[c] == NSED_MODE_OPEN || d->ph.edge[c] >= 0) return;
+  const nsedi_contact_geom *g = &d->cache.geom[c];
+  double sg = d->ph.region_sign[c];
+  d->ph.region_rising[c] = sg * g->region < 0 && sg * g->region_rate > 0;
+}
+
 void nsedi_event_anchor_contact(const nsed_model *m, nsed_data *d, int c) {
   double *off = d->ph.root_offset + NSEDI_ROOTS_PER_CONTACT * c;
   double kept = off[NSEDI_ROOT_CONTACT];
@@ -182,6 +200,7 @@ void nsedi_event_anchor_contact(const nsed_model *m, nsed_data *d, int c) {
                                                : d->cache.geom[c].region >= 0 ? 1.0 : -1.0;
   if (m->contact[c].def.law == NSED_CONTACT_COMPLIANT) return;
   anchor_off_edge(d, c, off);
+  mark_region_rising(m, d, c);
   if (d->ph.mode[c] == NSED_MODE_OPEN) {
     if (keeps_closing_offset(d, c, kept)) {
       off[NSEDI_ROOT_CONTACT] = kept;

@@ -198,6 +198,7 @@ int nsedi_event_classify(const nsed_model *m, nsed_data *d, nsed_error *err) {
   int n = 0;
   if (ev->fired)
     for (int c = 0; c < m->ncontact; c++) ev->trigger[c] = triggers_of(d, c);
+  nsedi_edge_enter(m, d);
   nsedi_edge_classify(m, d);
   for (int c = 0; c < m->ncontact; c++) {
     if (ev->edge_out[c]) continue; /* a tip on its sector edge: the edge stage's */

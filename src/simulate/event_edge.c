@@ -44,6 +44,53 @@ static int any_root_fired(const nsed_data *d, int c) {
   return 0;
 }
 
+/* The roller of c's wheel whose tip touches beside c's at their sector
+ * edge: open, on the floor to contact_tol, its region indicator within
+ * twice the boundary's band of zero (the band the incoming side takes).
+ * -1 if none. */
+static int edge_partner(const nsed_model *m, const nsed_data *d, int c) {
+  int w = m->contact[c].carrier, best = -1;
+  if (w < 0) return -1;
+  for (int o = 0; o < m->ncontact; o++) {
+    if (o == c || m->contact[o].carrier != w || d->ev.prev_mode[o] != NSED_MODE_OPEN || !d->cache.geom_ok[o])
+      continue;
+    const nsedi_contact_geom *g = &d->cache.geom[o];
+    if (g->gap > m->opt.contact_tol || fabs(g->region) > 2 * NSEDI_ROLLER_REGION_BAND) continue;
+    if (best < 0 || g->gap < d->cache.geom[best].gap) best = o;
+  }
+  return best;
+}
+
+void nsedi_edge_enter(const nsed_model *m, nsed_data *d) {
+  nsedi_event_ws *ev = &d->ev;
+  memset(ev->edge_entered, 0, sizeof(int) * (size_t)m->ncontact);
+  if (!ev->fired) return;
+  for (int c = 0; c < m->ncontact; c++) {
+    /* A region root of a roller that rose from below zero, fired below
+     * zero: the wheel's turn came to rest, and reversed, before the roller
+     * reached its sector (indicators.c). Its contact point is on the edge,
+     * within the band, and the neighbour's tip touches beside it. */
+    if (!(ev->trigger[c] & NSEDI_TRIG_REGION) || ev->prev_edge[c] >= 0 || !d->cache.geom_ok[c] ||
+        !nsedi_region_turned_back(d, c))
+      continue;
+    int o = edge_partner(m, d, c);
+    char why[512];
+    if (o < 0 || ev->prev_edge[o] >= 0 || !nsedi_edge_capture(m, d, c, o, why, sizeof why)) continue;
+    /* Held there: the event goes on from the pair on its edge, the tip
+     * closed here waiting beside the one that carried the wheel, in the
+     * slip the capture gave it. Where the mode does not hold, the event
+     * decides the wheel's contact as at any other (the capture left
+     * everything as it was). */
+    ev->trigger[c] &= ~NSEDI_TRIG_REGION;
+    ev->edge_entered[o] = 1;
+    ev->prev_edge[c] = o, ev->prev_edge[o] = c;
+    ev->prev_edge_row[c] = d->ph.edge_row[c], ev->prev_edge_row[o] = d->ph.edge_row[o];
+    ev->prev_held[o] = d->ph.held[o], ev->prev_slow[o] = d->ph.slow[o];
+    ev->prev_off_circle[o] = d->ph.off_circle[o], ev->prev_hold_mu[o] = d->ph.hold_mu[o];
+    ev->prev_dir[2 * o] = d->ph.dir[2 * o], ev->prev_dir[2 * o + 1] = d->ph.dir[2 * o + 1];
+  }
+}
+
 void nsedi_edge_classify(const nsed_model *m, nsed_data *d) {
   nsedi_event_ws *ev = &d->ev;
   memset(ev->edge_out, 0, sizeof(int) * (size_t)m->ncontact);
@@ -124,7 +171,9 @@ int nsedi_event_edge(const nsed_model *m, nsed_data *d, nsed_error *err) {
      * the waiting tip slipping: its kinetic friction is what its load turns
      * the wheel with. Else the sliding mode has ended, and the waiting tip
      * opens. */
-    if (d->ph.mode[p] == NSED_MODE_OPEN || ev->prev_mode[q] != NSED_MODE_SLIP || !d->cache.geom_ok[q]) continue;
+    if (d->ph.mode[p] == NSED_MODE_OPEN || (ev->prev_mode[q] != NSED_MODE_SLIP && !ev->edge_entered[q]) ||
+        !d->cache.geom_ok[q])
+      continue;
     pose_waiting(d, q, p);
     posed = 1;
   }

@@ -110,6 +110,25 @@ static void kink_root(const nsed_model *m, const nsed_data *d, int c, int slot, 
   if (!isnan(v)) g[slot] = side * v;
 }
 
+/* A closed contact's region indicator, oriented by its side. One that
+ * started below zero and rising (event_anchor.c, mark_region_rising) is
+ * max(r, T dr/dt): positive while it rises and wherever it is above zero,
+ * it falls through zero where r does once above zero (its exit), and where
+ * dr/dt does while r is below zero (the turn reversing short of the
+ * sector). Which term reaches zero tells the two apart at the event
+ * (nsedi_region_turned_back); T = 1 time unit weighs them, and matters only
+ * where r and dr/dt are both within round-off of zero together. */
+static double region_indicator(const nsed_data *d, int c, const nsedi_contact_geom *geo) {
+  double sg = d->ph.region_sign[c], r = sg * geo->region;
+  return d->ph.region_rising[c] ? fmax(r, NSEDI_REGION_TURN_TIME * sg * geo->region_rate) : r;
+}
+
+int nsedi_region_turned_back(const nsed_data *d, int c) {
+  const nsedi_contact_geom *geo = &d->cache.geom[c];
+  double sg = d->ph.region_sign[c], r = sg * geo->region;
+  return d->ph.region_rising[c] && r < 0 && NSEDI_REGION_TURN_TIME * sg * geo->region_rate > r;
+}
+
 void nsedi_contact_indicators(const nsed_model *m, const nsed_data *d, int c,
                               double g[NSEDI_ROOTS_PER_CONTACT]) {
   const nsed_options *o = &m->opt;
@@ -124,7 +143,7 @@ void nsedi_contact_indicators(const nsed_model *m, const nsed_data *d, int c,
    * band need not be the region's sign, and on which it stays up to this
    * root: docs/rollers.md, "Sides are fixed within a phase"). */
   g[NSEDI_ROOT_REGION] = d->ph.mode[c] != NSED_MODE_OPEN && d->ph.region_sign[c] != 0 && d->ph.edge[c] < 0
-                             ? d->ph.region_sign[c] * geo->region
+                             ? region_indicator(d, c, geo)
                              : 1.0; /* a tip on its sector edge is held there */
   if (cd->law == NSED_CONTACT_COMPLIANT) { /* a force law: no events, only its kinks */
     for (int k = NSEDI_ROOT_CONTACT; k <= NSEDI_ROOT_LINE; k++) kink_root(m, d, c, k, g);

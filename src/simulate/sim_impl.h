@@ -227,9 +227,17 @@ void nsedi_event_regimes(const nsed_model *m, nsed_data *d);
 int nsedi_event_modes(const nsed_model *m, nsed_data *d, nsed_error *err);
 
 /* Sector edges (event_edge.c; docs/rollers.md, "The sector edge's sliding
- * mode"). At classify: which tip of each pair on an edge before the event
- * waits out of the event problem and which opens (ev.edge_out). */
+ * mode"). At classify: a wheel whose turn came to rest inside the band of
+ * a sector edge (a rising roller's region root at its reversal) held on
+ * the edge where the mode holds there (ev.edge_entered), then which tip of
+ * each pair on an edge waits out of the event problem and which opens
+ * (ev.edge_out). */
+void nsedi_edge_enter(const nsed_model *m, nsed_data *d);
 void nsedi_edge_classify(const nsed_model *m, nsed_data *d);
+
+/* Whether closed roller c's region root, rising from below zero, fired as
+ * its turn reversed short of its sector (indicators.c), not at its exit. */
+int nsedi_region_turned_back(const nsed_data *d, int c);
 
 /* Stage 3b, edge, after each mode decision: each waiting tip posed again
  * beside its partner if that one is closed and the waiting tip slipped

@@ -31,11 +31,8 @@ static const double V = 1e-3; /* the wheel's downward velocity (m/s; R = 1, g = 
 
 int main(void) {
   nsed_error err;
-  nsed_omni_testbench_def def;
-  nsed_omni_testbench_def_default(&def);
-  def.wheel.psi = 0.4;
-  nsed_assembly parts = {0};
-  must(nsed_omni_testbench_build(&def, &parts, &err), &err);
+  nsed_assembly parts;
+  testbench_parts(0.4, &parts);
   CHECK(strcmp(parts.joints[parts.njoint - 1].name, "vertical") == 0);
 
   /* the first handover, on the upright testbench */
@@ -102,6 +99,8 @@ int main(void) {
   CHECK_NEAR(d->ev.impulse[3 * out], d->ev.impulse[3 * in], 0, 1e-8);
   /* the floor takes the whole vertical momentum (hub and rollers, their
    * centre of mass the hub's centre): sum P_n = (m_hub + n m_roller) V */
+  nsed_omni_testbench_def def; /* the parts' masses */
+  nsed_omni_testbench_def_default(&def);
   double mass = def.wheel.hub_mass + def.wheel.rollers * def.wheel.roller_mass;
   CHECK_NEAR(d->ev.impulse[3 * out] + d->ev.impulse[3 * in], mass * V, 0, 1e-9);
   /* plastic and without tangential slip: the impact takes the vertical

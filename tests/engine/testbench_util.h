@@ -1,6 +1,6 @@
 /* The omni-wheel testbench for the single-event tests of a handover
- * (test_handover_landing.c, test_hover_impact.c): the model in Kosenko's
- * units, and its first handover. */
+ * (test_handover_landing.c, test_hover_impact.c, test_handover_reversal.c):
+ * its parts, the model in Kosenko's units, and its first handover. */
 #ifndef NSED_TESTS_ENGINE_TESTBENCH_UTIL_H
 #define NSED_TESTS_ENGINE_TESTBENCH_UTIL_H
 
@@ -39,6 +39,31 @@ static inline void testbench_first_handover(const nsed_model *m, nsed_data *d, f
     if (fe->ev[i].kind == NSED_EVENT_OPEN) *out = fe->ev[i].contact;
     if (fe->ev[i].kind == NSED_EVENT_CLOSE) *in = fe->ev[i].contact;
   }
+}
+
+/* The default testbench's parts with rollers inclined by psi. */
+static inline void testbench_parts(double psi, nsed_assembly *parts) {
+  nsed_error err;
+  nsed_omni_testbench_def def;
+  nsed_omni_testbench_def_default(&def);
+  def.wheel.psi = psi;
+  *parts = (nsed_assembly){0};
+  must(nsed_omni_testbench_build(&def, parts, &err), &err);
+}
+
+/* The instant of the upright testbench's first handover (NAN if it has
+ * none); *out, *in as testbench_first_handover. */
+static inline double testbench_handover_time(const nsed_assembly *parts, int *out, int *in) {
+  nsed_error err;
+  nsed_model *m = testbench_model(parts, 1, 0);
+  nsed_data *d;
+  must(nsed_data_create(m, &d, &err), &err);
+  first_events fe;
+  testbench_first_handover(m, d, &fe, out, in);
+  double t = fe.n == 2 && *out >= 0 && *in >= 0 ? fe.ev[0].t : NAN;
+  nsed_data_free(&d);
+  nsed_model_free(&m);
+  return t;
 }
 
 #endif
