@@ -85,9 +85,7 @@ void nsedi_edge_enter(const nsed_model *m, nsed_data *d) {
     ev->edge_entered[o] = 1;
     ev->prev_edge[c] = o, ev->prev_edge[o] = c;
     ev->prev_edge_row[c] = d->ph.edge_row[c], ev->prev_edge_row[o] = d->ph.edge_row[o];
-    ev->prev_held[o] = d->ph.held[o], ev->prev_slow[o] = d->ph.slow[o];
-    ev->prev_off_circle[o] = d->ph.off_circle[o], ev->prev_hold_mu[o] = d->ph.hold_mu[o];
-    ev->prev_dir[2 * o] = d->ph.dir[2 * o], ev->prev_dir[2 * o + 1] = d->ph.dir[2 * o + 1];
+    nsedi_slip_as_before(d, o);
   }
 }
 

@@ -279,6 +279,16 @@ void nsedi_slip_goes_on(nsed_data *d, int c) {
   d->ph.dir[2 * c + 1] = ev->prev_dir[2 * c + 1];
 }
 
+void nsedi_slip_as_before(nsed_data *d, int c) {
+  nsedi_event_ws *ev = &d->ev;
+  ev->prev_held[c] = d->ph.held[c];
+  ev->prev_slow[c] = d->ph.slow[c];
+  ev->prev_off_circle[c] = d->ph.off_circle[c];
+  ev->prev_hold_mu[c] = d->ph.hold_mu[c];
+  ev->prev_dir[2 * c] = d->ph.dir[2 * c];
+  ev->prev_dir[2 * c + 1] = d->ph.dir[2 * c + 1];
+}
+
 /* The modes of the answer. A stick candidate that slips starts from rest
  * (an onset, held on the direction the problem gives); a contact posed as
  * slipping keeps its direction (an onset too when it was posed so from

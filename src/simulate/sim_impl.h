@@ -269,6 +269,11 @@ int nsedi_storm_error(const nsed_model *m, nsed_data *d, int c, const char *why,
  * and coefficient (event_modes.c). */
 void nsedi_slip_goes_on(nsed_data *d, int c);
 
+/* Its inverse: slip c's present state taken as the one it had before the
+ * event (a tip closed onto its sector edge at the event's start, which the
+ * edge stage then poses as going on). */
+void nsedi_slip_as_before(nsed_data *d, int c);
+
 /* After an evaluation of the new modes: pose as slipping every sticking
  * candidate whose friction force is on or beyond its friction set's
  * boundary (NSEDI_TRIG_NOSTICK); returns how many (event_modes.c). */
