@@ -245,6 +245,9 @@ typedef struct {
   nsedi_lstsq_ws settle_lstsq; /* minimum-norm solve of dependent settling rows */
   double *du_imp;            /* nv: velocity jump of an impulse */
   int settled;               /* the settle stage applied an impulse at this event */
+  int stops_unsettled;       /* the stops of this event still carry the residual tangential
+                                velocities the settle stage removes: their sticks are evaluated
+                                without their velocity stabilisation (eval.c) */
   double fscale;             /* the largest applied generalised force at the event (N) */
   double *accel_floor;       /* nc: an onset's acceleration along its direction below this
                                 (m/s^2) is round-off (onset.c) */

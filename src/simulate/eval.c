@@ -104,6 +104,19 @@ static void add_velocity_row(nsedi_smooth_ws *w, int nr, const nsedi_row *r, dou
   w->anchor[nr] = anchor;
 }
 
+/* The gamma of stick c's tangential rows. A stick whose slip stopped at
+ * this event, evaluated before the settle stage has removed its residual
+ * tangential velocity (event_settle.c), has nothing for the stabilisation
+ * to remove: the impulse will. Its demand, gamma v_t over the contact's
+ * inverse mass along v_t, is no force the phase carries, and where the
+ * stick's rows nearly depend on other sticks' (the tie of the tips of a
+ * mecanum car's wheels) that inverse mass is small and the demand would
+ * push the stick off its friction set in the mode decision (docs/engine.md,
+ * "A stop's residual in the mode decision"). */
+static double stick_gamma(const nsed_data *d, int c, double gam) {
+  return d->ev.stops_unsettled && (d->ev.trigger[c] & NSEDI_TRIG_STOPPED) ? 0.0 : gam;
+}
+
 /* The rows of closed contact c from row nr on; returns the new count.
  * Stick: the normal row and both tangential rows. Slip: the normal row,
  * whose force column carries the kinetic friction -mu s. A turning spin's
@@ -131,8 +144,9 @@ static int contact_rows(const nsed_model *m, nsed_data *d, int c, int nr) {
   w->anchor[nr] = anchor[0];
   double mu = 0.0, s[2] = {0.0, 0.0};
   if (d->ph.mode[c] == NSED_MODE_STICK) {
-    add_velocity_row(w, nr + 1, &g->row[1], gam, c, anchor[1]);
-    add_velocity_row(w, nr + 2, &g->row[2], gam, c, anchor[2]);
+    double gam_t = stick_gamma(d, c, gam);
+    add_velocity_row(w, nr + 1, &g->row[1], gam_t, c, anchor[1]);
+    add_velocity_row(w, nr + 2, &g->row[2], gam_t, c, anchor[2]);
     nr += 3;
   } else {
     mu = friction_of(m, d, c, s);

@@ -49,6 +49,7 @@ static int prepare(const nsed_model *m, nsed_data *d, const int *fired, nsed_err
   ev->impact = 0;
   ev->rocking = -1;
   ev->onsets_on_polygon = 0;
+  ev->stops_unsettled = 1;
   ev->circle_why = ev->circle_culprit = 0;
   ev->n = ev->na = 0;
   memset(&ev->ist, 0, sizeof ev->ist);
@@ -150,6 +151,7 @@ int nsedi_resolve(const nsed_model *m, nsed_data *d, const int *fired, const nse
   if (rc == NSED_OK) rc = nsedi_event_record(m, d, obs, err);
   if (rc == NSED_OK) rc = nsedi_event_rocking(m, d, obs, err);
   d->ev.by_motion = 0; /* the new phase's equations, on the sides anchored */
+  d->ev.stops_unsettled = 0;
   if (rc == NSED_OK) rc = verify(m, d, err);
   /* At the phase's start state (verify evaluated it): the drive tables'
    * segments, after any impulse of this event. */

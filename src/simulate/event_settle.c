@@ -233,6 +233,8 @@ int nsedi_event_settle(const nsed_model *m, nsed_data *d, nsed_error *err) {
   nsedi_event_ws *ev = &d->ev;
   int ns;
   ev->settled = 0;
+  /* From here on a stop's residual is what the impulse left of it. */
+  ev->stops_unsettled = 0;
   if (ev->na == 0 || !settle_rows(m, d, &ns)) return NSED_OK;
   if (!settle_apply(m, d, ev->na, ns)) return NSED_OK;
   nsedi_realign_fast_slips(m, d);
