@@ -169,9 +169,12 @@ enum {
   NSEDI_TRIG_SPIN_NOSTICK = 1 << 14,   /* set by the stages: its spin posed as turning (a stick
                                           on the boundary), in the sign below */
   NSEDI_TRIG_SPIN_NEGATIVE = 1 << 15, /* with SPIN_NOSTICK: posed turning the negative way */
-  NSEDI_TRIG_HOVER = 1 << 16           /* set by the stages: closed, lifted by an impact too
+  NSEDI_TRIG_HOVER = 1 << 16,          /* set by the stages: closed, lifted by an impact too
                                           slowly to rise above its closing margin: its
                                           separating velocity is settled after the impact */
+  NSEDI_TRIG_UNSTOPPED = 1 << 17       /* set by the stages: its stop root fired, but the
+                                          velocity it kept could not be settled: it slips on
+                                          along that velocity (event_modes.c) */
 };
 
 /* A tip of a pair on its wheel's sector edge at an event (nsedi_event_ws.edge_out). */
@@ -245,6 +248,8 @@ typedef struct {
   nsedi_lstsq_ws settle_lstsq; /* minimum-norm solve of dependent settling rows */
   double *du_imp;            /* nv: velocity jump of an impulse */
   int settled;               /* the settle stage applied an impulse at this event */
+  int settle_refused;        /* the settle stage had residuals to remove but its hard rows
+                                contradicted each other: it applied nothing */
   int stops_unsettled;       /* the stops of this event still carry the residual tangential
                                 velocities the settle stage removes: their sticks are evaluated
                                 without their velocity stabilisation (eval.c) */

@@ -125,6 +125,11 @@ static int settled_modes(const nsed_model *m, nsed_data *d, nsed_error *err) {
   for (int pass = 1;; pass++) {
     int rc = direction_rounds(m, d, err);
     if (rc == NSED_OK) rc = nsedi_event_settle(m, d, err);
+    if (rc == NSED_OK && d->ev.settle_refused && pass < NSEDI_SETTLE_PASSES && nsedi_event_unstopped(m, d) > 0) {
+      rc = decide_modes(m, d, err);
+      if (rc) return rc;
+      continue;
+    }
     if (rc || !d->ev.settled || pass >= NSEDI_SETTLE_PASSES) return rc;
     rc = nsedi_eval(m, d, d->t, d->x, NULL, err);
     if (rc || nsedi_event_boundary_sticks(m, d) == 0) return rc;

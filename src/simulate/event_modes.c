@@ -85,6 +85,13 @@ static void pose(const nsed_model *m, nsed_data *d, int i) {
     p->mu = nsedi_kinetic_mu(m, c, sp, -p->slip_dir[0], -p->slip_dir[1]);
     return;
   }
+  if (trig & NSEDI_TRIG_UNSTOPPED) {
+    p->kind = NSED_CP_SLIPPING;
+    p->slip_dir[0] = g->row[1].vel / sp;
+    p->slip_dir[1] = g->row[2].vel / sp;
+    p->mu = nsedi_kinetic_mu(m, c, sp, -p->slip_dir[0], -p->slip_dir[1]);
+    return;
+  }
   /* A slip goes on unless it stopped here, or an impact left it at rest
    * or turned it back. */
   int reversed = impact_reversed(d, c);
@@ -319,7 +326,8 @@ static void decide(const nsed_model *m, nsed_data *d, int na) {
     /* A slip that goes on keeps its state as it was before the event (the
      * directions stage may decide this event more than once); every new
      * slip starts held on its direction. */
-    int goes_on = !from_rest && ev->prev_mode[c] == NSED_MODE_SLIP && !impact_reversed(d, c);
+    int goes_on = !from_rest && ev->prev_mode[c] == NSED_MODE_SLIP && !impact_reversed(d, c) &&
+                  !(ev->trigger[c] & NSEDI_TRIG_UNSTOPPED);
     if (goes_on) {
       nsedi_slip_goes_on(d, c);
       continue;
@@ -377,6 +385,26 @@ static int boundary_spins(const nsed_model *m, nsed_data *d, double fscale) {
     if (fabs(tau) <= floor) continue;
     if (torsion * d->cache.lambda_c[3 * c] - fabs(tau) > floor) continue;
     ev->trigger[c] |= NSEDI_TRIG_SPIN_NOSTICK | (tau > 0 ? NSEDI_TRIG_SPIN_NEGATIVE : 0);
+    posed++;
+  }
+  return posed;
+}
+
+int nsedi_event_unstopped(const nsed_model *m, nsed_data *d) {
+  nsedi_event_ws *ev = &d->ev;
+  int posed = 0;
+  for (int i = 0; i < ev->na; i++) {
+    int c = ev->cand[i];
+    if (d->ph.mode[c] == NSED_MODE_OPEN || !(ev->trigger[c] & NSEDI_TRIG_STOPPED) ||
+        !(nsedi_slip_speed(&d->cache.geom[c]) > m->opt.slip_tol))
+      continue;
+    /* A held slip stops where its velocity along its held direction
+     * crosses zero; what it had across that direction is the residual the
+     * impulse removes, whether the stop sticks or starts again from rest. Where the impulse cannot be made (the rows it acts
+     * on contradict each other), that velocity is the contact's: it
+     * slips, and Coulomb's law sets its friction against it
+     * (docs/engine.md, "A stop the impulse cannot make"). */
+    ev->trigger[c] = (ev->trigger[c] & ~(NSEDI_TRIG_STOPPED | NSEDI_TRIG_NOSTICK)) | NSEDI_TRIG_UNSTOPPED;
     posed++;
   }
   return posed;

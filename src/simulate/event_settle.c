@@ -109,8 +109,9 @@ static void settle_matrix(const nsedi_event_ws *ev, int ns, const double *w, dou
  * velocity below which a contact counts as at rest), else 0 (the hard rows
  * contradict each other: two rollers at one point asked different
  * velocities, the stops of a rigid table's two feet beside a third foot's
- * slow slip); the residual is then left as it is, and the law monitor
- * watches it. */
+ * slow slip); nothing is then applied, a stop whose residual stays slips
+ * on along it (nsedi_event_unstopped), and the law monitor watches the
+ * rest. */
 static double hard_row_rest_speed(const nsed_model *m, const nsedi_event_ws *ev, int ncand, int row) {
   if (row < 3 * ncand) return m->opt.slip_tol;
   return nsedi_spin_rest_speed(m, ev->cand[ev->spin_of[row - 3 * ncand]]);
@@ -232,11 +233,14 @@ int nsedi_event_settle(const nsed_model *m, nsed_data *d, nsed_error *err) {
   (void)err;
   nsedi_event_ws *ev = &d->ev;
   int ns;
-  ev->settled = 0;
+  ev->settled = ev->settle_refused = 0;
   /* From here on a stop's residual is what the impulse left of it. */
   ev->stops_unsettled = 0;
   if (ev->na == 0 || !settle_rows(m, d, &ns)) return NSED_OK;
-  if (!settle_apply(m, d, ev->na, ns)) return NSED_OK;
+  if (!settle_apply(m, d, ev->na, ns)) {
+    ev->settle_refused = 1;
+    return NSED_OK;
+  }
   nsedi_realign_fast_slips(m, d);
   ev->settled = 1;
   return NSED_OK;
