@@ -120,12 +120,16 @@ static int direction_rounds(const nsed_model *m, nsed_data *d, nsed_error *err) 
 /* The rounds, then the settling impulses. The modes were decided at the
  * velocities before the impulses; where the phase's forces after them
  * leave a stick on or beyond its boundary, the modes are decided again at
- * the settled state (docs/engine.md, "Modes at the settled state"). */
+ * the settled state (docs/engine.md, "Modes at the settled state"); where
+ * the impulse is refused, with the stops it could not bring to rest
+ * slipping on ("A stop the impulse cannot make"). */
 static int settled_modes(const nsed_model *m, nsed_data *d, nsed_error *err) {
   for (int pass = 1;; pass++) {
     int rc = direction_rounds(m, d, err);
     if (rc == NSED_OK) rc = nsedi_event_settle(m, d, err);
-    if (rc == NSED_OK && d->ev.settle_refused && pass < NSEDI_SETTLE_PASSES && nsedi_event_unstopped(m, d) > 0) {
+    /* A stop whose residual the refused impulse left is not at rest. */
+    if (rc == NSED_OK && d->ev.settle_refused && pass < NSEDI_SETTLE_PASSES &&
+        nsedi_event_unstopped(m, d) > 0) {
       rc = decide_modes(m, d, err);
       if (rc) return rc;
       continue;

@@ -400,10 +400,11 @@ int nsedi_event_unstopped(const nsed_model *m, nsed_data *d) {
       continue;
     /* A held slip stops where its velocity along its held direction
      * crosses zero; what it had across that direction is the residual the
-     * impulse removes, whether the stop sticks or starts again from rest. Where the impulse cannot be made (the rows it acts
-     * on contradict each other), that velocity is the contact's: it
-     * slips, and Coulomb's law sets its friction against it
-     * (docs/engine.md, "A stop the impulse cannot make"). */
+     * impulse removes, whether the stop sticks or starts again from rest.
+     * Where the impulse cannot be made (the rows it acts on contradict
+     * each other), that velocity is the contact's: it slips, and Coulomb's
+     * law sets its friction against it (docs/engine.md, "A stop the
+     * impulse cannot make"). */
     ev->trigger[c] = (ev->trigger[c] & ~(NSEDI_TRIG_STOPPED | NSEDI_TRIG_NOSTICK)) | NSEDI_TRIG_UNSTOPPED;
     posed++;
   }

@@ -282,8 +282,8 @@ int nsedi_event_boundary_sticks(const nsed_model *m, nsed_data *d);
 /* After the settle stage refused its impulse: every closed contact whose
  * stop root fired at this event (a stick, or a slip from rest) and that
  * still moves faster than slip_tol has not stopped; it is posed as
- * slipping on along its velocity
- * (NSEDI_TRIG_UNSTOPPED); returns how many (event_modes.c). */
+ * slipping on along its velocity (NSEDI_TRIG_UNSTOPPED); returns how many
+ * (event_modes.c). */
 int nsedi_event_unstopped(const nsed_model *m, nsed_data *d);
 
 /* Assemble the event problem of the candidates cand[0, n) (W, G, b, PWt). */
