@@ -85,26 +85,23 @@ static void pose(const nsed_model *m, nsed_data *d, int i) {
     p->mu = nsedi_kinetic_mu(m, c, sp, -p->slip_dir[0], -p->slip_dir[1]);
     return;
   }
-  if (trig & NSEDI_TRIG_UNSTOPPED) {
-    p->kind = NSED_CP_SLIPPING;
-    p->slip_dir[0] = g->row[1].vel / sp;
-    p->slip_dir[1] = g->row[2].vel / sp;
-    p->mu = nsedi_kinetic_mu(m, c, sp, -p->slip_dir[0], -p->slip_dir[1]);
-    return;
-  }
   /* A slip goes on unless it stopped here, or an impact left it at rest
    * or turned it back. */
   int reversed = impact_reversed(d, c);
   /* Its stop (if its root fired too) was before the impact: what follows
    * starts from the impact's velocity, which no settling removes. */
   if (reversed) ev->trigger[c] &= ~NSEDI_TRIG_STOPPED;
-  int slipping = prev == NSED_MODE_SLIP && !(trig & NSEDI_TRIG_STOPPED) &&
+  int unstopped = (trig & NSEDI_TRIG_UNSTOPPED) != 0;
+  int slipping = prev == NSED_MODE_SLIP && !(trig & NSEDI_TRIG_STOPPED) && !unstopped &&
                  !(ev->impact && sp <= m->opt.slip_tol) && !reversed;
   /* A contact arriving with a tangential velocity slips along it; so does
    * one that an impact of this event set sliding: a stick (the impact
    * problem's friction impulse on its cone's boundary leaves it a
-   * velocity, and sticking needs none) or a slip it turned back. */
-  int arriving = (prev == NSED_MODE_OPEN || (prev == NSED_MODE_STICK && ev->impact) || reversed) &&
+   * velocity, and sticking needs none) or a slip it turned back; and a
+   * stop the settling impulse could not make (its velocity is what it
+   * slips against, not its old held direction). */
+  int arriving = (prev == NSED_MODE_OPEN || (prev == NSED_MODE_STICK && ev->impact) || reversed ||
+                  unstopped) &&
                  sp > m->opt.slip_tol;
   if (slipping || arriving) {
     p->kind = NSED_CP_SLIPPING;
