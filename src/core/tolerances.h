@@ -203,8 +203,8 @@
  * rows must then be reached to within NSEDI_SETTLE_CONSISTENT of the
  * largest change asked (measured: 1e-15 relative on the vehicle spinning
  * in place and on the table) or to within slip_tol, below which a contact
- * counts as at rest anyway; a larger residual means the hard rows
- * contradict the dependency. */
+ * counts as at rest anyway, and a kept stick must end within slip_tol of
+ * rest; otherwise the hard rows contradict the dependency. */
 #define NSEDI_SETTLE_KEPT_WEIGHT 1e-3
 #define NSEDI_SETTLE_CONSISTENT 1e-4
 

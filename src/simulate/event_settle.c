@@ -16,9 +16,10 @@
  * then turns into a drifting gap; a slip's tangential velocity too, since
  * its friction follows the direction the event problem posed it with (and
  * a slow slip's stop must not be crossed unseen). Dependent rows are
- * settled by least squares. The impulses' kinetic energy change is booked
- * as contact work, and the fast held slips that dependent rows still
- * turned take their new velocities' directions. */
+ * settled by least squares, a stick among the kept rows staying at rest.
+ * The impulses' kinetic energy change is booked as contact work, and the
+ * fast held slips that dependent rows still turned take their new
+ * velocities' directions. */
 #include <math.h>
 #include <string.h>
 
@@ -28,10 +29,11 @@
 
 /* Rows of the settling problem and their velocity changes; returns 1 when
  * something is to be removed. */
-static int settle_rows(const nsed_model *m, nsed_data *d, int *ns) {
+static int settle_rows(const nsed_model *m, nsed_data *d, int ask_holds, int *holds, int *ns) {
   nsedi_event_ws *ev = &d->ev;
   int any = 0;
   *ns = 0;
+  *holds = 0;
   for (int i = 0; i < ev->na; i++) {
     int c = ev->cand[i];
     if (d->ph.mode[c] == NSED_MODE_OPEN) continue;
@@ -39,6 +41,8 @@ static int settle_rows(const nsed_model *m, nsed_data *d, int *ns) {
     int stopped = coulomb && (ev->trigger[c] & (NSEDI_TRIG_STOPPED | NSEDI_TRIG_ONSET)) != 0;
     /* Entering the slow hold: only the velocity across its direction goes. */
     int hold = coulomb && !stopped && (ev->trigger[c] & NSEDI_TRIG_HOLD) != 0;
+    *holds |= hold;
+    hold &= ask_holds;
     double s1 = d->ph.dir[2 * c], s2 = d->ph.dir[2 * c + 1];
     double v1 = ev->W[3 * i + 1].vel, v2 = ev->W[3 * i + 2].vel, across = v2 * s1 - v1 * s2;
     /* Below NSEDI_LANDED_APPROACH slip_tol the stabilisation's peak gap,
@@ -106,18 +110,42 @@ static void settle_matrix(const nsedi_event_ws *ev, int ns, const double *w, dou
  * stick, which its stabilisation removes). Returns 1 when every hard row
  * is reached to within NSEDI_SETTLE_CONSISTENT of the largest change asked
  * or to within its rest speed (slip_tol; a spin's slip_tol / torsion: the
- * velocity below which a contact counts as at rest), else 0 (the hard rows
- * contradict each other: two rollers at one point asked different
- * velocities, the stops of a rigid table's two feet beside a third foot's
- * slow slip); nothing is then applied, a stop whose residual stays slips
- * on along it (nsedi_event_unstopped), and the law monitor watches the
- * rest. */
+ * velocity below which a contact counts as at rest) and every kept stick
+ * stays at rest, else 0 (the hard rows contradict each other: two rollers
+ * at one point asked different velocities, the stops of a rigid table's
+ * two feet beside a third foot's slow slip, a hold's transverse velocity
+ * on rows tied to a stick); nothing is then applied, a hold keeps its
+ * transverse velocity, a stop whose residual stays slips on along it
+ * (nsedi_event_unstopped), and the law monitor watches the rest. */
 static double hard_row_rest_speed(const nsed_model *m, const nsedi_event_ws *ev, int ncand, int row) {
   if (row < 3 * ncand) return m->opt.slip_tol;
   return nsedi_spin_rest_speed(m, ev->cand[ev->spin_of[row - 3 * ncand]]);
 }
 
-static int settle_dependent(const nsed_model *m, nsedi_event_ws *ev, int ncand, int ns) {
+/* Whether every Coulomb stick among the kept rows stays at rest (within
+ * slip_tol) after the least-squares impulse x of matrix A: a stick starts
+ * at rest, and a velocity the impulse gave it would stay (its phase holds
+ * its tangential acceleration at zero), a creep the law monitor stops. */
+static int kept_sticks_at_rest(const nsed_model *m, const nsed_data *d, int ns, const double *A,
+                               const double *x) {
+  const nsedi_event_ws *ev = &d->ev;
+  for (int a = 0; a + 2 < ns; a++) {
+    int row = ev->settle_rows[a], i = row / 3, c = ev->cand[i];
+    if (row % 3 != 1 || ev->settle_rows[a + 1] != row + 1 || ev->settle_hard[a] || row >= 3 * ev->na ||
+        d->ph.mode[c] != NSED_MODE_STICK || !nsedi_coulomb_friction(m, c))
+      continue;
+    double v[2];
+    for (int r = 0; r < 2; r++) {
+      v[r] = ev->W[row + r].vel;
+      for (int b = 0; b < ns; b++) v[r] += A[(size_t)b * ns + a + r] * x[b];
+    }
+    if (hypot(v[0], v[1]) > m->opt.slip_tol) return 0;
+  }
+  return 1;
+}
+
+static int settle_dependent(const nsed_model *m, nsed_data *d, int ncand, int ns) {
+  nsedi_event_ws *ev = &d->ev;
   double *A = ev->settle_G, *x = ev->settle_rhs, *w = ev->settle_weight;
   for (int a = 0; a < ns; a++) {
     w[a] = ev->settle_hard[a] ? 1.0 : NSEDI_SETTLE_KEPT_WEIGHT;
@@ -137,7 +165,7 @@ static int settle_dependent(const nsed_model *m, nsedi_event_ws *ev, int ncand, 
     if (fabs(r) > fmax(NSEDI_SETTLE_CONSISTENT * want, hard_row_rest_speed(m, ev, ncand, ev->settle_rows[a])))
       return 0;
   }
-  return 1;
+  return kept_sticks_at_rest(m, d, ns, A, x);
 }
 
 /* A fast slip's friction opposes its velocity; held, its direction is
@@ -188,7 +216,7 @@ static int settle_apply(const nsed_model *m, nsed_data *d, int ncand, int ns) {
   settle_matrix(ev, ns, NULL, A);
   if (independent && nsedi_small_lu_factor(ns, A, ev->settle_piv, ev->settle_piv + ns) >= NSEDI_SETTLE_PIVOT)
     nsedi_small_lu_solve(ns, A, ev->settle_piv, 1, ev->settle_rhs);
-  else if (!settle_dependent(m, ev, ncand, ns))
+  else if (!settle_dependent(m, d, ncand, ns))
     return 0;
   int nv = m->nv;
   double T0 = nsedi_state_kinetic(m, d);
@@ -236,8 +264,20 @@ int nsedi_event_settle(const nsed_model *m, nsed_data *d, nsed_error *err) {
   ev->settled = ev->settle_refused = 0;
   /* From here on a stop's residual is what the impulse left of it. */
   ev->stops_unsettled = 0;
-  if (ev->na == 0 || !settle_rows(m, d, &ns)) return NSED_OK;
-  if (!settle_apply(m, d, ev->na, ns)) {
+  int holds = 0;
+  if (ev->na == 0 || !settle_rows(m, d, 1, &holds, &ns)) return NSED_OK;
+  int applied = settle_apply(m, d, ev->na, ns);
+  /* A hold's transverse velocity stands for the fast turn of a free
+   * direction; where the rows are tied that turn is not fast (its inverse
+   * mass is the tie's), and removing it would move the others. The hold
+   * then keeps it (below slip_stop_speed the velocity's direction is not
+   * the law's), and the rest is settled without it (docs/engine.md, "A
+   * hold the tie cannot settle"). */
+  if (!applied && holds) {
+    if (!settle_rows(m, d, 0, &holds, &ns)) return NSED_OK;
+    applied = settle_apply(m, d, ev->na, ns);
+  }
+  if (!applied) {
     ev->settle_refused = 1;
     return NSED_OK;
   }

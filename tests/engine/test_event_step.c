@@ -7,6 +7,8 @@
  *   a stop whose residual across its held direction the settle removes;
  *   a stop beside a slow slip on dependent rows, its impulse made (the
  *   hard rows reached within slip_tol) and refused (the stop slips on);
+ *   a slow slip entering the hold beside a stick on those rows, its
+ *   transverse velocity not settled where that would move the stick;
  *   a stick posed on its friction set's boundary (it slips);
  *   impact with restitution; lift-off at the normal force's root;
  *   the law monitor on a slip whose normal force pulls within tolerance;
@@ -842,6 +844,75 @@ static void stop_beside_slow_slip(const char *root, double along) {
   nsed_model_free(&m);
 }
 
+/* The settle stage on the table's dependent rows (a rigid top on four
+ * feet): foot 0 sticks, the top turns about it at 1.5e-6 rad/s, feet 1
+ * and 2 slip fast (1.35e-6 and 1.55e-6 m/s, their rows kept) and foot 3,
+ * slow (7.5e-7 m/s), enters the hold on a direction 45 degrees off its
+ * velocity, as the aligned direction of a roller on the mecanum car's tied
+ * tips came out (docs/engine.md, "A hold the tie cannot settle"). Its
+ * velocity across that direction has a part along the line to foot 0,
+ * which no motion with foot 0 at rest has: removing it by least squares,
+ * the stick a kept row, moves foot 0, a stick creeping, which the law
+ * monitor then stops (the car's differential face row at t = 284.70049).
+ * The stick must stay at rest; the hold keeps its transverse velocity. */
+static void hold_beside_stick(const char *root) {
+  nsed_model *m = NULL;
+  nsed_data *d = NULL;
+  nsed_error err;
+  load_problem(root, "tests/reliability/problems/table.yaml", NULL, 0, &m, &d);
+  const double w = 1.5e-6, x0 = 0.45, y0 = 0.25;
+  for (int b = 0; b < nsed_model_nbody(m); b++) {
+    double *x = d->x + 13 * b;
+    x[7] = -w * (x[1] - y0);
+    x[8] = w * (x[0] - x0);
+    x[9] = x[10] = x[11] = 0.0;
+    x[12] = w;
+  }
+  nsedi_refresh_geometry(m, d);
+  CHECK(nsed_model_ncontact(m) == 4);
+  for (int c = 0; c < 4; c++) {
+    const nsedi_contact_geom *g = &d->cache.geom[c];
+    double v1 = g->row[1].vel, v2 = g->row[2].vel, sp = hypot(v1, v2);
+    d->ph.mode[c] = c == 0 ? NSED_MODE_STICK : NSED_MODE_SLIP;
+    d->ph.held[c] = c > 0;
+    d->ph.slow[c] = c == 3;
+    d->ph.hold_mu[c] = m->contact[c].def.mu;
+    d->ph.dir[2 * c] = c == 0 ? 1.0 : v1 / sp;
+    d->ph.dir[2 * c + 1] = c == 0 ? 0.0 : v2 / sp;
+    CHECK_MSG(c == 0   ? sp < 1e-15
+              : c == 3 ? sp < m->opt.slip_stop_speed
+                       : sp > m->opt.slip_stop_speed,
+              "foot %d at %.3g m/s", c, sp);
+  }
+  int fired[4 * NSEDI_ROOTS_PER_CONTACT + 1] = {0};
+  fired[4 * NSEDI_ROOTS_PER_CONTACT] = -1; /* the time root: the problem's rows built, nothing settled */
+  events ev = {0};
+  nsed_observer obs = {.ctx = &ev, .event = keep_event};
+  CHECK_MSG(nsedi_resolve(m, d, fired, &obs, &err) == NSED_OK, "hold beside a stick: %s", err.message);
+  /* Foot 3 enters the hold on its velocity turned by 45 degrees. */
+  const nsedi_contact_geom *g0 = &d->cache.geom[0], *g3 = &d->cache.geom[3];
+  double v1 = g3->row[1].vel, v2 = g3->row[2].vel, sp = hypot(v1, v2), k = sqrt(0.5);
+  for (int c = 0; c < 4; c++) {
+    d->ph.mode[c] = c == 0 ? NSED_MODE_STICK : NSED_MODE_SLIP;
+    d->ev.trigger[c] = 0;
+  }
+  d->ph.dir[6] = k * (v1 - v2) / sp;
+  d->ph.dir[7] = k * (v1 + v2) / sp;
+  d->ev.trigger[3] = NSEDI_TRIG_HOLD;
+  double before0 = hypot(g0->row[1].vel, g0->row[2].vel);
+  CHECK_MSG(nsedi_event_settle(m, d, &err) == NSED_OK, "settle: %s", err.message);
+  double after0 = hypot(g0->row[1].vel, g0->row[2].vel);
+  double moved3 = hypot(g3->row[1].vel - v1, g3->row[2].vel - v2);
+  printf("hold beside a stick: foot 0 sticking at %.3g m/s (%.3g before), foot 3 moved by %.3g m/s of its "
+         "%.3g m/s\n",
+         after0, before0, moved3, sp);
+  CHECK_MSG(after0 <= m->opt.slip_tol, "the settling impulse moved the stick by %.3g m/s", after0);
+  CHECK_MSG(moved3 < 1e-15, "the hold's velocity changed by %.3g m/s", moved3);
+  CHECK(!d->ev.settle_refused);
+  nsed_data_free(&d);
+  nsed_model_free(&m);
+}
+
 /* Resolve an event at the phase set where only the time root fired (an
  * event of something else), then contact 0's indicator `root` and how far
  * above its offset it starts the next phase (the value a root fires at). */
@@ -1026,6 +1097,7 @@ int main(int argc, char **argv) {
   settled_slips_realigned(root);
   stop_beside_slow_slip(root, 5e-10);
   stop_beside_slow_slip(root, 5e-8);
+  hold_beside_stick(root);
   slip_at_rest_at_another_event();
   slip_reversed_at_another_event(0.5, 0);
   slip_reversed_at_another_event(2.0, 1);
