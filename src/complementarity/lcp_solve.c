@@ -5,7 +5,8 @@
  *   Siconos' Lemke (+ polish, at most NSEDI_SICONOS_PIVOTS_PER_UNKNOWN
  *     pivots per unknown) -> "siconos-lemke"
  *   nsed's Lemke on M + eps I, eps = NSEDI_LCP_REG_EPS (relative to max|M_ij|),
- *     its support re-solved on the original M (polish) -> "nsed-lemke+reg"
+ *     its support re-solved on the original M (polish), or the perturbed
+ *     answer where it is the better one of M -> "nsed-lemke+reg"
  *   enumeration for n <= 16   -> "enum"
  *   above, a mixed-integer search (not on the face form's LCP, whose
  *     fallback is the vertex form)  -> "milp"
@@ -61,6 +62,19 @@ static void finish(nsed_lcp_stats *st, int form, int method, int pivots, double 
   st->path = path_names[form][method];
   st->pivots = pivots;
   st->residual = res;
+}
+
+/* The residual on M of the answer z of M + shift I, or INFINITY where the
+ * shift moved w by more than tol ||q||. */
+static double regularised_residual(nsedi_workspace *ws, int n, const double *M, const double *q, const double *z,
+                                   double *w, double shift, double tol) {
+  double zmax = 0.0, qs = 0.0;
+  for (int i = 0; i < n; i++) {
+    zmax = fmax(zmax, fabs(z[i]));
+    qs = fmax(qs, fabs(q[i]));
+  }
+  if (!(shift * zmax <= tol * qs)) return INFINITY;
+  return nsedi_lcp_residual(n, M, q, z, w, ws->cn);
 }
 
 int nsedi_lcp_run(nsed_contact_solver *s, int n, const double *M, const double *q, double *z,
@@ -141,9 +155,14 @@ int nsedi_lcp_run(nsed_contact_solver *s, int n, const double *M, const double *
       st_reg = nsedi_lemke(ws, n, ws->Mw, q, z, w, maxp, &p2);
       piv += p2;
       if (st_reg != NSEDI_LCP_SOLVED) continue;
-      /* always re-solved on the original support: the perturbed answer alone
-       * could be a near-solution "at infinity" of an infeasible LCP */
-      r_reg = nsedi_lcp_polish(ws, n, M, q, z, w, INFINITY);
+      /* Re-solved on the original support. The perturbed answer itself is
+       * kept where it is the better answer of M and the perturbation moved
+       * w by at most tol ||q||: an answer "at infinity" of an infeasible
+       * LCP is not (its z grows as 1/eps), and on a support whose rows are
+       * nearly dependent the exact re-solve amplifies round-off where the
+       * perturbed answer does not (docs/complementarity.md, "Regularised
+       * answers on nearly dependent supports"). */
+      r_reg = nsedi_lcp_polish(ws, n, M, q, z, w, regularised_residual(ws, n, M, q, z, w, eps_rel[t] * mmax, tol));
       if (r_reg <= tol) {
         finish(stats, form, P_REG, piv, r_reg);
         return NSED_OK;

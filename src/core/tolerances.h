@@ -523,9 +523,11 @@
 
 /* The AUTO path's regularised retries (lcp_solve.c): nsed's Lemke on
  * M + eps I with eps these fractions of max|M_ij| in turn, smallest first.
- * M + eps I is better conditioned; the perturbation only picks the
- * support, which is then re-solved on M itself and verified there, so the
- * accepted answer never carries it. The smallest is far above the
+ * M + eps I is better conditioned; the perturbation picks the support,
+ * which is then re-solved on M itself and verified there. The perturbed
+ * answer is kept instead only where it is the better answer of M and
+ * eps max|M_ij| max|z| <= tol ||q|| (nearly dependent supports, whose
+ * exact re-solve amplifies round-off). The smallest is far above the
  * round-off of M's entries, the largest still small against the entries
  * that decide the support. */
 #define NSEDI_LCP_REG_EPS {1e-10, 1e-8, 1e-6}
