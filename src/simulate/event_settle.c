@@ -130,10 +130,11 @@ static int kept_sticks_at_rest(const nsed_model *m, const nsed_data *d, int ns, 
                                const double *x) {
   const nsedi_event_ws *ev = &d->ev;
   for (int a = 0; a + 2 < ns; a++) {
-    int row = ev->settle_rows[a], i = row / 3, c = ev->cand[i];
-    if (row % 3 != 1 || ev->settle_rows[a + 1] != row + 1 || ev->settle_hard[a] || row >= 3 * ev->na ||
-        d->ph.mode[c] != NSED_MODE_STICK || !nsedi_coulomb_friction(m, c))
+    int row = ev->settle_rows[a];
+    if (row >= 3 * ev->na || row % 3 != 1 || ev->settle_rows[a + 1] != row + 1 || ev->settle_hard[a])
       continue;
+    int c = ev->cand[row / 3];
+    if (d->ph.mode[c] != NSED_MODE_STICK || !nsedi_coulomb_friction(m, c)) continue;
     double v[2];
     for (int r = 0; r < 2; r++) {
       v[r] = ev->W[row + r].vel;
