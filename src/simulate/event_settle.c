@@ -129,7 +129,7 @@ static double hard_row_rest_speed(const nsed_model *m, const nsedi_event_ws *ev,
 static int kept_sticks_at_rest(const nsed_model *m, const nsed_data *d, int ns, const double *A,
                                const double *x) {
   const nsedi_event_ws *ev = &d->ev;
-  for (int a = 0; a + 2 < ns; a++) {
+  for (int a = 0; a + 1 < ns; a++) {
     int row = ev->settle_rows[a];
     if (row >= 3 * ev->na || row % 3 != 1 || ev->settle_rows[a + 1] != row + 1 || ev->settle_hard[a])
       continue;
